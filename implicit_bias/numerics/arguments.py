@@ -1,0 +1,83 @@
+"""Argument checking for the numerics, in one place.
+
+Data enters the library through the public evaluators; each checks its
+arguments here, before any work, and raises
+:class:`~implicit_bias.errors.InvalidArgumentError` (a ``ValueError``) whose
+message names the argument, shows the offending value and states the domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import InvalidArgumentError
+
+__all__ = [
+    "as_finite_arrays",
+    "check_closed_interval",
+    "check_nonnegative",
+]
+
+
+def _first_offender(values: NDArray[np.float64], bad: NDArray[np.bool_]) -> float:
+    return float(values[bad].flat[0])
+
+
+def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.float64]]:
+    """Convert named array-likes to broadcast float64 arrays, rejecting NaN and inf.
+
+    Args:
+      arguments: name -> value, in the order the caller's signature lists them.
+
+    Returns:
+      The values as float64 arrays broadcast against each other, in order.
+
+    Raises:
+      InvalidArgumentError: a value is not real, not finite, or the shapes do
+        not broadcast.
+    """
+    arrays = []
+    for name, value in arguments.items():
+        try:
+            array = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(
+                f"{name}={value!r} is not a real number or array of real numbers"
+            ) from error
+        bad = ~np.isfinite(array)
+        if bad.any():
+            raise InvalidArgumentError(
+                f"{name}={_first_offender(array, bad)!r} is not finite: "
+                f"{name} must be a finite real number"
+            )
+        arrays.append(array)
+    try:
+        return list(np.broadcast_arrays(*arrays))
+    except ValueError as error:
+        shapes = ", ".join(f"{n}: {np.shape(a)}" for n, a in zip(arguments, arrays, strict=True))
+        raise InvalidArgumentError(f"shapes do not broadcast ({shapes})") from error
+
+
+def check_closed_interval(
+    name: str, values: NDArray[np.float64], min_value: float, max_value: float, meaning: str
+) -> None:
+    """Raise unless every value lies in ``[min_value, max_value]``."""
+    bad = (values < min_value) | (values > max_value)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"{name}={_first_offender(values, bad)!r} is outside "
+            f"[{min_value:g}, {max_value:g}]: {name} is {meaning}"
+        )
+
+
+def check_nonnegative(name: str, values: NDArray[np.float64], meaning: str) -> None:
+    """Raise unless every value is >= 0."""
+    bad = values < 0
+    if bad.any():
+        raise InvalidArgumentError(
+            f"{name}={_first_offender(values, bad)!r} is negative: "
+            f"{name} is {meaning} and must be >= 0"
+        )

@@ -1,0 +1,495 @@
+r"""The PT+FT penalty of a ReLU unit: fast NumPy evaluators and mpmath references.
+
+Eqs. (6)-(11) of ptft-relu-penalty define the penalty of one hidden unit,
+
+.. math:: \tilde r(m, \rho, m_0, \gamma) = \min_{u>0} p(u),\qquad
+          p(u) = (m/u-\gamma)^2 + u^2 + m_0^2 - 2u m_0\rho,
+
+where ``m`` is the signed magnitude :math:`m_h`, ``rho`` the cosine
+:math:`\rho_h`, ``m0`` the pretrained norm :math:`m_{0h}^{(1)}` and ``gamma``
+the readout initialization :math:`\gamma`. The stationary points of p are the
+positive roots of the quartic of eq. (10),
+:math:`q(u) = u^4 - m_0\rho\,u^3 + \gamma m\,u - m^2`.
+
+The paper takes "the" positive root. That root is not always unique: when
+:math:`\rho>0` and :math:`\gamma m>0`, q can have three positive roots (two
+local minima of p), e.g. for every small enough :math:`|m|`. The evaluators
+here return the GLOBAL minimum: they locate every local minimizer of p in
+closed-form brackets, converge on each by monotone Newton iterations, and
+keep the smaller value.
+
+How the brackets are found. :math:`q''(u) = 6u(2u - a)` with :math:`a=m_0\rho`,
+so q is concave on :math:`(0, a/2)` and convex beyond. Local minima of p are
+roots where q changes sign from - to + (p' has the sign of q); there are at
+most two of them: the leftmost root, in the concave part, reached by Newton
+from the left, and the rightmost root, in the convex part, reached by Newton
+from the right. Whether each exists follows from the signs of q at
+:math:`a/2` and at the critical points :math:`v_1 < a/2 < v_2` of q, which
+are roots of the cubic :math:`q'(u) = 4u^3 - 3au^2 + b` in trigonometric
+closed form. All iterations run on the scaled variable :math:`x = u/s` with
+:math:`s = \max(|a|, |\gamma m|^{1/3}, |m|^{1/2})`, so that every coefficient
+lies in :math:`[-1, 1]` and every root in :math:`(0, 2]` (Fujiwara's bound);
+nothing overflows before the penalty itself does.
+
+The penalty is evaluated in the cancellation-free form
+
+.. math:: p(u) = (m/u-\gamma)^2 + (u-m_0\rho)^2 + m_0^2(1-\rho)(1+\rho),
+
+lambdified from :func:`implicit_bias.theory.relu_penalty.deviation_geometric`.
+
+Conventions at the edges of the domain:
+
+* ``m = 0``: the unit carries no function. The constraint of eq. (5) is then
+  met by switching off either layer, and the penalty is the infimum of eq. (5)
+  over both ways, :math:`\min(m_0^2,\ \gamma^2 + m_0^2(1-\rho_+^2))` with
+  :math:`\rho_+ = \max(\rho, 0)`; the scale is :math:`m_0\rho` when the
+  second is smaller (readout switched off) and 0 otherwise. This is the
+  limit :math:`m\to 0` from the side where :math:`\gamma m > 0`.
+* ``gamma < 0``: a readout initialized at a negative value. Since p depends on
+  m and :math:`\gamma` only through :math:`(m/u-\gamma)^2` and :math:`m^2`,
+  :math:`\tilde r(-m, \rho, m_0, -\gamma) = \tilde r(m, \rho, m_0, \gamma)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.numerics.arguments import (
+    as_finite_arrays,
+    check_closed_interval,
+    check_nonnegative,
+)
+from implicit_bias.theory import relu_penalty as theory
+from implicit_bias.theory.symbols import gamma as gamma_symbol
+from implicit_bias.theory.symbols import m as m_symbol
+from implicit_bias.theory.symbols import m0 as m0_symbol
+from implicit_bias.theory.symbols import rho as rho_symbol
+from implicit_bias.theory.symbols import u as u_symbol
+
+__all__ = [
+    "relu_ptft_deviation",
+    "relu_ptft_log_log_slope",
+    "relu_ptft_log_slope",
+    "relu_ptft_penalty",
+    "relu_ptft_penalty_mp",
+    "relu_ptft_scale",
+    "relu_ptft_scale_mp",
+    "relu_ptft_stationary_count",
+]
+
+Float64Array = NDArray[np.float64]
+
+_ARGUMENTS = (u_symbol, m_symbol, rho_symbol, m0_symbol, gamma_symbol)
+_deviation_numpy: Callable[..., Any] = sp.lambdify(
+    _ARGUMENTS, theory.deviation_geometric(), modules="numpy"
+)
+_deviation_mpmath: Callable[..., Any] = sp.lambdify(
+    _ARGUMENTS, theory.deviation_geometric(), modules="mpmath"
+)
+_envelope_numpy: Callable[..., Any] = sp.lambdify(
+    _ARGUMENTS, theory.envelope_slope(), modules="numpy"
+)
+
+#: Newton stops once a step moves the scaled root by less than this many ulps.
+_NEWTON_ULPS = 4.0
+#: Monotone Newton from the brackets below needs a few dozen steps at most
+#: (linear 3/4-contraction from x = 2 down to the root's scale, then
+#: quadratic); this cap only guards against a defect.
+_NEWTON_MAX_STEPS = 200
+
+
+def _checked(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> list[Float64Array]:
+    m_, rho_, m0_, gamma_ = as_finite_arrays({"m": m, "rho": rho, "m0": m0, "gamma": gamma})
+    check_closed_interval(
+        "rho", rho_, -1.0, 1.0, "the cosine similarity of pretrained and finetuned weights"
+    )
+    check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
+    return [m_, rho_, m0_, gamma_]
+
+
+def _quartic(x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array) -> Float64Array:
+    """Eq. (10) in Horner form, :math:`((x - a)x^2 + b)x - c`."""
+    return ((x - a) * x * x + b) * x - c
+
+
+def _newton(
+    x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
+) -> Float64Array:
+    """Newton's method on eq. (10) from a start where it converges monotonically."""
+    x = x.copy()
+    active = np.arange(x.size)
+    for _ in range(_NEWTON_MAX_STEPS):
+        xa, aa, ba, ca = x[active], a[active], b[active], c[active]
+        slope = (4.0 * xa - 3.0 * aa) * xa * xa + ba
+        step = np.divide(
+            _quartic(xa, aa, ba, ca), slope, out=np.zeros_like(xa), where=slope != 0
+        )
+        x[active] = xa - step
+        moving = np.abs(step) > _NEWTON_ULPS * np.finfo(np.float64).eps * np.abs(xa)
+        active = active[moving]
+        if active.size == 0:
+            return x
+    raise ConvergenceError(
+        f"Newton's method on eq. (10) did not converge in {_NEWTON_MAX_STEPS} steps "
+        f"for {active.size} points; this is a defect, please report the arguments"
+    )
+
+
+def _minimize(
+    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    """Global minimizer u*, minimum p(u*) and stationary-point count, elementwise."""
+    shape = m.shape
+    m, rho, m0, gamma = (v.ravel() for v in (m, rho, m0, gamma))
+    u_star = np.empty_like(m)
+    count = np.ones_like(m)
+
+    # m == 0: the infimum over both ways of switching the unit off (module docstring).
+    zero = m == 0
+    interior = zero & (rho > 0) & (gamma * gamma <= (m0 * rho) ** 2)
+    u_star[zero] = np.where(interior[zero], m0[zero] * rho[zero], 0.0)
+
+    live = ~zero
+    mz, rz, m0z, gz = m[live], rho[live], m0[live], gamma[live]
+    a_raw = m0z * rz
+    scale = np.maximum.reduce([np.abs(a_raw), np.cbrt(np.abs(gz * mz)), np.sqrt(np.abs(mz))])
+    a = a_raw / scale
+    b = (gz / scale) * (mz / scale) / scale
+    c = (mz / scale / scale) ** 2
+
+    half = 0.5 * a
+    q_half = _quartic(half, a, b, c)
+    positive_a = a > 0
+    two_humps = positive_a & (b > 0) & (b < 0.25 * a**3)
+    # Critical points of q in the two-hump case, eq. (10)'s derivative in closed form;
+    # v1 from the product of the cubic's roots to avoid cancellation near 0.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        phi = np.arccos(np.clip(1.0 - 8.0 * b / a**3, -1.0, 1.0)) / 3.0
+        v2 = 0.25 * a + half * np.cos(phi)
+        v3 = 0.25 * a + half * np.cos(phi - 4.0 * np.pi / 3.0)
+        v1 = -b / (4.0 * v2 * v3)
+    q_v1 = np.where(two_humps, _quartic(v1, a, b, c), -np.inf)
+    q_v2 = np.where(two_humps, _quartic(v2, a, b, c), np.inf)
+
+    right = ~positive_a | (q_half < 0) | (q_v2 < 0)
+    left = positive_a & (b > 0) & ((q_half >= 0) | (q_v1 > 0))
+
+    x_right = np.full_like(a, np.nan)
+    x_right[right] = _newton(np.full(int(right.sum()), 2.0), a[right], b[right], c[right])
+    x_left = np.full_like(a, np.nan)
+    x_left[left] = _newton(c[left] / b[left], a[left], b[left], c[left])
+
+    u_right = x_right * scale
+    u_left = x_left * scale
+    with np.errstate(invalid="ignore"):
+        p_right = np.where(right, _deviation_numpy(u_right, mz, rz, m0z, gz), np.inf)
+        p_left = np.where(left, _deviation_numpy(u_left, mz, rz, m0z, gz), np.inf)
+    u_star[live] = np.where(p_left < p_right, u_left, u_right)
+    count[live] = np.where(left & right, 3.0, 1.0)
+
+    penalty = np.empty_like(m)
+    penalty[live] = np.minimum(p_left, p_right)
+    penalty[zero] = np.minimum(
+        m0[zero] ** 2,
+        gamma[zero] ** 2 + m0[zero] ** 2 * (1 - np.maximum(rho[zero], 0.0) ** 2),
+    )
+    return u_star.reshape(shape), penalty.reshape(shape), count.reshape(shape)
+
+
+def relu_ptft_penalty(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
+    r"""The PT+FT penalty :math:`\tilde r` of a ReLU hidden unit (global minimum).
+
+    .. math:: \tilde r(\hat w_h, m_h \mid w_{0h}^{(1)}, \gamma)
+              = \min_{u>0}\,(m_h/u-\gamma)^2 + u^2 + (m_{0h}^{(1)})^2
+              - 2u m_{0h}^{(1)}\rho_h
+
+    Eqs. (6), (8) and (11) of ptft-relu-penalty, with the minimum taken over all
+    positive roots of eq. (10), not "the" root (see the module docstring).
+
+    Let :math:`m_h` be ``m``, :math:`\rho_h` be ``rho``, :math:`m_{0h}^{(1)}` be
+    ``m0`` and :math:`\gamma` be ``gamma``.
+
+    Args:
+      m: signed magnitude :math:`\|w_h^{(1)}\|_2 w_h^{(2)}` of the unit, finite.
+      rho: cosine similarity in ``[-1, 1]``.
+      m0: norm of the pretrained hidden weights, ``>= 0``.
+      gamma: readout initialization, finite (negative allowed).
+
+    Returns:
+      The penalty, a float64 array of the broadcast shape of the arguments.
+
+    Raises:
+      InvalidArgumentError: an argument is NaN or infinite, rho is outside
+        ``[-1, 1]`` or m0 is negative.
+
+    Examples:
+      A fresh unit (:math:`m_0 = \gamma = 0`) costs :math:`2|m|` (balanced weights):
+
+      >>> bool(np.isclose(relu_ptft_penalty(3.0, 0.5, 0.0, 0.0), 6.0))
+      True
+      >>> relu_ptft_penalty([0.5, 2.0], 1.0, 1.0, [0.5, 2.0]).tolist()
+      [0.0, 0.0]
+
+    References:
+      Eqs. (6)-(11) of ptft-relu-penalty.
+    """
+    return _minimize(*_checked(m, rho, m0, gamma))[1]
+
+
+def relu_ptft_scale(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
+    r"""The global minimizer :math:`u^* = \|w_h^{(1)}\|_2` of eq. (6).
+
+    .. math:: u^* = \operatorname{arg\,min}_{u>0}\, p(u),\qquad
+              u^{*4} - m_{0h}^{(1)}\rho_h u^{*3} + \gamma m_h u^* - m_h^2 = 0
+
+    Eqs. (6) and (10) of ptft-relu-penalty; the readout weight is
+    :math:`w_h^{(2)} = m_h/u^*`. At ``m = 0`` the minimizer is
+    :math:`m_{0h}^{(1)}\rho_h` if the readout is switched off, and 0 if the
+    hidden weights are (module docstring). Where two local minima tie exactly
+    the larger u is returned.
+
+    Args:
+      m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
+
+    Returns:
+      :math:`u^*`, a float64 array of the broadcast shape of the arguments.
+
+    Examples:
+      With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed:
+
+      >>> float(relu_ptft_scale(0.2, 1.0, 2.0, 0.1))
+      2.0
+
+    References:
+      Eqs. (6) and (10) of ptft-relu-penalty.
+    """
+    return _minimize(*_checked(m, rho, m0, gamma))[0]
+
+
+def relu_ptft_stationary_count(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
+    r"""The number of positive roots of eq. (10) (stationary points of p), 1 or 3.
+
+    The paper reports one positive root "in all empirical cases we explored";
+    three occur when :math:`\rho > 0`, :math:`\gamma m > 0` and q has a dip
+    below zero after a hump above it. Double roots (measure zero) count as one
+    or three according to rounding. At ``m = 0`` the count is 1 (or 0 roots
+    when :math:`\rho\le 0`, reported as 1: the infimum is then at :math:`u\to 0`).
+
+    Args:
+      m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
+
+    Returns:
+      The count as a float64 array.
+
+    Examples:
+      >>> relu_ptft_stationary_count([1e-8, -1e-8], 1.0, 1.0, 0.01).tolist()
+      [3.0, 1.0]
+
+    References:
+      Eq. (10) of ptft-relu-penalty.
+    """
+    return _minimize(*_checked(m, rho, m0, gamma))[2]
+
+
+def _nonzero_penalty(penalty: Float64Array, arguments: list[Float64Array]) -> None:
+    zero = penalty == 0
+    if zero.any():
+        m, rho, m0, gamma = (v[zero].flat[0] for v in arguments)
+        raise InvalidArgumentError(
+            f"log r~ is undefined where r~ = 0 (m={m!r}, rho={rho!r}, m0={m0!r}, "
+            f"gamma={gamma!r}): the penalty vanishes only for rho = 1 and m = gamma*m0"
+        )
+
+
+def relu_ptft_log_slope(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
+    r"""The derivative :math:`\partial\log\tilde r/\partial m_h`, exact (envelope theorem).
+
+    .. math:: \frac{\partial \log\tilde r}{\partial m_h}
+              = \frac{2\,(m_h/u^*-\gamma)}{u^*\,\tilde r}
+
+    The quantity Section 1.2 of ptft-relu-penalty prints; the values it reads
+    off it (2 for :math:`\ell_2`-like, 1 for :math:`\ell_1`-like) are those of
+    :func:`relu_ptft_log_log_slope`, which is ``m`` times this one. Where two
+    local minima tie the penalty has a kink, and the slope of the branch
+    :func:`relu_ptft_scale` returns is given.
+
+    Args:
+      m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
+
+    Returns:
+      The slope, a float64 array of the broadcast shape of the arguments.
+
+    Raises:
+      InvalidArgumentError: as :func:`relu_ptft_penalty`; also where the
+        penalty is 0 (log undefined) or where ``m = 0`` and the minimizer is
+        :math:`u^* = 0` (the penalty jumps there: no derivative).
+
+    Examples:
+      For a fresh unit :math:`\tilde r = 2|m|`, so the slope is :math:`1/m`:
+
+      >>> bool(np.isclose(relu_ptft_log_slope(4.0, 0.3, 0.0, 0.0), 0.25))
+      True
+
+    References:
+      Section 1.2 of ptft-relu-penalty; eq. (11) and the envelope theorem.
+    """
+    arguments = _checked(m, rho, m0, gamma)
+    u_star, penalty, _ = _minimize(*arguments)
+    _nonzero_penalty(penalty, arguments)
+    singular = u_star == 0
+    if singular.any():
+        m_, rho_, m0_, gamma_ = (v[singular].flat[0] for v in arguments)
+        raise InvalidArgumentError(
+            f"m={m_!r} with rho={rho_!r}, m0={m0_!r}, gamma={gamma_!r}: the penalty is "
+            "not differentiable at m = 0 when the minimizer is u* = 0 "
+            "(|gamma| >= m0*rho or rho <= 0)"
+        )
+    m_, rho_, m0_, gamma_ = arguments
+    return np.asarray(_envelope_numpy(u_star, m_, rho_, m0_, gamma_) / penalty, dtype=np.float64)
+
+
+def relu_ptft_log_log_slope(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
+    r"""The elasticity :math:`\partial\log\tilde r/\partial\log|m_h|`: 2 is :math:`\ell_2`-like, 1 is :math:`\ell_1`-like.
+
+    .. math:: \frac{\partial \log\tilde r}{\partial \log |m_h|}
+              = m_h\,\frac{\partial \log\tilde r}{\partial m_h}
+
+    The slope of :math:`\tilde r` on log-log axes, the reading Section 1.2 of
+    ptft-relu-penalty gives to its "derivative of the log norm" (Fig. 1b): a
+    penalty :math:`\propto |m|^k` has elasticity k.
+
+    Args:
+      m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
+
+    Returns:
+      The elasticity, a float64 array of the broadcast shape of the arguments.
+
+    Raises:
+      InvalidArgumentError: as :func:`relu_ptft_log_slope`.
+
+    Examples:
+      >>> bool(np.isclose(relu_ptft_log_log_slope(-7.0, 0.3, 0.0, 0.0), 1.0))
+      True
+
+    References:
+      Section 1.2 and Fig. 1b of ptft-relu-penalty.
+    """
+    return np.asarray(np.asarray(m, dtype=np.float64) * relu_ptft_log_slope(m, rho, m0, gamma))
+
+
+def relu_ptft_deviation(
+    u: ArrayLike, m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
+    r"""The objective p(u) of eq. (8), in cancellation-free form.
+
+    .. math:: p(u) = (m_h/u-\gamma)^2 + (u-m_{0h}^{(1)}\rho_h)^2
+              + (m_{0h}^{(1)})^2(1-\rho_h)(1+\rho_h)
+
+    Args:
+      u: hidden-weight norm, ``> 0``.
+      m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
+
+    Returns:
+      p(u), a float64 array of the broadcast shape of the arguments.
+
+    Examples:
+      >>> bool(relu_ptft_deviation(2.0, 1.0, 0.5, 1.0, 0.0) >= relu_ptft_penalty(1.0, 0.5, 1.0, 0.0))
+      True
+
+    References:
+      Eq. (8) of ptft-relu-penalty.
+    """
+    u_, m_, rho_, m0_, gamma_ = as_finite_arrays(
+        {"u": u, "m": m, "rho": rho, "m0": m0, "gamma": gamma}
+    )
+    if (u_ <= 0).any():
+        raise InvalidArgumentError(
+            f"u={float(u_[u_ <= 0].flat[0])!r} is not positive: u is a norm, u > 0"
+        )
+    _checked(m_, rho_, m0_, gamma_)
+    return np.asarray(_deviation_numpy(u_, m_, rho_, m0_, gamma_), dtype=np.float64)
+
+
+def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
+    """(u*, r~) at ``dps`` digits, from all roots of eq. (10) by mpmath.polyroots."""
+    _checked(float(m), float(rho), float(m0), float(gamma))
+    with mpmath.workdps(dps + 10):
+        m, rho, m0, gamma = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
+        if m == 0:
+            off_hidden = m0**2
+            off_readout = gamma**2 + m0**2 * (1 - max(rho, 0) ** 2)
+            if rho > 0 and off_readout <= off_hidden:
+                return +(m0 * rho), +off_readout
+            return mpmath.mpf(0), +off_hidden
+        roots = mpmath.polyroots(
+            [1, -m0 * rho, 0, gamma * m, -(m**2)], maxsteps=400, extraprec=4 * dps
+        )
+        # p(Re z) >= min p for every candidate, and the global minimizer is a real
+        # root, so the minimum over all roots with positive real part is exact.
+        candidates = [mpmath.re(z) for z in roots if mpmath.re(z) > 0]
+        values = [_deviation_mpmath(x, m, rho, m0, gamma) for x in candidates]
+        best = min(range(len(values)), key=values.__getitem__)
+        return +candidates[best], +values[best]
+
+
+def relu_ptft_penalty_mp(
+    m: float, rho: float, m0: float, gamma: float, *, dps: int = 50
+) -> mpmath.mpf:
+    r"""Reference value of :func:`relu_ptft_penalty` at ``dps`` significant digits.
+
+    .. math:: \tilde r = \min_{u^*>0,\ q(u^*)=0} p(u^*)
+
+    All four roots of eq. (10) come from :func:`mpmath.polyroots` (Durand-Kerner,
+    an algorithm independent of the NumPy path), at ``dps + 10`` digits plus
+    extra precision for clustered roots.
+
+    Args:
+      m, rho, m0, gamma: scalars, as for :func:`relu_ptft_penalty`.
+      dps: decimal digits of the result.
+
+    Returns:
+      :math:`\tilde r` as an ``mpmath.mpf``.
+
+    Examples:
+      >>> float(relu_ptft_penalty_mp(3.0, 0.5, 0.0, 0.0))
+      6.0
+
+    References:
+      Eqs. (10)-(11) of ptft-relu-penalty.
+    """
+    return _mp_minimize(m, rho, m0, gamma, dps)[1]
+
+
+def relu_ptft_scale_mp(
+    m: float, rho: float, m0: float, gamma: float, *, dps: int = 50
+) -> mpmath.mpf:
+    r"""Reference value of :func:`relu_ptft_scale` at ``dps`` significant digits.
+
+    .. math:: u^* = \operatorname{arg\,min}_{u^*>0,\ q(u^*)=0} p(u^*)
+
+    Args:
+      m, rho, m0, gamma: scalars, as for :func:`relu_ptft_penalty`.
+      dps: decimal digits of the result.
+
+    Returns:
+      :math:`u^*` as an ``mpmath.mpf``.
+
+    Examples:
+      >>> float(relu_ptft_scale_mp(4.0, 0.5, 0.0, 0.0))
+      2.0
+
+    References:
+      Eqs. (6) and (10) of ptft-relu-penalty.
+    """
+    return _mp_minimize(m, rho, m0, gamma, dps)[0]
