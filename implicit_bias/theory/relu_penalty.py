@@ -16,6 +16,14 @@ from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
 __all__ = [
     "GLYPHS",
+    "deviation_norm_sq",
+    "display_eq6",
+    "display_eq7",
+    "inner_w_hat_w0",
+    "p_of_u",
+    "penalty",
+    "u_star",
+    "w0_norm_sq",
     "deviation_eq6",
     "deviation_eq7",
     "deviation_eq8",
@@ -31,6 +39,18 @@ __all__ = [
     "unit_vectors",
 ]
 
+#: The objective :math:`p(u)` of eq. (6).
+p_of_u = sp.Function("p")(u)
+#: The penalty :math:`\tilde r` of eq. (11).
+penalty = sp.Symbol("rtilde", nonnegative=True)
+#: A stationary point :math:`u^*` of eq. (10).
+u_star = sp.Symbol("ustar", positive=True)
+#: :math:`\|u\hat w_h - w_{0h}^{(1)}\|_2^2`, :math:`\|w_{0h}^{(1)}\|_2^2` and
+#: :math:`\langle\hat w_h, w_{0h}^{(1)}\rangle`, as atoms for display.
+deviation_norm_sq = sp.Symbol("deviation_norm_sq", nonnegative=True)
+w0_norm_sq = sp.Symbol("w0_norm_sq", nonnegative=True)
+inner_w_hat_w0 = sp.Symbol("inner_w_hat_w0", real=True)
+
 #: How each symbol of this source is typeset (paper notation).
 GLYPHS: dict[sp.Symbol, str] = {
     m: r"m_{h}",
@@ -38,7 +58,22 @@ GLYPHS: dict[sp.Symbol, str] = {
     rho: r"\rho_{h}",
     gamma: r"\gamma",
     u: r"u",
+    penalty: r"\tilde{r}",
+    u_star: r"u^{*}",
+    deviation_norm_sq: r"\|u\hat{\mathbf{w}}_h - \mathbf{w}_{0h}^{(1)}\|_2^2",
+    w0_norm_sq: r"\|\mathbf{w}_{0h}^{(1)}\|_2^2",
+    inner_w_hat_w0: r"\langle \hat{\mathbf{w}}_h, \mathbf{w}_{0h}^{(1)} \rangle",
 }
+
+
+def display_eq6() -> sp.Eq:
+    """Eq. (6) with its norm as a display atom."""
+    return sp.Eq(p_of_u, (m / u - gamma) ** 2 + deviation_norm_sq)
+
+
+def display_eq7() -> sp.Eq:
+    """Eq. (7) with its norm and inner product as display atoms."""
+    return sp.Eq(p_of_u, (m / u - gamma) ** 2 + u**2 + w0_norm_sq - 2 * u * inner_w_hat_w0)
 
 #: Dimension of the explicit vectors used to check the vector identities of
 #: eqs. (6)-(7); the identities are coordinatewise, so any d >= 2 would do.

@@ -1,0 +1,274 @@
+"""The claim engine: claims, verdicts, time budgets and the runner.
+
+A :class:`Claim` is one statement of a source paper -- its source (the paper
+file's stem), its equation number as printed, its kind and assumptions -- and
+a ``check`` that returns a :class:`Verdict`. Each claim also records the
+verdict it is *expected* to have, so that a change flipping a verdict is
+caught (``implicit-bias verify`` exits 1).
+
+Checks run in forked worker processes, so a check that overruns its budget is
+killed and reported ``inconclusive`` instead of hanging the run; inside a
+check, :func:`time_limit` bounds a single step (e.g. a SymPy simplification)
+so that the check can fall back to another method.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+import sympy as sp
+
+__all__ = [
+    "Claim",
+    "CheckTimeout",
+    "Kind",
+    "Result",
+    "Status",
+    "Verdict",
+    "run_claims",
+    "time_limit",
+    "unique_ids",
+]
+
+
+class Status(enum.StrEnum):
+    """The verdict of a check."""
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    INCONCLUSIVE = "inconclusive"
+
+
+class Kind(enum.StrEnum):
+    """What sort of statement a claim is, and so how it is checked."""
+
+    IDENTITY = "identity"
+    LIMIT = "limit/series"
+    INEQUALITY = "inequality"
+    NUMERIC = "numeric"
+    SIMULATION = "simulation"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a check: a status and the evidence for it."""
+
+    status: Status
+    detail: str
+
+    @classmethod
+    def holds(cls, detail: str) -> Verdict:
+        """The statement holds; ``detail`` says how it was shown."""
+        return cls(Status.HOLDS, detail)
+
+    @classmethod
+    def fails(cls, detail: str) -> Verdict:
+        """The statement is false; ``detail`` gives the residual or counterexample."""
+        return cls(Status.FAILS, detail)
+
+    @classmethod
+    def inconclusive(cls, detail: str) -> Verdict:
+        """The check could not decide; ``detail`` says why."""
+        return cls(Status.INCONCLUSIVE, detail)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement of a source paper.
+
+    Attributes:
+      source: the paper file's stem, e.g. ``"ptft-relu-penalty"``.
+      equation: the equation number as printed (``"10"``, ``"18-19"``), or the
+        section the statement comes from (``"sec-1.2"``).
+      label: a short slug distinguishing several claims about one equation.
+      kind: the :class:`Kind` of statement.
+      statement: the statement in words, as the source makes it.
+      check: returns the :class:`Verdict`; runs in a worker process.
+      expected: the verdict this claim is known to have (the registry).
+      assumptions: SymPy symbol assumptions and stated conditions, in words.
+      corrects: the id of the claim this one corrects, if any.
+      formula: builds the SymPy relation the claim states, for LaTeX.
+      slow: skipped by ``verify --quick``.
+      budget_seconds: wall-clock budget, past which the check is killed.
+    """
+
+    source: str
+    equation: str
+    label: str
+    kind: Kind
+    statement: str
+    check: Callable[[], Verdict]
+    expected: Status
+    assumptions: tuple[str, ...] = ()
+    corrects: str | None = None
+    formula: Callable[[], sp.Basic] | None = None
+    slow: bool = False
+    budget_seconds: float = 60.0
+
+    @property
+    def id(self) -> str:
+        """``source:equation:label``, unique across the registry."""
+        return f"{self.source}:{self.equation}:{self.label}"
+
+
+@dataclass(frozen=True)
+class Result:
+    """A claim, the verdict its check returned and the seconds it took."""
+
+    claim: Claim
+    verdict: Verdict
+    seconds: float
+
+    @property
+    def as_expected(self) -> bool:
+        """Whether the verdict is the one the registry expects."""
+        return self.verdict.status == self.claim.expected
+
+    def as_record(self) -> dict[str, Any]:
+        """The JSON record printed by ``implicit-bias verify --json``."""
+        record: dict[str, Any] = {
+            "id": self.claim.id,
+            "source": self.claim.source,
+            "equation": self.claim.equation,
+            "kind": str(self.claim.kind),
+            "statement": self.claim.statement,
+            "status": str(self.verdict.status),
+            "expected": str(self.claim.expected),
+            "detail": self.verdict.detail,
+            "seconds": round(self.seconds, 3),
+            "assumptions": list(self.claim.assumptions),
+        }
+        if self.claim.corrects is not None:
+            record["corrects"] = self.claim.corrects
+        return record
+
+
+class CheckTimeout(Exception):
+    """A step of a check ran past the time given to it by :func:`time_limit`."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`CheckTimeout` in the block after ``seconds`` of wall time.
+
+    Uses ``SIGALRM``, so it works in the main thread of a worker process, which
+    is where checks run; pure-Python work such as SymPy's is interrupted.
+    Nested limits keep the tighter one.
+    """
+
+    def _expire(signum: int, frame: FrameType | None) -> None:
+        raise CheckTimeout(f"step exceeded its {seconds:g} s budget")
+
+    remaining, _ = signal.getitimer(signal.ITIMER_REAL)
+    if remaining and remaining < seconds:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _run_in_child(claim: Claim, connection: multiprocessing.connection.Connection) -> None:
+    try:
+        verdict = claim.check()
+        if not isinstance(verdict, Verdict):
+            verdict = Verdict.inconclusive(f"check returned {verdict!r}, not a Verdict")
+    except CheckTimeout as error:
+        verdict = Verdict.inconclusive(f"timed out: {error}")
+    except Exception as error:
+        last = traceback.format_exception_only(type(error), error)[-1].strip()
+        verdict = Verdict.inconclusive(f"check raised {last}")
+    connection.send(verdict)
+    connection.close()
+
+
+@dataclass
+class _Running:
+    claim: Claim
+    process: Any
+    connection: multiprocessing.connection.Connection
+    started: float = field(default_factory=time.perf_counter)
+
+
+def run_claims(
+    claims: Sequence[Claim],
+    *,
+    workers: int | None = None,
+    on_result: Callable[[Result, int, int], None] | None = None,
+) -> list[Result]:
+    """Check claims in parallel worker processes, each within its time budget.
+
+    Args:
+      claims: the claims to check.
+      workers: concurrent processes (default: the number of CPUs).
+      on_result: called as ``on_result(result, done, total)`` as each finishes.
+
+    Returns:
+      The results, in the order of ``claims``.
+    """
+    context = multiprocessing.get_context("fork")
+    limit = max(1, workers or os.cpu_count() or 1)
+    pending = list(enumerate(claims))
+    pending.reverse()
+    running: dict[int, _Running] = {}
+    results: dict[int, Result] = {}
+
+    def finish(index: int, verdict: Verdict) -> None:
+        job = running.pop(index)
+        job.process.join(timeout=5)
+        result = Result(job.claim, verdict, time.perf_counter() - job.started)
+        results[index] = result
+        if on_result is not None:
+            on_result(result, len(results), len(claims))
+
+    while pending or running:
+        while pending and len(running) < limit:
+            index, claim = pending.pop()
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_run_in_child, args=(claim, sender), daemon=True)
+            process.start()
+            sender.close()
+            running[index] = _Running(claim, process, receiver)
+        ready = multiprocessing.connection.wait([job.connection for job in running.values()], 0.05)
+        for index, job in list(running.items()):
+            if job.connection in ready:
+                try:
+                    verdict = job.connection.recv()
+                except EOFError:
+                    code = job.process.exitcode
+                    verdict = Verdict.inconclusive(f"worker died (exit code {code})")
+                finish(index, verdict)
+            elif time.perf_counter() - job.started > job.claim.budget_seconds:
+                job.process.kill()
+                finish(
+                    index,
+                    Verdict.inconclusive(
+                        f"exceeded its time budget of {job.claim.budget_seconds:g} s"
+                    ),
+                )
+    return [results[i] for i in range(len(claims))]
+
+
+def unique_ids(claims: Iterable[Claim]) -> list[Claim]:
+    """Return the claims as a list, raising if two share an id."""
+    seen: dict[str, Claim] = {}
+    for claim in claims:
+        if claim.id in seen:
+            raise ValueError(f"duplicate claim id {claim.id!r}")
+        seen[claim.id] = claim
+    return list(seen.values())

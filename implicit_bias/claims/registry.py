@@ -1,0 +1,46 @@
+"""The registry: every claim of every source, with the verdict it is expected to have."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import sympy as sp
+
+from implicit_bias.claims import ptft_relu_penalty
+from implicit_bias.claims.engine import Claim, unique_ids
+from implicit_bias.theory import relu_penalty as relu_penalty_theory
+
+__all__ = ["GLYPHS", "SOURCES", "all_claims", "claims_for", "get_claim"]
+
+#: Source id -> its claims, in the paper's order.
+SOURCES: MappingProxyType[str, tuple[Claim, ...]] = MappingProxyType(
+    {ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS}
+)
+
+#: Source id -> how its symbols are typeset (the paper's notation).
+GLYPHS: MappingProxyType[str, dict[sp.Symbol, str]] = MappingProxyType(
+    {ptft_relu_penalty.SOURCE: relu_penalty_theory.GLYPHS}
+)
+
+
+def all_claims() -> list[Claim]:
+    """Every registered claim, source by source; raises if two share an id."""
+    return unique_ids(claim for claims in SOURCES.values() for claim in claims)
+
+
+def claims_for(source: str | None) -> list[Claim]:
+    """The claims of one source (all when ``source`` is None)."""
+    if source is None:
+        return all_claims()
+    if source not in SOURCES:
+        known = ", ".join(sorted(SOURCES))
+        raise ValueError(f"source={source!r} is not registered; known sources: {known}")
+    return list(SOURCES[source])
+
+
+def get_claim(claim_id: str) -> Claim:
+    """The claim with id ``claim_id`` (``source:equation:label``)."""
+    for claim in all_claims():
+        if claim.id == claim_id:
+            return claim
+    raise ValueError(f"claim={claim_id!r} is not registered; see `implicit-bias list`")
