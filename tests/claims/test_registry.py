@@ -1,0 +1,28 @@
+"""The registry: ids are unique, lookups fail clearly."""
+
+from __future__ import annotations
+
+import pytest
+
+from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
+
+
+def test_ids_are_unique_and_sources_are_paper_stems() -> None:
+    claims = all_claims()
+    assert len({c.id for c in claims}) == len(claims)
+    assert set(SOURCES) <= {
+        "ptft-relu-penalty", "ptft-diagonal-networks", "features-are-fate",
+        "adaptive-tangent-features",
+    }
+
+
+def test_unknown_source_and_claim_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="source='nope' is not registered"):
+        claims_for("nope")
+    with pytest.raises(ValueError, match="is not registered"):
+        get_claim("ptft-relu-penalty:99:nothing")
+
+
+def test_lookup_round_trips() -> None:
+    for claim in all_claims():
+        assert get_claim(claim.id) is claim
