@@ -290,8 +290,11 @@ def relu_ptft_penalty(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayL
 
       >>> bool(np.isclose(relu_ptft_penalty(3.0, 0.5, 0.0, 0.0), 6.0))
       True
-      >>> relu_ptft_penalty([0.5, 2.0], 1.0, 1.0, [0.5, 2.0]).tolist()
-      [0.0, 0.0]
+      With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed
+      (zero up to the rounding of :math:`u^*`):
+
+      >>> bool(np.all(relu_ptft_penalty([0.5, 2.0], 1.0, 1.0, [0.5, 2.0]) < 1e-28))
+      True
 
     References:
       Eqs. (6)-(11) of ptft-relu-penalty.
