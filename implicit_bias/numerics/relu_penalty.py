@@ -290,6 +290,7 @@ def relu_ptft_penalty(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayL
 
       >>> bool(np.isclose(relu_ptft_penalty(3.0, 0.5, 0.0, 0.0), 6.0))
       True
+
       With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed
       (zero up to the rounding of :math:`u^*`):
 
