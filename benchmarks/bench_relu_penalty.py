@@ -34,10 +34,10 @@ def sample_domain(size: int, seed: int) -> tuple[np.ndarray, ...]:
 def paper_recipe(
     m: np.ndarray, rho: np.ndarray, m0: np.ndarray, gamma: np.ndarray
 ) -> np.ndarray:
-    """The paper's recipe: per point, np.roots of eq. (10), the positive root, eq. (11)."""
+    """The paper's recipe: per point np.roots of (10), its positive root, (11)."""
     out = np.empty(m.size)
     for i in range(m.size):
-        roots = np.roots([1.0, -m0[i] * rho[i], 0.0, gamma[i] * m[i], -m[i] ** 2])
+        roots = np.roots([1.0, -m0[i] * rho[i], 0.0, gamma[i] * m[i], -(m[i] ** 2)])
         real = roots[(roots.imag == 0) & (roots.real > 0)].real
         u = real[0]
         out[i] = (m[i] / u - gamma[i]) ** 2 + u**2 + m0[i] ** 2 - 2 * u * m0[i] * rho[i]
@@ -70,24 +70,37 @@ def main() -> None:
 
     reference_points = tuple(v[: options.reference] for v in points)
     reference = np.array(
-        [float(relu_ptft_penalty_mp(*(float(v[i]) for v in reference_points)))
-         for i in range(options.reference)]
+        [
+            float(relu_ptft_penalty_mp(*(float(v[i]) for v in reference_points)))
+            for i in range(options.reference)
+        ]
     )
     error_ours = np.abs(relu_ptft_penalty(*reference_points) - reference) / reference
     error_recipe = np.abs(paper_recipe(*reference_points) - reference) / reference
 
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
-          f"Python {platform.python_version()}, NumPy {np.__version__}")
-    print("| evaluator | points timed | time per point | speed-up | max rel. error "
-          f"vs mpmath ({options.reference} points) |")
+    print(
+        f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+        f"Python {platform.python_version()}, NumPy {np.__version__}"
+    )
+    print(
+        "| evaluator | points timed | time per point | speed-up | max rel. error "
+        f"vs mpmath ({options.reference} points) |"
+    )
     print("| --- | --- | --- | --- | --- |")
-    print(f"| paper's recipe (np.roots loop) | {options.baseline_points} | "
-          f"{recipe * 1e6:.2f} us | 1x | {error_recipe.max():.2e} |")
-    print(f"| relu_ptft_penalty | {options.points} | {ours * 1e6:.3f} us | "
-          f"{recipe / ours:.0f}x | {error_ours.max():.2e} |")
+    print(
+        f"| paper's recipe (np.roots loop) | {options.baseline_points} | "
+        f"{recipe * 1e6:.2f} us | 1x | {error_recipe.max():.2e} |"
+    )
+    print(
+        f"| relu_ptft_penalty | {options.points} | {ours * 1e6:.3f} us | "
+        f"{recipe / ours:.0f}x | {error_ours.max():.2e} |"
+    )
     wrong = np.flatnonzero(error_recipe > 1e-6)
-    print(f"\nthe recipe is off by > 1e-6 relative at {wrong.size} of {options.reference} "
-          f"points (a non-global positive root); worst {error_recipe.max():.3g}")
+    print(
+        f"\nthe recipe is off by > 1e-6 relative at {wrong.size} of "
+        f"{options.reference} "
+        f"points (a non-global positive root); worst {error_recipe.max():.3g}"
+    )
 
 
 if __name__ == "__main__":

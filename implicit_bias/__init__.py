@@ -10,8 +10,17 @@ The package is layered (imports only point down):
 * :mod:`implicit_bias.latex` and :mod:`implicit_bias.cli` on top.
 """
 
-from implicit_bias.errors import ConvergenceError, ImplicitBiasError, InvalidArgumentError
+from implicit_bias.errors import (
+    ConvergenceError,
+    ImplicitBiasError,
+    InvalidArgumentError,
+)
 
-__all__ = ["ConvergenceError", "ImplicitBiasError", "InvalidArgumentError", "__version__"]
+__all__ = [
+    "ConvergenceError",
+    "ImplicitBiasError",
+    "InvalidArgumentError",
+    "__version__",
+]
 
 __version__ = "0.1.0"

@@ -49,7 +49,9 @@ def _table(results: Sequence[Result]) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(6)]
     lines = []
     for row in [header, *rows]:
-        fixed = "  ".join(cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True))
+        fixed = "  ".join(
+            cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True)
+        )
         room = max(20, width - len(fixed) - 2)
         evidence = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
         lines.append(f"{fixed}  {evidence}")
@@ -64,19 +66,27 @@ def _verify(arguments: argparse.Namespace) -> int:
         print(json.dumps([r.as_record() for r in results], indent=2))
     else:
         print(_table(results))
-        counts = {s: sum(1 for r in results if str(r.verdict.status) == s)
-                  for s in ("holds", "fails", "inconclusive")}
+        counts = {
+            s: sum(1 for r in results if str(r.verdict.status) == s)
+            for s in ("holds", "fails", "inconclusive")
+        }
         print(
             f"\n{len(results)} claims: {counts['holds']} hold, {counts['fails']} fail, "
             f"{counts['inconclusive']} inconclusive; "
-            + ("every verdict as expected." if not unexpected
-               else f"{len(unexpected)} UNEXPECTED: " + ", ".join(r.claim.id for r in unexpected))
+            + (
+                "every verdict as expected."
+                if not unexpected
+                else f"{len(unexpected)} UNEXPECTED: "
+                + ", ".join(r.claim.id for r in unexpected)
+            )
         )
     return 1 if unexpected else 0
 
 
 def _latex(arguments: argparse.Namespace) -> int:
-    claims = [get_claim(arguments.claim)] if arguments.claim else _selected(arguments.source)
+    claims = (
+        [get_claim(arguments.claim)] if arguments.claim else _selected(arguments.source)
+    )
     print(claims_latex(claims), end="")
     return 0
 
@@ -85,8 +95,10 @@ def _list(arguments: argparse.Namespace) -> int:
     for claim in _selected(arguments.source):
         flags = " [slow]" if claim.slow else ""
         corrects = f" (corrects {claim.corrects})" if claim.corrects else ""
-        print(f"{claim.id}  {claim.kind}  expected {claim.expected}{flags}: "
-              f"{claim.statement}{corrects}")
+        print(
+            f"{claim.id}  {claim.kind}  expected {claim.expected}{flags}: "
+            f"{claim.statement}{corrects}"
+        )
     return 0
 
 

@@ -26,7 +26,9 @@ def formula_latex(claim: Claim) -> str | None:
 
 
 def _tag(claim: Claim) -> str:
-    number = claim.equation if re.fullmatch(r"[0-9]+(-[0-9]+)?", claim.equation) else None
+    number = (
+        claim.equation if re.fullmatch(r"[0-9]+(-[0-9]+)?", claim.equation) else None
+    )
     return rf"\tag{{{number}}}" if number else r"\notag"
 
 

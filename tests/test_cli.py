@@ -19,13 +19,25 @@ def test_list_prints_one_line_per_claim(capsys: pytest.CaptureFixture[str]) -> N
     assert all(line.startswith("ptft-relu-penalty:") for line in lines)
 
 
-def test_verify_json_has_the_documented_records(capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_json_has_the_documented_records(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status = cli.main(["verify", "--source", "ptft-relu-penalty", "--quick", "--json"])
     records = json.loads(capsys.readouterr().out)
     assert status == 0
-    assert len(records) == len([c for c in claims_for("ptft-relu-penalty") if not c.slow])
+    assert len(records) == len(
+        [c for c in claims_for("ptft-relu-penalty") if not c.slow]
+    )
     for record in records:
-        assert {"id", "source", "equation", "kind", "status", "detail", "seconds"} <= set(record)
+        assert {
+            "id",
+            "source",
+            "equation",
+            "kind",
+            "status",
+            "detail",
+            "seconds",
+        } <= set(record)
         assert record["status"] in {"holds", "fails", "inconclusive"}
     assert any("corrects" in r for r in records)
 
@@ -44,10 +56,16 @@ def test_latex_of_one_claim_is_tagged_with_the_paper_number(
     assert r"m_{0h}^{(1)}" in out
 
 
-@pytest.mark.skipif(shutil.which("implicit-bias") is None, reason="console script not installed")
+@pytest.mark.skipif(
+    shutil.which("implicit-bias") is None, reason="console script not installed"
+)
 def test_console_script_exits_zero_on_list() -> None:
     completed = subprocess.run(
-        ["implicit-bias", "list"], capture_output=True, text=True, check=False, timeout=120
+        ["implicit-bias", "list"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert completed.returncode == 0
     assert "ptft-relu-penalty:10:quartic" in completed.stdout

@@ -37,9 +37,7 @@ _RELATIVE_ZERO = mpmath.mpf(10) ** (-(DEFAULT_DPS - 10))
 Sampler = Callable[[np.random.Generator], mpmath.mpf]
 
 
-def log_uniform(
-    min_value: float, max_value: float, *, signed: bool = False
-) -> Sampler:
+def log_uniform(min_value: float, max_value: float, *, signed: bool = False) -> Sampler:
     """Sample ``10**U(log10 min, log10 max)``, with a random sign if ``signed``."""
 
     def sample(rng: np.random.Generator) -> mpmath.mpf:
@@ -163,10 +161,14 @@ def check_limit(
         with time_limit(budget_seconds):
             value = sp.limit(expression, variable, point, dir=direction)
             same = value == expected or (
-                value.is_finite and expected.is_finite and sp.simplify(value - expected) == 0
+                value.is_finite
+                and expected.is_finite
+                and sp.simplify(value - expected) == 0
             )
     except CheckTimeout:
-        return Verdict.inconclusive(f"sympy.limit did not finish within {budget_seconds:g} s")
+        return Verdict.inconclusive(
+            f"sympy.limit did not finish within {budget_seconds:g} s"
+        )
     if same:
         return Verdict.holds(f"exact: limit = {sp.sstr(value)}")
     return Verdict.fails(f"limit is {sp.sstr(value)}, not {sp.sstr(expected)}")
@@ -186,11 +188,14 @@ def check_series(
             series = sp.series(expression, variable, 0, order).removeO()
             difference = sp.simplify(sp.expand(series - expected))
     except CheckTimeout:
-        return Verdict.inconclusive(f"sympy.series did not finish within {budget_seconds:g} s")
+        return Verdict.inconclusive(
+            f"sympy.series did not finish within {budget_seconds:g} s"
+        )
     if difference == 0:
         return Verdict.holds(
             f"exact: series to O({variable}**{order}) = {sp.sstr(sp.expand(series))}"
         )
     return Verdict.fails(
-        f"series to O({variable}**{order}) is {sp.sstr(series)}; differs by {sp.sstr(difference)}"
+        f"series to O({variable}**{order}) is {sp.sstr(series)}; differs by "
+        f"{sp.sstr(difference)}"
     )

@@ -30,8 +30,8 @@ from typing import Any
 import sympy as sp
 
 __all__ = [
-    "Claim",
     "CheckTimeout",
+    "Claim",
     "Kind",
     "Result",
     "Status",
@@ -183,7 +183,9 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _run_in_child(claim: Claim, connection: multiprocessing.connection.Connection) -> None:
+def _run_in_child(
+    claim: Claim, connection: multiprocessing.connection.Connection
+) -> None:
     try:
         verdict = claim.check()
         if not isinstance(verdict, Verdict):
@@ -240,11 +242,15 @@ def run_claims(
         while pending and len(running) < limit:
             index, claim = pending.pop()
             receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_run_in_child, args=(claim, sender), daemon=True)
+            process = context.Process(
+                target=_run_in_child, args=(claim, sender), daemon=True
+            )
             process.start()
             sender.close()
             running[index] = _Running(claim, process, receiver)
-        ready = multiprocessing.connection.wait([job.connection for job in running.values()], 0.05)
+        ready = multiprocessing.connection.wait(
+            [job.connection for job in running.values()], 0.05
+        )
         for index, job in list(running.items()):
             if job.connection in ready:
                 try:

@@ -8,12 +8,26 @@ the Section 1.2 claims are checked for each of :data:`SMALL_GAMMAS`.
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, check_limit, interval, log_uniform
-from implicit_bias.claims.engine import CheckTimeout, Claim, Kind, Status, Verdict, time_limit
+from implicit_bias.claims.checks import (
+    check_identity,
+    check_limit,
+    interval,
+    log_uniform,
+)
+from implicit_bias.claims.engine import (
+    CheckTimeout,
+    Claim,
+    Kind,
+    Status,
+    Verdict,
+    time_limit,
+)
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, rho, u
@@ -39,7 +53,7 @@ def _claim_id(equation: str, label: str) -> str:
     return _ID.format(f"{equation}:{label}")
 
 
-# --- eqs. (6)-(10): the derivation -------------------------------------------------
+# --- eqs. (6)-(10): the derivation
 
 
 def _check_eq7() -> Verdict:
@@ -92,14 +106,16 @@ def _check_eq9() -> Verdict:
 
 
 def _check_eq10() -> Verdict:
-    return check_identity(theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10())
+    return check_identity(
+        theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10()
+    )
 
 
 def _check_geometric_form() -> Verdict:
     return check_identity(theory.deviation_eq8(), theory.deviation_geometric())
 
 
-# --- eq. (10): how many positive roots ---------------------------------------------
+# --- eq. (10): how many positive roots
 
 
 def _domain_sample(size: int, seed: int) -> tuple[np.ndarray, ...]:
@@ -122,7 +138,9 @@ def _mp_positive_roots(
             extraprec=200,
         )
         return sorted(
-            mpmath.re(z) for z in roots if abs(mpmath.im(z)) < mpmath.mpf(10) ** -40 and mpmath.re(z) > 0
+            mpmath.re(z)
+            for z in roots
+            if abs(mpmath.im(z)) < mpmath.mpf(10) ** -40 and mpmath.re(z) > 0
         )
 
 
@@ -137,12 +155,17 @@ def _check_unique_root_as_printed() -> Verdict:
     roots = _mp_positive_roots(*point)
     if len(roots) < 2:
         return Verdict.inconclusive(
-            f"NumPy reports several roots at m, rho, m0, gamma = {point}; mpmath does not"
+            f"NumPy reports several roots at m, rho, m0, gamma = {point}; mpmath does "
+            "not"
         )
     with mpmath.workdps(50):
-        values = [numerics._deviation_mpmath(x, *(mpmath.mpf(v) for v in point)) for x in roots]
+        values = [
+            numerics._deviation_mpmath(x, *(mpmath.mpf(v) for v in point))
+            for x in roots
+        ]
     listing = "; ".join(
-        f"u={mpmath.nstr(x, 8)}: p={mpmath.nstr(v, 8)}" for x, v in zip(roots, values, strict=True)
+        f"u={mpmath.nstr(x, 8)}: p={mpmath.nstr(v, 8)}"
+        for x, v in zip(roots, values, strict=True)
     )
     return Verdict.fails(
         f"{multiple.size / size:.2%} of {size} sampled points have 3 positive roots; "
@@ -157,7 +180,7 @@ def _descartes_sign_changes(coefficients: list[sp.Expr]) -> int:
     if any(s not in (-1, 0, 1) for s in signs):
         raise ValueError(f"undecided signs {signs}")
     nonzero = [s for s in signs if s != 0]
-    return sum(1 for a, b in zip(nonzero, nonzero[1:], strict=False) if a != b)
+    return sum(1 for a, b in itertools.pairwise(nonzero) if a != b)
 
 
 def _check_unique_root_sufficient() -> Verdict:
@@ -180,19 +203,22 @@ def _check_unique_root_sufficient() -> Verdict:
             ]
     m0_positive = sp.Symbol("m0", positive=True)
     counts = {
-        case: _descartes_sign_changes([sp.sympify(c).subs(m0, m0_positive) for c in coeffs])
+        case: _descartes_sign_changes(
+            [sp.sympify(c).subs(m0, m0_positive) for c in coeffs]
+        )
         for case, coeffs in cases.items()
     }
     if all(count == 1 for count in counts.values()):
         return Verdict.holds(
-            "exact (Descartes' rule of signs): the coefficients of eq. (10) change sign "
+            "exact (Descartes' rule of signs): the coefficients of eq. (10) change "
+            "sign "
             f"once in all {len(counts)} sign cases of (rho, gamma*m) with rho <= 0 or "
             "gamma*m <= 0; q(0) = -m^2 < 0 < q(oo) gives the root"
         )
     return Verdict.fails(f"sign changes by case: {counts}")
 
 
-# --- eq. (11): the penalty ---------------------------------------------------------
+# --- eq. (11): the penalty
 
 
 def _check_eq11_as_printed() -> Verdict:
@@ -216,7 +242,8 @@ def _check_eq11_as_printed() -> Verdict:
     point, values, penalty = worst
     return Verdict.fails(
         "eq. (11) takes different values at the different positive roots of eq. (10): "
-        f"at m={point[0]:.3g}, rho={point[1]:.4g}, m0={point[2]:.4g}, gamma={point[3]:.3g} "
+        f"at m={point[0]:.3g}, rho={point[1]:.4g}, m0={point[2]:.4g}, "
+        f"gamma={point[3]:.3g} "
         f"it gives {', '.join(mpmath.nstr(v, 8) for v in values)}; the global minimum "
         f"is {penalty:.8g} (relative spread {mpmath.nstr(worst_gap, 3)})"
     )
@@ -239,8 +266,10 @@ def _check_global_minimum() -> Verdict:
     # of headroom for the cancellation inside (m/u - gamma) and (u - m0 rho).
     tolerance = 1e-12
     detail = (
-        f"relu_ptft_penalty vs mpmath (all roots of eq. (10), 50 digits) at {fast.size} "
-        f"points ({extra.size} with three positive roots): max relative error {worst:.2e}"
+        "relu_ptft_penalty vs mpmath (all roots of eq. (10), 50 digits) at "
+        f"{fast.size} "
+        f"points ({extra.size} with three positive roots): max relative error "
+        f"{worst:.2e}"
     )
     return Verdict.holds(detail) if worst <= tolerance else Verdict.fails(detail)
 
@@ -250,7 +279,11 @@ def _check_direct_minimization() -> Verdict:
     m_values, rho_values, m0_values, gamma_values = _domain_sample(size, seed=14)
     m_values = np.sign(m_values) * np.maximum(np.abs(m_values), 1e-6)
     direct = relu_networks.minimize_unit_deviation_batch(
-        m_values, rho_values, m0_values, gamma_values, dimension=5,
+        m_values,
+        rho_values,
+        m0_values,
+        gamma_values,
+        dimension=5,
         rng=np.random.default_rng(14),
     )
     fast = numerics.relu_ptft_penalty(m_values, rho_values, m0_values, gamma_values)
@@ -259,7 +292,8 @@ def _check_direct_minimization() -> Verdict:
     # so its value is accurate to ~1e-12 relative plus rounding of the vector norms.
     tolerance = 1e-9
     detail = (
-        f"eq. (5) minimized directly over (w1, w2) in R^5 x R, without eq. (10), at {size} "
+        "eq. (5) minimized directly over (w1, w2) in R^5 x R, without eq. (10), at "
+        f"{size} "
         f"points: max relative difference from min_u p(u) {error.max():.2e}"
     )
     return Verdict.holds(detail) if error.max() <= tolerance else Verdict.fails(detail)
@@ -273,8 +307,12 @@ def _check_envelope() -> Verdict:
     )
     if identity.status != Status.HOLDS:
         return identity
-    implicit = -sp.diff(theory.stationarity_eq10(), m) / sp.diff(theory.stationarity_eq10(), u)
-    total = sp.diff(theory.deviation_eq8(), u) * implicit + sp.diff(theory.deviation_eq8(), m)
+    implicit = -sp.diff(theory.stationarity_eq10(), m) / sp.diff(
+        theory.stationarity_eq10(), u
+    )
+    total = sp.diff(theory.deviation_eq8(), u) * implicit + sp.diff(
+        theory.deviation_eq8(), m
+    )
     chain = check_identity(
         total - theory.envelope_slope(),
         2 * theory.stationarity_eq10() / u**3 * implicit,
@@ -282,7 +320,8 @@ def _check_envelope() -> Verdict:
     if chain.status != Status.HOLDS:
         return chain
     return Verdict.holds(
-        f"p'(u) = 2 q(u)/u^3 ({identity.detail}); d/dm p(u*(m), m) - 2(m/u* - gamma)/u* "
+        f"p'(u) = 2 q(u)/u^3 ({identity.detail}); d/dm p(u*(m), m) - 2(m/u* - "
+        "gamma)/u* "
         f"= p'(u*) u*'(m) = 0 ({chain.detail})"
     )
 
@@ -309,26 +348,33 @@ def _check_log_slope_numeric() -> Verdict:
             centre = numerics.relu_ptft_penalty_mp(*point, dps=60)
             difference = (mpmath.log(upper) - mpmath.log(lower)) / (2 * step)
             _ = centre
-        worst = max(worst, abs(exact - float(difference)) / max(abs(float(difference)), 1e-300))
+        worst = max(
+            worst, abs(exact - float(difference)) / max(abs(float(difference)), 1e-300)
+        )
         checked += 1
     # The slope is 2(m/u - gamma)/(u r~): a handful of roundings, each ~1 ulp,
     # amplified by cancellation in m/u - gamma; 1e-10 leaves ample room.
     tolerance = 1e-10
     detail = (
         f"relu_ptft_log_slope vs central differences of the 60-digit reference "
-        f"(step 1e-20 |m|, error O(step^2)) at {checked} points: max relative error {worst:.2e}"
+        f"(step 1e-20 |m|, error O(step^2)) at {checked} points: max relative error "
+        f"{worst:.2e}"
     )
     return Verdict.holds(detail) if worst <= tolerance else Verdict.fails(detail)
 
 
-# --- limits --------------------------------------------------------------------------
+# --- limits
 
 
-def _root_series(quartic: sp.Expr, variable: sp.Symbol, leading: sp.Expr, order: int) -> sp.Expr:
+def _root_series(
+    quartic: sp.Expr, variable: sp.Symbol, leading: sp.Expr, order: int
+) -> sp.Expr:
     """The root of ``quartic`` in u through ``leading`` at variable = 0, as a series."""
     coefficients = sp.symbols(f"c1:{order + 1}")
     guess = leading + sum(c * variable ** (k + 1) for k, c in enumerate(coefficients))
-    expansion = sp.expand(sp.series(quartic.subs(u, guess), variable, 0, order + 1).removeO())
+    expansion = sp.expand(
+        sp.series(quartic.subs(u, guess), variable, 0, order + 1).removeO()
+    )
     solution: dict[sp.Symbol, sp.Expr] = {}
     for k, c in enumerate(coefficients, start=1):
         term = expansion.coeff(variable, k).subs(solution)
@@ -339,7 +385,9 @@ def _root_series(quartic: sp.Expr, variable: sp.Symbol, leading: sp.Expr, order:
 def _check_small_m_series() -> Verdict:
     try:
         with time_limit(60):
-            root = _root_series(theory.stationarity_eq10().subs(gamma, 0).subs(rho, 1), m, m0, 4)
+            root = _root_series(
+                theory.stationarity_eq10().subs(gamma, 0).subs(rho, 1), m, m0, 4
+            )
             value = sp.series(
                 theory.deviation_eq8().subs({gamma: 0, rho: 1}).subs(u, root), m, 0, 6
             ).removeO()
@@ -352,7 +400,9 @@ def _check_small_m_series() -> Verdict:
             f"exact: along the root u* = {sp.sstr(root)} + ..., r~ = "
             f"{sp.sstr(sp.expand(value))} + O(m^6)"
         )
-    return Verdict.fails(f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}")
+    return Verdict.fails(
+        f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}"
+    )
 
 
 def _check_small_m_first_order() -> Verdict:
@@ -365,8 +415,13 @@ def _check_small_m_first_order() -> Verdict:
     expected = gamma**2 + m0**2 * (1 - rho**2) - 2 * gamma * m / (m0 * rho)
     difference = sp.simplify(sp.expand(value - expected))
     if difference == 0:
-        return Verdict.holds(f"exact: r~ = {sp.sstr(sp.expand(value))} + O(m^2) on the branch u* -> m0 rho")
-    return Verdict.fails(f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}")
+        return Verdict.holds(
+            f"exact: r~ = {sp.sstr(sp.expand(value))} + O(m^2) on the branch u* -> m0 "
+            "rho"
+        )
+    return Verdict.fails(
+        f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}"
+    )
 
 
 def _check_large_m() -> Verdict:
@@ -375,7 +430,9 @@ def _check_large_m() -> Verdict:
         with time_limit(60):
             scaled = theory.large_m_scaled_quartic(eps, v)
             root = _root_series(scaled.subs(v, u), eps, sp.Integer(1), 2)
-            penalty_scaled = eps**2 * theory.deviation_eq8().subs({m: eps**-2, u: root / eps})
+            penalty_scaled = eps**2 * theory.deviation_eq8().subs(
+                {m: eps**-2, u: root / eps}
+            )
             value = sp.limit(sp.simplify(penalty_scaled), eps, 0, dir="+")
     except CheckTimeout:
         return Verdict.inconclusive("limit did not finish within 60 s")
@@ -395,7 +452,10 @@ def _check_new_unit() -> Verdict:
         return Verdict.fails(f"positive stationary points: {stationary}")
     value = sp.simplify(p.subs(u, stationary[0]))
     minimum_ok = sp.simplify(sp.diff(p, u, 2).subs(u, stationary[0])).is_positive
-    if sp.simplify(value - theory.penalty_new_unit().subs(m, m_positive)) == 0 and minimum_ok:
+    if (
+        sp.simplify(value - theory.penalty_new_unit().subs(m, m_positive)) == 0
+        and minimum_ok
+    ):
         return Verdict.holds(
             f"exact: unique stationary point u = {sp.sstr(stationary[0])}, p'' > 0, "
             f"min = {sp.sstr(value)} (even in m, so 2|m|)"
@@ -422,15 +482,16 @@ def _check_symmetry() -> Verdict:
     if verdict.status != Status.HOLDS:
         return verdict
     return Verdict.holds(
-        f"p(u; -m, -gamma) = p(u; m, gamma) ({verdict.detail}), so r~ is even in (m, gamma)"
+        f"p(u; -m, -gamma) = p(u; m, gamma) ({verdict.detail}), so r~ is even in (m, "
+        "gamma)"
     )
 
 
-# --- Section 1.2 ---------------------------------------------------------------------
+# --- Section 1.2
 
 
 def _log_slope_regimes() -> tuple[float, float, float]:
-    """(d log r~/dm, d log r~/d log m) of a fresh unit at m = 10, and the l2 elasticity."""
+    """d log r~/dm and d log r~/d log m of a fresh unit at m = 10; the l2 elasticity."""
     fresh = float(numerics.relu_ptft_log_slope(10.0, 1.0, 0.0, 0.0))
     fresh_elasticity = float(numerics.relu_ptft_log_log_slope(10.0, 1.0, 0.0, 0.0))
     l2_elasticity = float(numerics.relu_ptft_log_log_slope(1e-3, 1.0, 10.0, 0.0))
@@ -438,14 +499,16 @@ def _log_slope_regimes() -> tuple[float, float, float]:
 
 
 def _check_log_derivative_as_printed() -> Verdict:
-    fresh, _, l2 = _log_slope_regimes()
+    fresh, _, _ = _log_slope_regimes()
     small = float(numerics.relu_ptft_log_slope(1e-3, 1.0, 10.0, 0.0))
     if abs(fresh - 1) < 0.25 and abs(small - 2) < 0.25:
         return Verdict.holds(f"d log r~/dm = {fresh:.4g} (l1) and {small:.4g} (l2)")
     return Verdict.fails(
         "d log r~/dm is not near 1 for the exactly l1 penalty r~ = 2|m| (fresh unit, "
-        f"m0 = gamma = 0, m = 10): it is 1/m = {fresh:.4g}; for the l2-like r~ ~ m^2/m0^2 "
-        f"(rho = 1, m0 = 10, gamma = 0, m = 1e-3) it is {small:.4g}, not 2: the values 1 "
+        f"m0 = gamma = 0, m = 10): it is 1/m = {fresh:.4g}; for the l2-like r~ ~ "
+        "m^2/m0^2 "
+        f"(rho = 1, m0 = 10, gamma = 0, m = 1e-3) it is {small:.4g}, not 2: the values "
+        "1 "
         "and 2 are those of d log r~/d log m"
     )
 
@@ -479,13 +542,18 @@ def _check_nested_sparsity_gap() -> Verdict:
     # has no slope; those grid points are not part of the statement.
     for gamma_value in SMALL_GAMMAS:
         for rho_value in (1.0, 0.999):
-            grid = m_values[~np.isclose(m_values, gamma_value * 1.0, rtol=1e-12, atol=0)]
-            elasticity, used = _elasticity_and_penalty(grid, rho_value, 1.0, gamma_value)
+            grid = m_values[
+                ~np.isclose(m_values, gamma_value * 1.0, rtol=1e-12, atol=0)
+            ]
+            elasticity, used = _elasticity_and_penalty(
+                grid, rho_value, 1.0, gamma_value
+            )
             _, unused = _elasticity_and_penalty(grid, rho_value, 0.01, gamma_value)
             l1_like = elasticity < 1.5
             if not l1_like.any():
                 return Verdict.fails(
-                    f"rho={rho_value}, gamma={gamma_value}: m_aux = 1 is never l1-like on [1e-2, 1e2]"
+                    f"rho={rho_value}, gamma={gamma_value}: m_aux = 1 is never l1-like "
+                    "on [1e-2, 1e2]"
                 )
             ratio = unused[l1_like] / used[l1_like]
             if ratio.min() <= 1:
@@ -496,7 +564,8 @@ def _check_nested_sparsity_gap() -> Verdict:
                 )
             findings.append(ratio.min())
     return Verdict.holds(
-        "rho in {1, 0.999}, gamma in {0, 1e-3, 1e-2}: wherever the m_aux = 1 penalty is "
+        "rho in {1, 0.999}, gamma in {0, 1e-3, 1e-2}: wherever the m_aux = 1 penalty "
+        "is "
         "l1-like (elasticity < 1.5) on m in [1e-2, 1e2], r~(m_aux = 0.01) exceeds "
         f"r~(m_aux = 1) by a factor >= {min(findings):.3f}"
     )
@@ -507,8 +576,8 @@ def _check_l1_like_at_099() -> Verdict:
         float(numerics.relu_ptft_log_log_slope(1.0, 0.99, 1.0, g)) for g in SMALL_GAMMAS
     ]
     detail = (
-        "d log r~/d log m at rho = 0.99, m_aux = 1, m = 1 for gamma in {0, 1e-3, 1e-2}: "
-        + ", ".join(f"{v:.4f}" for v in values)
+        "d log r~/d log m at rho = 0.99, m_aux = 1, m = 1 for gamma in "
+        "{0, 1e-3, 1e-2}: " + ", ".join(f"{v:.4f}" for v in values)
     )
     if all(v < 1.5 for v in values):
         return Verdict.holds(detail + " (closer to 1 than to 2: l1-like)")
@@ -539,13 +608,14 @@ def _check_reversal(rho_value: float, worse_with_large_aux: bool) -> Verdict:
         small = float(numerics.relu_ptft_penalty(1.0, rho_value, 0.1, gamma_value))
         rows.append((gamma_value, large, small))
     detail = f"rho = {rho_value}, m = 1: " + "; ".join(
-        f"gamma={g:g}: r~(m_aux=100) = {a:.4g}, r~(m_aux=0.01) = {b:.4g}" for g, a, b in rows
+        f"gamma={g:g}: r~(m_aux=100) = {a:.4g}, r~(m_aux=0.01) = {b:.4g}"
+        for g, a, b in rows
     )
     ok = all((a > b) if worse_with_large_aux else (a < b) for _, a, b in rows)
     return Verdict.holds(detail) if ok else Verdict.fails(detail)
 
 
-# --- the registry entries --------------------------------------------------------------
+# --- the registry entries
 
 
 def _eq(lhs: sp.Expr, rhs: sp.Expr) -> sp.Eq:
@@ -554,159 +624,263 @@ def _eq(lhs: sp.Expr, rhs: sp.Expr) -> sp.Eq:
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        SOURCE, "6", "divergence", Kind.LIMIT,
-        "p(u) diverges to infinity both for u -> 0 and u -> infinity (stated for every m_h)",
-        _check_divergence_as_printed, Status.FAILS,
+        SOURCE,
+        "6",
+        "divergence",
+        Kind.LIMIT,
+        "p(u) diverges to infinity both for u -> 0 and u -> infinity (stated for every "
+        "m_h)",
+        _check_divergence_as_printed,
+        Status.FAILS,
         assumptions=("u > 0", "m_h real"),
         formula=lambda: sp.Eq(sp.Limit(theory.p_of_u, u, 0, "+"), sp.oo),
     ),
     Claim(
-        SOURCE, "6", "divergence-nonzero-m", Kind.LIMIT,
+        SOURCE,
+        "6",
+        "divergence-nonzero-m",
+        Kind.LIMIT,
         "for m_h != 0, p(u) diverges to infinity both for u -> 0 and u -> infinity",
-        _check_divergence_nonzero_m, Status.HOLDS,
+        _check_divergence_nonzero_m,
+        Status.HOLDS,
         assumptions=("u > 0", "m_h != 0"),
         corrects=_claim_id("6", "divergence"),
         formula=lambda: sp.Eq(sp.Limit(theory.p_of_u, u, 0, "+"), sp.oo),
     ),
     Claim(
-        SOURCE, "6", "direct-minimization", Kind.NUMERIC,
+        SOURCE,
+        "6",
+        "direct-minimization",
+        Kind.NUMERIC,
         "the constrained problem (5) equals min_{u>0} p(u)",
-        _check_direct_minimization, Status.HOLDS,
+        _check_direct_minimization,
+        Status.HOLDS,
         assumptions=("w_hat unit vector in R^5", "|m_h| >= 1e-6"),
         formula=theory.display_eq6,
     ),
     Claim(
-        SOURCE, "7", "expansion", Kind.IDENTITY,
-        "(m_h/u - gamma)^2 + ||u w_hat - w0||^2 = (m_h/u - gamma)^2 + u^2 + ||w0||^2 - 2u<w_hat, w0>",
-        _check_eq7, Status.HOLDS,
-        assumptions=("||w_hat||_2 = 1", "vectors in R^3 (the identity is coordinatewise)"),
+        SOURCE,
+        "7",
+        "expansion",
+        Kind.IDENTITY,
+        "(m_h/u - gamma)^2 + ||u w_hat - w0||^2 = (m_h/u - gamma)^2 + u^2 + ||w0||^2 - "
+        "2u<w_hat, w0>",
+        _check_eq7,
+        Status.HOLDS,
+        assumptions=(
+            "||w_hat||_2 = 1",
+            "vectors in R^3 (the identity is coordinatewise)",
+        ),
         formula=theory.display_eq7,
     ),
     Claim(
-        SOURCE, "8", "cosine-form", Kind.IDENTITY,
+        SOURCE,
+        "8",
+        "cosine-form",
+        Kind.IDENTITY,
         "with m0 = ||w0|| and rho the cosine of w_h^(1) and w0, eq. (7) is eq. (8)",
-        _check_eq8, Status.HOLDS,
+        _check_eq8,
+        Status.HOLDS,
         assumptions=("||w_hat||_2 = 1", "w_h^(1) = u w_hat"),
         formula=lambda: _eq(theory.p_of_u, theory.deviation_eq8()),
     ),
     Claim(
-        SOURCE, "8", "sum-of-squares", Kind.IDENTITY,
-        "p(u) = (m_h/u - gamma)^2 + (u - m0 rho)^2 + m0^2 (1 - rho)(1 + rho) (our stable form)",
-        _check_geometric_form, Status.HOLDS,
+        SOURCE,
+        "8",
+        "sum-of-squares",
+        Kind.IDENTITY,
+        "p(u) = (m_h/u - gamma)^2 + (u - m0 rho)^2 + m0^2 (1 - rho)(1 + rho) (our "
+        "stable form)",
+        _check_geometric_form,
+        Status.HOLDS,
         formula=lambda: _eq(theory.p_of_u, theory.deviation_geometric()),
     ),
     Claim(
-        SOURCE, "9", "derivative", Kind.IDENTITY,
+        SOURCE,
+        "9",
+        "derivative",
+        Kind.IDENTITY,
         "p'(u) = -2(m_h/u - gamma) m_h/u^2 + 2u - 2 m0 rho",
-        _check_eq9, Status.HOLDS,
+        _check_eq9,
+        Status.HOLDS,
         formula=lambda: _eq(sp.Derivative(theory.p_of_u, u), theory.stationarity_eq9()),
     ),
     Claim(
-        SOURCE, "10", "quartic", Kind.IDENTITY,
+        SOURCE,
+        "10",
+        "quartic",
+        Kind.IDENTITY,
         "p'(u) = 0 multiplied by u^3/2 is -m_h^2 + gamma m_h u - m0 rho u^3 + u^4 = 0",
-        _check_eq10, Status.HOLDS,
+        _check_eq10,
+        Status.HOLDS,
         assumptions=("u > 0",),
         formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
     ),
     Claim(
-        SOURCE, "10", "unique-positive-root", Kind.NUMERIC,
-        "eq. (10) has a unique positive real root ('in all empirical cases we explored')",
-        _check_unique_root_as_printed, Status.FAILS,
-        assumptions=("sampled: |m| in [1e-10, 1e3], rho in [-1, 1], m0 in [1e-3, 1e2], "
-                     "|gamma| in [1e-4, 10]",),
+        SOURCE,
+        "10",
+        "unique-positive-root",
+        Kind.NUMERIC,
+        "eq. (10) has a unique positive real root ('in all empirical cases we "
+        "explored')",
+        _check_unique_root_as_printed,
+        Status.FAILS,
+        assumptions=(
+            "sampled: |m| in [1e-10, 1e3], rho in [-1, 1], m0 in [1e-3, 1e2], "
+            "|gamma| in [1e-4, 10]",
+        ),
         formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
     ),
     Claim(
-        SOURCE, "10", "unique-root-if", Kind.IDENTITY,
+        SOURCE,
+        "10",
+        "unique-root-if",
+        Kind.IDENTITY,
         "eq. (10) has exactly one positive root whenever rho <= 0 or gamma m_h <= 0",
-        _check_unique_root_sufficient, Status.HOLDS,
+        _check_unique_root_sufficient,
+        Status.HOLDS,
         assumptions=("m_h != 0", "m0 > 0"),
         corrects=_claim_id("10", "unique-positive-root"),
         formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
     ),
     Claim(
-        SOURCE, "11", "at-the-root", Kind.NUMERIC,
+        SOURCE,
+        "11",
+        "at-the-root",
+        Kind.NUMERIC,
         "r~ is eq. (11) evaluated at the positive root u* of eq. (10)",
-        _check_eq11_as_printed, Status.FAILS,
+        _check_eq11_as_printed,
+        Status.FAILS,
         formula=lambda: _eq(theory.penalty, theory.penalty_eq11(theory.u_star)),
     ),
     Claim(
-        SOURCE, "11", "global-minimum", Kind.NUMERIC,
+        SOURCE,
+        "11",
+        "global-minimum",
+        Kind.NUMERIC,
         "r~ is the minimum of eq. (11) over all positive roots u* of eq. (10), "
         "as relu_ptft_penalty computes it",
-        _check_global_minimum, Status.HOLDS,
+        _check_global_minimum,
+        Status.HOLDS,
         corrects=_claim_id("11", "at-the-root"),
         formula=lambda: _eq(theory.penalty, theory.penalty_eq11(theory.u_star)),
     ),
     Claim(
-        SOURCE, "11", "envelope", Kind.IDENTITY,
+        SOURCE,
+        "11",
+        "envelope",
+        Kind.IDENTITY,
         "d r~/d m_h = 2(m_h/u* - gamma)/u* (envelope theorem)",
-        _check_envelope, Status.HOLDS,
+        _check_envelope,
+        Status.HOLDS,
         assumptions=("u* a non-degenerate minimizer",),
-        formula=lambda: _eq(sp.Derivative(theory.penalty, m), theory.envelope_slope(theory.u_star)),
+        formula=lambda: _eq(
+            sp.Derivative(theory.penalty, m), theory.envelope_slope(theory.u_star)
+        ),
     ),
     Claim(
-        SOURCE, "11", "log-slope-numeric", Kind.NUMERIC,
+        SOURCE,
+        "11",
+        "log-slope-numeric",
+        Kind.NUMERIC,
         "relu_ptft_log_slope equals the derivative of log r~ computed at 60 digits",
-        _check_log_slope_numeric, Status.HOLDS,
+        _check_log_slope_numeric,
+        Status.HOLDS,
         formula=lambda: _eq(
             sp.Derivative(sp.log(theory.penalty), m),
             theory.envelope_slope(theory.u_star) / theory.penalty,
         ),
     ),
     Claim(
-        SOURCE, "11", "small-m-branch", Kind.LIMIT,
-        "on the branch u* -> m0 rho, r~ = gamma^2 + m0^2(1 - rho^2) - 2 gamma m_h/(m0 rho) + O(m_h^2)",
-        _check_small_m_first_order, Status.HOLDS,
+        SOURCE,
+        "11",
+        "small-m-branch",
+        Kind.LIMIT,
+        "on the branch u* -> m0 rho, r~ = gamma^2 + m0^2(1 - rho^2) - 2 gamma m_h/(m0 "
+        "rho) + O(m_h^2)",
+        _check_small_m_first_order,
+        Status.HOLDS,
         assumptions=("m0 rho > 0",),
         formula=lambda: _eq(
             theory.penalty, gamma**2 + m0**2 * (1 - rho**2) - 2 * gamma * m / (m0 * rho)
         ),
     ),
     Claim(
-        SOURCE, "11", "l2-near-zero", Kind.LIMIT,
+        SOURCE,
+        "11",
+        "l2-near-zero",
+        Kind.LIMIT,
         "rho = 1, gamma = 0: r~ = m_h^2/m0^2 - m_h^4/m0^6 + O(m_h^6) (l2-like near 0)",
-        _check_small_m_series, Status.HOLDS,
+        _check_small_m_series,
+        Status.HOLDS,
         assumptions=("rho = 1", "gamma = 0", "m0 > 0"),
         formula=lambda: _eq(theory.penalty, m**2 / m0**2 - m**4 / m0**6),
     ),
     Claim(
-        SOURCE, "11", "l1-at-infinity", Kind.LIMIT,
+        SOURCE,
+        "11",
+        "l1-at-infinity",
+        Kind.LIMIT,
         "r~ / (2|m_h|) -> 1 as |m_h| -> infinity (l1-like for large m_h)",
-        _check_large_m, Status.HOLDS,
+        _check_large_m,
+        Status.HOLDS,
         formula=lambda: sp.Eq(sp.Limit(theory.penalty / (2 * sp.Abs(m)), m, sp.oo), 1),
     ),
     Claim(
-        SOURCE, "11", "sign-symmetry", Kind.IDENTITY,
+        SOURCE,
+        "11",
+        "sign-symmetry",
+        Kind.IDENTITY,
         "r~(-m_h, rho, m0, -gamma) = r~(m_h, rho, m0, gamma): gamma < 0 mirrors m_h",
-        _check_symmetry, Status.HOLDS,
-        formula=lambda: _eq(theory.deviation_eq8().subs({m: -m, gamma: -gamma}, simultaneous=True),
-                            theory.deviation_eq8()),
+        _check_symmetry,
+        Status.HOLDS,
+        formula=lambda: _eq(
+            theory.deviation_eq8().subs({m: -m, gamma: -gamma}, simultaneous=True),
+            theory.deviation_eq8(),
+        ),
     ),
     Claim(
-        SOURCE, "sec-1.2", "pretrained-norm", Kind.IDENTITY,
+        SOURCE,
+        "sec-1.2",
+        "pretrained-norm",
+        Kind.IDENTITY,
         "if pretraining minimizes the parameter norm, m0 = sqrt(m_aux)",
-        _check_balanced_pretraining, Status.HOLDS,
+        _check_balanced_pretraining,
+        Status.HOLDS,
         assumptions=("m_aux > 0",),
         formula=lambda: sp.Eq(m0, sp.sqrt(sp.Symbol("m^{aux}", positive=True))),
     ),
     Claim(
-        SOURCE, "sec-1.2", "fresh-unit-l1", Kind.IDENTITY,
+        SOURCE,
+        "sec-1.2",
+        "fresh-unit-l1",
+        Kind.IDENTITY,
         "a newly initialized unit (m0 = gamma = 0) has penalty 2|m_h|: exactly l1",
-        _check_new_unit, Status.HOLDS,
+        _check_new_unit,
+        Status.HOLDS,
         assumptions=("m0 = 0", "gamma = 0"),
         formula=lambda: _eq(theory.penalty, theory.penalty_new_unit()),
     ),
     Claim(
-        SOURCE, "sec-1.2", "log-derivative", Kind.NUMERIC,
-        "d log r~ / d m is close to 2 where the norm is l2-like and close to 1 where it is l1-like",
-        _check_log_derivative_as_printed, Status.FAILS,
+        SOURCE,
+        "sec-1.2",
+        "log-derivative",
+        Kind.NUMERIC,
+        "d log r~ / d m is close to 2 where the norm is l2-like and close to 1 where "
+        "it is l1-like",
+        _check_log_derivative_as_printed,
+        Status.FAILS,
         formula=lambda: sp.Derivative(sp.log(theory.penalty), m),
     ),
     Claim(
-        SOURCE, "sec-1.2", "log-log-derivative", Kind.NUMERIC,
-        "d log r~ / d log |m_h| is 1 where r~ is l1 (2|m_h|) and tends to 2 where it is l2",
-        _check_log_log_derivative, Status.HOLDS,
+        SOURCE,
+        "sec-1.2",
+        "log-log-derivative",
+        Kind.NUMERIC,
+        "d log r~ / d log |m_h| is 1 where r~ is l1 (2|m_h|) and tends to 2 where it "
+        "is l2",
+        _check_log_log_derivative,
+        Status.HOLDS,
         corrects=_claim_id("sec-1.2", "log-derivative"),
         formula=lambda: _eq(
             m * sp.Derivative(sp.log(theory.penalty), m),
@@ -714,37 +888,68 @@ CLAIMS: tuple[Claim, ...] = (
         ),
     ),
     Claim(
-        SOURCE, "sec-1.2", "nested-sparsity-gap", Kind.NUMERIC,
+        SOURCE,
+        "sec-1.2",
+        "nested-sparsity-gap",
+        Kind.NUMERIC,
         "for rho near 1, even where the penalty is l1-like, m_aux = 1 gives a smaller "
         "penalty than m_aux = 0.01",
-        _check_nested_sparsity_gap, Status.HOLDS,
-        assumptions=("rho in {1, 0.999}", "gamma in {0, 1e-3, 1e-2}", "m in [1e-2, 1e2]"),
+        _check_nested_sparsity_gap,
+        Status.HOLDS,
+        assumptions=(
+            "rho in {1, 0.999}",
+            "gamma in {0, 1e-3, 1e-2}",
+            "m in [1e-2, 1e2]",
+        ),
     ),
     Claim(
-        SOURCE, "sec-1.2", "l1-like-at-0.99", Kind.NUMERIC,
+        SOURCE,
+        "sec-1.2",
+        "l1-like-at-0.99",
+        Kind.NUMERIC,
         "for rho = 0.99 the norm behaves like an l1 norm at m ~ 1 (m_aux = 1)",
-        _check_l1_like_at_099, Status.FAILS,
+        _check_l1_like_at_099,
+        Status.FAILS,
         assumptions=("rho = 0.99", "m_aux = 1", "m = 1", "gamma in {0, 1e-3, 1e-2}"),
     ),
     Claim(
-        SOURCE, "sec-1.2", "l1-like-at-0.99-from-m-2", Kind.NUMERIC,
-        "for rho = 0.99 (m_aux = 1) the norm is l1-like (d log r~/d log m < 1.5) for every "
+        SOURCE,
+        "sec-1.2",
+        "l1-like-at-0.99-from-m-2",
+        Kind.NUMERIC,
+        "for rho = 0.99 (m_aux = 1) the norm is l1-like (d log r~/d log m < 1.5) for "
+        "every "
         "m >= 2, and never l2-like (elasticity < 2 everywhere)",
-        _check_l1_like_at_099_crossover, Status.HOLDS,
-        assumptions=("rho = 0.99", "m_aux = 1", "m in [1e-2, 1e3] (grid of 2001)",
-                     "gamma in {0, 1e-3, 1e-2}"),
+        _check_l1_like_at_099_crossover,
+        Status.HOLDS,
+        assumptions=(
+            "rho = 0.99",
+            "m_aux = 1",
+            "m in [1e-2, 1e3] (grid of 2001)",
+            "gamma in {0, 1e-3, 1e-2}",
+        ),
         corrects=_claim_id("sec-1.2", "l1-like-at-0.99"),
     ),
     Claim(
-        SOURCE, "sec-1.2", "moderate-correlation-reversal", Kind.NUMERIC,
-        "rho = 0.9, m ~ 1: m_aux = 100 yields a worse (larger) penalty than m_aux = 0.01",
-        lambda: _check_reversal(0.9, worse_with_large_aux=True), Status.HOLDS,
+        SOURCE,
+        "sec-1.2",
+        "moderate-correlation-reversal",
+        Kind.NUMERIC,
+        "rho = 0.9, m ~ 1: m_aux = 100 yields a worse (larger) penalty than m_aux = "
+        "0.01",
+        lambda: _check_reversal(0.9, worse_with_large_aux=True),
+        Status.HOLDS,
         assumptions=("rho = 0.9", "m = 1", "gamma in {0, 1e-3, 1e-2}"),
     ),
     Claim(
-        SOURCE, "sec-1.2", "perfect-correlation-benefit", Kind.NUMERIC,
-        "rho = 1, m ~ 1: the opposite: m_aux = 100 yields a smaller penalty than m_aux = 0.01",
-        lambda: _check_reversal(1.0, worse_with_large_aux=False), Status.HOLDS,
+        SOURCE,
+        "sec-1.2",
+        "perfect-correlation-benefit",
+        Kind.NUMERIC,
+        "rho = 1, m ~ 1: the opposite: m_aux = 100 yields a smaller penalty than m_aux "
+        "= 0.01",
+        lambda: _check_reversal(1.0, worse_with_large_aux=False),
+        Status.HOLDS,
         assumptions=("rho = 1", "m = 1", "gamma in {0, 1e-3, 1e-2}"),
     ),
 )

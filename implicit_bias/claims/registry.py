@@ -1,4 +1,4 @@
-"""The registry: every claim of every source, with the verdict it is expected to have."""
+"""The registry: the claims of every source and the verdict it is expected to have."""
 
 from __future__ import annotations
 

@@ -57,12 +57,18 @@ def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.floa
     try:
         return list(np.broadcast_arrays(*arrays))
     except ValueError as error:
-        shapes = ", ".join(f"{n}: {np.shape(a)}" for n, a in zip(arguments, arrays, strict=True))
+        shapes = ", ".join(
+            f"{n}: {np.shape(a)}" for n, a in zip(arguments, arrays, strict=True)
+        )
         raise InvalidArgumentError(f"shapes do not broadcast ({shapes})") from error
 
 
 def check_closed_interval(
-    name: str, values: NDArray[np.float64], min_value: float, max_value: float, meaning: str
+    name: str,
+    values: NDArray[np.float64],
+    min_value: float,
+    max_value: float,
+    meaning: str,
 ) -> None:
     """Raise unless every value lies in ``[min_value, max_value]``."""
     bad = (values < min_value) | (values > max_value)

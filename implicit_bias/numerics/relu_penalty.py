@@ -109,16 +109,26 @@ _BLOCK = 8192
 _COMPACT_FRACTION = 0.05
 
 
-def _checked(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> list[Float64Array]:
-    m_, rho_, m0_, gamma_ = as_finite_arrays({"m": m, "rho": rho, "m0": m0, "gamma": gamma})
+def _checked(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> list[Float64Array]:
+    m_, rho_, m0_, gamma_ = as_finite_arrays(
+        {"m": m, "rho": rho, "m0": m0, "gamma": gamma}
+    )
     check_closed_interval(
-        "rho", rho_, -1.0, 1.0, "the cosine similarity of pretrained and finetuned weights"
+        "rho",
+        rho_,
+        -1.0,
+        1.0,
+        "the cosine similarity of pretrained and finetuned weights",
     )
     check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
     return [m_, rho_, m0_, gamma_]
 
 
-def _quartic(x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array) -> Float64Array:
+def _quartic(
+    x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
+) -> Float64Array:
     """Eq. (10) in Horner form, :math:`((x - a)x^2 + b)x - c`."""
     return ((x - a) * x * x + b) * x - c
 
@@ -240,7 +250,9 @@ def _minimize_block(
     u_left = _newton(cl / bl, al, bl, cl) * scale[left]
 
     p_right = np.full_like(a, np.inf)
-    p_right[right] = _deviation_numpy(u_right, mz[right], rz[right], m0z[right], gz[right])
+    p_right[right] = _deviation_numpy(
+        u_right, mz[right], rz[right], m0z[right], gz[right]
+    )
     p_left = np.full_like(a, np.inf)
     p_left[left] = _deviation_numpy(u_left, mz[left], rz[left], m0z[left], gz[left])
     u_live = np.empty_like(a)
@@ -259,7 +271,9 @@ def _minimize_block(
     return u_star, penalty, count
 
 
-def relu_ptft_penalty(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
+def relu_ptft_penalty(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
     r"""The PT+FT penalty :math:`\tilde r` of a ReLU hidden unit (global minimum).
 
     .. math:: \tilde r(\hat w_h, m_h \mid w_{0h}^{(1)}, \gamma)
@@ -303,7 +317,9 @@ def relu_ptft_penalty(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayL
     return _minimize(*_checked(m, rho, m0, gamma))[1]
 
 
-def relu_ptft_scale(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
+def relu_ptft_scale(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
     r"""The global minimizer :math:`u^* = \|w_h^{(1)}\|_2` of eq. (6).
 
     .. math:: u^* = \operatorname{arg\,min}_{u>0}\, p(u),\qquad
@@ -370,8 +386,10 @@ def _nonzero_penalty(penalty: Float64Array, arguments: list[Float64Array]) -> No
         )
 
 
-def relu_ptft_log_slope(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike) -> Float64Array:
-    r"""The derivative :math:`\partial\log\tilde r/\partial m_h`, exact (envelope theorem).
+def relu_ptft_log_slope(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> Float64Array:
+    r"""The derivative :math:`\partial\log\tilde r/\partial m_h`, exact (envelope).
 
     .. math:: \frac{\partial \log\tilde r}{\partial m_h}
               = \frac{2\,(m_h/u^*-\gamma)}{u^*\,\tilde r}
@@ -414,13 +432,15 @@ def relu_ptft_log_slope(m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: Arra
             "(|gamma| >= m0*rho or rho <= 0)"
         )
     m_, rho_, m0_, gamma_ = arguments
-    return np.asarray(_envelope_numpy(u_star, m_, rho_, m0_, gamma_) / penalty, dtype=np.float64)
+    return np.asarray(
+        _envelope_numpy(u_star, m_, rho_, m0_, gamma_) / penalty, dtype=np.float64
+    )
 
 
 def relu_ptft_log_log_slope(
     m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
 ) -> Float64Array:
-    r"""The elasticity :math:`\partial\log\tilde r/\partial\log|m_h|`: 2 is :math:`\ell_2`-like, 1 is :math:`\ell_1`-like.
+    r"""The elasticity :math:`\partial\log\tilde r/\partial\log|m_h|` (2: l2, 1: l1).
 
     .. math:: \frac{\partial \log\tilde r}{\partial \log |m_h|}
               = m_h\,\frac{\partial \log\tilde r}{\partial m_h}
@@ -445,7 +465,9 @@ def relu_ptft_log_log_slope(
     References:
       Section 1.2 and Fig. 1b of ptft-relu-penalty.
     """
-    return np.asarray(np.asarray(m, dtype=np.float64) * relu_ptft_log_slope(m, rho, m0, gamma))
+    return np.asarray(
+        np.asarray(m, dtype=np.float64) * relu_ptft_log_slope(m, rho, m0, gamma)
+    )
 
 
 def relu_ptft_deviation(
@@ -464,7 +486,8 @@ def relu_ptft_deviation(
       p(u), a float64 array of the broadcast shape of the arguments.
 
     Examples:
-      >>> bool(relu_ptft_deviation(2.0, 1.0, 0.5, 1.0, 0.0) >= relu_ptft_penalty(1.0, 0.5, 1.0, 0.0))
+      >>> at_two = relu_ptft_deviation(2.0, 1.0, 0.5, 1.0, 0.0)
+      >>> bool(at_two >= relu_ptft_penalty(1.0, 0.5, 1.0, 0.0))
       True
 
     References:

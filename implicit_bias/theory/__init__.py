@@ -1,4 +1,4 @@
-"""The papers' derivations in SymPy: expressions, equations and the steps between them."""
+"""The papers' derivations in SymPy: expressions, equations, the steps between them."""
 
 from implicit_bias.theory import relu_penalty, symbols
 

@@ -16,27 +16,27 @@ from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
 __all__ = [
     "GLYPHS",
-    "deviation_norm_sq",
-    "display_eq6",
-    "display_eq7",
-    "inner_w_hat_w0",
-    "p_of_u",
-    "penalty",
-    "u_star",
-    "w0_norm_sq",
     "deviation_eq6",
     "deviation_eq7",
     "deviation_eq8",
     "deviation_geometric",
+    "deviation_norm_sq",
+    "display_eq6",
+    "display_eq7",
     "envelope_slope",
+    "inner_w_hat_w0",
     "large_m_scaled_quartic",
+    "p_of_u",
+    "penalty",
     "penalty_eq11",
     "penalty_new_unit",
     "quartic_coefficients",
     "readout",
     "stationarity_eq9",
     "stationarity_eq10",
+    "u_star",
     "unit_vectors",
+    "w0_norm_sq",
 ]
 
 #: The objective :math:`p(u)` of eq. (6).
@@ -73,7 +73,10 @@ def display_eq6() -> sp.Eq:
 
 def display_eq7() -> sp.Eq:
     """Eq. (7) with its norm and inner product as display atoms."""
-    return sp.Eq(p_of_u, (m / u - gamma) ** 2 + u**2 + w0_norm_sq - 2 * u * inner_w_hat_w0)
+    return sp.Eq(
+        p_of_u, (m / u - gamma) ** 2 + u**2 + w0_norm_sq - 2 * u * inner_w_hat_w0
+    )
+
 
 #: Dimension of the explicit vectors used to check the vector identities of
 #: eqs. (6)-(7); the identities are coordinatewise, so any d >= 2 would do.
@@ -109,7 +112,9 @@ def deviation_eq7() -> sp.Expr:
               - 2u\langle \hat w_h, w_{0h}^{(1)}\rangle
     """
     w_hat, w0, _ = unit_vectors()
-    return (m / u - gamma) ** 2 + u**2 + (w0.T * w0)[0, 0] - 2 * u * (w_hat.T * w0)[0, 0]
+    return (
+        (m / u - gamma) ** 2 + u**2 + (w0.T * w0)[0, 0] - 2 * u * (w_hat.T * w0)[0, 0]
+    )
 
 
 def deviation_eq8() -> sp.Expr:
@@ -134,7 +139,7 @@ def deviation_geometric() -> sp.Expr:
 
 
 def readout(u_value: sp.Expr = u) -> sp.Expr:
-    r"""The readout weight :math:`w_h^{(2)} = m_h / u` fixed by the constraint of eq. (5)."""
+    r"""The readout weight :math:`w_h^{(2)} = m_h / u` fixed by eq. (5)."""
     return m / u_value
 
 
@@ -191,9 +196,11 @@ def penalty_new_unit() -> sp.Expr:
 
 
 def large_m_scaled_quartic(eps: sp.Symbol, v: sp.Symbol) -> sp.Expr:
-    r"""Eq. (10) rescaled for :math:`|m_h|\to\infty`: :math:`m_h = \varepsilon^{-2}`, :math:`u = v/\varepsilon`.
+    r"""Eq. (10) rescaled for :math:`|m_h|\to\infty`.
 
-    Multiplying eq. (10) by :math:`\varepsilon^4` gives
+    With :math:`m_h = \varepsilon^{-2}` and :math:`u = v/\varepsilon`,
+
+    multiplying eq. (10) by :math:`\varepsilon^4` gives
     :math:`v^4 - m_{0h}^{(1)}\rho_h\varepsilon v^3 + \gamma\varepsilon v - 1 = 0`,
     whose root tends to :math:`v = 1` as :math:`\varepsilon\to 0`.
     """

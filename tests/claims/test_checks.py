@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, check_limit, check_series, interval
+from implicit_bias.claims.checks import (
+    check_identity,
+    check_limit,
+    check_series,
+    interval,
+)
 from implicit_bias.claims.engine import Status
 
 x = sp.Symbol("x", positive=True)
@@ -26,15 +31,19 @@ def test_a_false_identity_fails_with_a_point() -> None:
 def test_numeric_fallback_is_used_and_reported_when_sympy_has_no_time() -> None:
     # asinh(x) = log(x + sqrt(x^2 + 1)) holds; with no time for simplify, the
     # check must fall back to 50-digit numerics and say so.
-    verdict = check_identity(sp.asinh(y), sp.log(y + sp.sqrt(y**2 + 1)), budget_seconds=1e-6)
+    verdict = check_identity(
+        sp.asinh(y), sp.log(y + sp.sqrt(y**2 + 1)), budget_seconds=1e-6
+    )
     assert verdict.status == Status.HOLDS
     assert verdict.detail.startswith("numerically, 200 points")
 
 
 def test_numeric_fallback_catches_a_small_error() -> None:
     verdict = check_identity(
-        sp.asinh(y), sp.log(y + sp.sqrt(y**2 + 1)) + sp.Rational(1, 10**20),
-        samplers={y: interval(1, 2)}, budget_seconds=1e-6,
+        sp.asinh(y),
+        sp.log(y + sp.sqrt(y**2 + 1)) + sp.Rational(1, 10**20),
+        samplers={y: interval(1, 2)},
+        budget_seconds=1e-6,
     )
     assert verdict.status == Status.FAILS
 

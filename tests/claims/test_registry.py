@@ -11,7 +11,9 @@ def test_ids_are_unique_and_sources_are_paper_stems() -> None:
     claims = all_claims()
     assert len({c.id for c in claims}) == len(claims)
     assert set(SOURCES) <= {
-        "ptft-relu-penalty", "ptft-diagonal-networks", "features-are-fate",
+        "ptft-relu-penalty",
+        "ptft-diagonal-networks",
+        "features-are-fate",
         "adaptive-tangent-features",
     }
 

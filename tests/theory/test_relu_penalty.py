@@ -9,11 +9,16 @@ from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
 
 def test_eq9_is_the_derivative_of_eq8() -> None:
-    assert sp.expand(sp.diff(theory.deviation_eq8(), u) - theory.stationarity_eq9()) == 0
+    assert (
+        sp.expand(sp.diff(theory.deviation_eq8(), u) - theory.stationarity_eq9()) == 0
+    )
 
 
 def test_eq10_is_eq9_times_u_cubed_over_two() -> None:
-    assert sp.expand(theory.stationarity_eq9() * u**3 / 2 - theory.stationarity_eq10()) == 0
+    assert (
+        sp.expand(theory.stationarity_eq9() * u**3 / 2 - theory.stationarity_eq10())
+        == 0
+    )
 
 
 def test_quartic_coefficients_in_np_roots_order() -> None:
@@ -35,7 +40,7 @@ def test_envelope_slope_is_the_partial_derivative_in_m() -> None:
 
 
 def test_vector_forms_agree_on_the_unit_sphere() -> None:
-    w_hat, _, unit = theory.unit_vectors()
+    _, _, unit = theory.unit_vectors()
     difference = sp.expand(theory.deviation_eq6() - theory.deviation_eq7())
     assert sp.expand(difference - u**2 * unit) == 0
 
