@@ -128,22 +128,6 @@ def _domain_sample(size: int, seed: int) -> tuple[np.ndarray, ...]:
     return m_values, rho_values, m0_values, gamma_values
 
 
-def _mp_positive_roots(
-    m_value: float, rho_value: float, m0_value: float, gamma_value: float
-) -> list[mpmath.mpf]:
-    with mpmath.workdps(50):
-        roots = mpmath.polyroots(
-            [1, -m0_value * rho_value, 0, gamma_value * m_value, -(m_value**2)],
-            maxsteps=400,
-            extraprec=200,
-        )
-        return sorted(
-            mpmath.re(z)
-            for z in roots
-            if abs(mpmath.im(z)) < mpmath.mpf(10) ** -40 and mpmath.re(z) > 0
-        )
-
-
 def _check_unique_root_as_printed() -> Verdict:
     size = 100_000
     sample = _domain_sample(size, seed=10)
@@ -152,7 +136,7 @@ def _check_unique_root_as_printed() -> Verdict:
     if multiple.size == 0:
         return Verdict.holds(f"one positive root at all {size} sampled points")
     point = tuple(float(v[multiple[0]]) for v in sample)
-    roots = _mp_positive_roots(*point)
+    roots = numerics.relu_ptft_stationary_points_mp(*point)
     if len(roots) < 2:
         return Verdict.inconclusive(
             f"NumPy reports several roots at m, rho, m0, gamma = {point}; mpmath does "
@@ -170,7 +154,7 @@ def _check_unique_root_as_printed() -> Verdict:
     return Verdict.fails(
         f"{multiple.size / size:.2%} of {size} sampled points have 3 positive roots; "
         f"e.g. m={point[0]:.3g}, rho={point[1]:.4g}, m0={point[2]:.4g}, "
-        f"gamma={point[3]:.3g}: roots (mpmath, 50 digits) {listing}"
+        f"gamma={point[3]:.3g}: roots (exact isolation, 50 digits) {listing}"
     )
 
 
@@ -232,7 +216,7 @@ def _check_eq11_as_printed() -> Verdict:
         with mpmath.workdps(50):
             values = [
                 numerics._deviation_mpmath(x, *(mpmath.mpf(v) for v in point))
-                for x in _mp_positive_roots(*point)
+                for x in numerics.relu_ptft_stationary_points_mp(*point)
             ]
         gap = (max(values) - min(values)) / min(values)
         if gap > worst_gap:

@@ -9,6 +9,7 @@ from implicit_bias.numerics.relu_penalty import (
     relu_ptft_scale,
     relu_ptft_scale_mp,
     relu_ptft_stationary_count,
+    relu_ptft_stationary_points_mp,
 )
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "relu_ptft_scale",
     "relu_ptft_scale_mp",
     "relu_ptft_stationary_count",
+    "relu_ptft_stationary_points_mp",
 ]

@@ -15,15 +15,15 @@ The paper takes "the" positive root. That root is not always unique: when
 :math:`\rho>0` and :math:`\gamma m>0`, q can have three positive roots (two
 local minima of p), e.g. for every small enough :math:`|m|`. The evaluators
 here return the GLOBAL minimum: they locate every local minimizer of p in
-closed-form brackets, converge on each by monotone Newton iterations, and
-keep the smaller value.
+closed-form brackets, converge on each by Halley iterations started where
+Newton's would converge monotonically, and keep the smaller value.
 
 How the brackets are found. :math:`q''(u) = 6u(2u - a)` with :math:`a=m_0\rho`,
 so q is concave on :math:`(0, a/2)` and convex beyond. Local minima of p are
 roots where q changes sign from - to + (p' has the sign of q); there are at
-most two of them: the leftmost root, in the concave part, reached by Newton
-from the left, and the rightmost root, in the convex part, reached by Newton
-from the right. Whether each exists follows from the signs of q at
+most two of them: the leftmost root, in the concave part, approached from
+the left, and the rightmost root, in the convex part, approached from the
+right (from a bound on the roots). Whether each exists follows from the signs of q at
 :math:`a/2` and at the critical points :math:`v_1 < a/2 < v_2` of q, which
 are roots of the cubic :math:`q'(u) = 4u^3 - 3au^2 + b` in trigonometric
 closed form. All iterations run on the scaled variable :math:`x = u/s` with
@@ -82,6 +82,7 @@ __all__ = [
     "relu_ptft_scale",
     "relu_ptft_scale_mp",
     "relu_ptft_stationary_count",
+    "relu_ptft_stationary_points_mp",
 ]
 
 Float64Array = NDArray[np.float64]
@@ -97,15 +98,19 @@ _envelope_numpy: Callable[..., Any] = sp.lambdify(
     _ARGUMENTS, theory.envelope_slope(), modules="numpy"
 )
 
-#: Newton stops once a step moves the scaled root by less than this many ulps.
+#: Iterations stop once a step moves the scaled root by less than this many ulps.
 _NEWTON_ULPS = 4.0
-#: Monotone Newton from the brackets below needs a few dozen steps at most
-#: (linear 3/4-contraction from x = 2 down to the root's scale, then
-#: quadratic); this cap only guards against a defect.
+#: From the starts below, about 5 steps reach the root (at most ~15 seen over
+#: 10^6 points with magnitudes 1e-100..1e100); this cap only guards a defect.
 _NEWTON_MAX_STEPS = 200
+#: Below this the scaled constant term m^2/s^4 of eq. (10) has lost digits to
+#: underflow (it is within 2^52 of the subnormal range).
+_SMALLEST_SCALED_CONSTANT = 1e-290
 #: Points per block of the elementwise work (64 KiB per float64 temporary).
 _BLOCK = 8192
-#: Below this fraction of points still moving, Newton iterates on those only.
+#: Rounding of eq. (10) in Horner form: at most ~5 ulps of its largest term.
+_NOISE_ULPS = 8.0
+#: Below this fraction of points still moving, iterate on those only.
 _COMPACT_FRACTION = 0.05
 
 
@@ -136,19 +141,24 @@ def _quartic(
 def _newton_step(
     x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
 ) -> NDArray[np.bool_]:
-    """One Newton step on eq. (10), in place; returns which points still move.
+    r"""One Halley step on eq. (10), in place; returns which points still move.
 
-    A point stops once its step is below a few ulps or its residual is at the
-    rounding level of the quartic's terms: a root with condition number kappa
-    cannot be located closer than ~kappa ulps, and smaller steps would only
-    chase rounding noise.
+    Halley's step is Newton's step :math:`\delta = q/q'` divided by
+    :math:`1 - \delta q''/(2q')`; written that way, no product of the tiny
+    residual with another small number underflows. A point stops once its step
+    is below a few ulps or its residual is at the rounding level of the
+    quartic's terms: a root with condition number kappa cannot be located
+    closer than ~kappa ulps, and smaller steps would only chase rounding noise.
     """
     eps = np.finfo(np.float64).eps
-    cube = x * x * x
+    square = x * x
+    cube = square * x
     residual = ((x - a) * cube + b * x) - c
-    slope = (4.0 * x - 3.0 * a) * x * x + b
-    step = np.divide(residual, slope, out=np.zeros_like(x), where=slope != 0)
-    noise = _NEWTON_ULPS * eps * ((x + np.abs(a)) * cube + np.abs(b) * x + c)
+    slope = (4.0 * x - 3.0 * a) * square + b
+    newton = np.divide(residual, slope, out=np.zeros_like(x), where=slope != 0)
+    correction = 1.0 - newton * (6.0 * x - 3.0 * a) * x / slope
+    step = np.divide(newton, correction, out=newton, where=correction > 0.5)
+    noise = _NOISE_ULPS * eps * ((x + np.abs(a)) * cube + np.abs(b) * x + c)
     moving = (np.abs(step) > _NEWTON_ULPS * eps * x) & (np.abs(residual) > noise)
     x -= np.where(moving, step, 0.0)
     return moving
@@ -157,7 +167,12 @@ def _newton_step(
 def _newton(
     x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
 ) -> Float64Array:
-    """Newton's method on eq. (10) from a start where it converges monotonically."""
+    """Halley's method on eq. (10) from a start where Newton's converges monotonically.
+
+    Where Halley's correction would more than double Newton's step (far from
+    the root), the plain Newton step is taken, so the iterates keep Newton's
+    monotone approach.
+    """
     x = x.copy()
     active = np.arange(x.size)
     # Sweep whole arrays while many points still move (gathers cost more than
@@ -174,7 +189,7 @@ def _newton(
         if active.size == 0:
             return x
     raise ConvergenceError(
-        f"Newton's method on eq. (10) did not converge in {_NEWTON_MAX_STEPS} steps "
+        f"Halley's method on eq. (10) did not converge in {_NEWTON_MAX_STEPS} steps "
         f"for {active.size} points; this is a defect, please report the arguments"
     )
 
@@ -203,26 +218,32 @@ def _minimize_block(
     m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
     """:func:`_minimize` on one block of flat arrays."""
-    u_star = np.empty_like(m)
-    count = np.ones_like(m)
-
-    # m == 0: the infimum over both ways of switching the unit off (module docstring).
     zero = m == 0
-    interior = zero & (rho > 0) & (gamma * gamma <= (m0 * rho) ** 2)
-    u_star[zero] = np.where(interior[zero], m0[zero] * rho[zero], 0.0)
-
-    live = ~zero
-    mz, rz, m0z, gz = m[live], rho[live], m0[live], gamma[live]
-    a_raw = m0z * rz
+    any_zero = bool(zero.any())
+    # m == 0 is settled in closed form at the end; a stand-in keeps the
+    # arithmetic below finite without splitting the arrays.
+    m_work = np.where(zero, 1.0, m) if any_zero else m
+    a_raw = m0 * rho
     # Any s with |a| <= s, |gamma m| <= s^3 and m^2 <= s^4 bounds the scaled
     # coefficients by 1; s >= |gamma| and s^2 >= |m| give the middle one.
-    scale = np.maximum(np.maximum(np.abs(a_raw), np.abs(gz)), np.sqrt(np.abs(mz)))
+    scale = np.maximum(
+        np.maximum(np.abs(a_raw), np.abs(gamma)), np.sqrt(np.abs(m_work))
+    )
     a = a_raw / scale
-    b = (gz / scale) * (mz / scale) / scale
-    c = (mz / scale / scale) ** 2
+    b = (gamma / scale) * (m_work / scale) / scale
+    c = (m_work / scale / scale) ** 2
+    lost = c < _SMALLEST_SCALED_CONSTANT
+    if lost.any():
+        index = int(np.flatnonzero(lost)[0])
+        raise InvalidArgumentError(
+            f"m={float(m_work[index])!r} is too small for float64 next to m0*rho="
+            f"{float(a_raw[index])!r} and gamma={float(gamma[index])!r}: eq. (10) "
+            "needs "
+            "m**2 / max(m0*|rho|, |gamma|, sqrt|m|)**4 >= 1e-290; use "
+            "relu_ptft_penalty_mp"
+        )
 
-    half = 0.5 * a
-    q_half = _quartic(half, a, b, c)
+    q_half = _quartic(0.5 * a, a, b, c)
     positive_a = a > 0
     right = ~positive_a | (q_half < 0)
     left = positive_a & (b > 0) & (q_half >= 0)
@@ -231,43 +252,64 @@ def _minimize_block(
     humps = np.flatnonzero(positive_a & (b > 0) & (b < 0.25 * a**3))
     if humps.size:
         ah, bh, ch = a[humps], b[humps], c[humps]
-        phi = np.arccos(1.0 - 8.0 * bh / ah**3) / 3.0
-        v2 = ah * (0.25 + 0.5 * np.cos(phi))
-        v3 = ah * (0.25 + 0.5 * np.cos(phi - 4.0 * np.pi / 3.0))
-        # v1 from the product of the cubic's roots: no cancellation near 0.
-        v1 = -bh / (4.0 * v2 * v3)
+        # Trigonometric roots of q'. With cos(3 phi) = 1 - 8b/a^3 written as
+        # 3 phi = 2 asin(sqrt(4b/a^3)) and 3a/4 - v2 = a sin^2(phi/2), nothing
+        # cancels when b << a^3 (then v1 ~ sqrt(b/3a) << v2 ~ 3a/4).
+        sin_half_phi = np.sin(np.arcsin(np.sqrt(4.0 * bh / ah**3)) / 3.0)
+        gap = ah * sin_half_phi * sin_half_phi
+        v2 = 0.75 * ah - gap
+        # v1 + v3 = 3a/4 - v2 = gap and v1 v3 = -b/(4 v2): v1 is the positive root.
+        v1 = 0.5 * gap + np.sqrt(0.25 * gap * gap + bh / (4.0 * v2))
         right[humps] |= _quartic(v2, ah, bh, ch) < 0
         left[humps] |= _quartic(v1, ah, bh, ch) > 0
 
-    # Newton from the right starts at an upper bound of the roots where q >= 0:
-    # with t = max((2 b_-)^(1/3), (2c)^(1/4)), q(a_+ + t) >= t^4 - b_- t - c >= 0.
-    ar, br, cr = a[right], b[right], c[right]
-    start = np.maximum(ar, 0.0) + np.maximum(
-        np.cbrt(2.0 * np.maximum(-br, 0.0)), np.sqrt(np.sqrt(2.0 * cr))
+    # One run for every point: from above where the rightmost root is a local
+    # minimum of p, else from the left (the root is then unique and lies in the
+    # concave part, where b > 0). From above means from the least of these root
+    # bounds U, each with q(U) >= 0 and q convex and increasing on [root, U]:
+    #   a_+ + t, t = max((2 b_-)^(1/3), (2c)^(1/4)): q >= t^4 - b_- t - c >= 0;
+    #   for a < 0, max((2 b_- / |a|)^(1/2), (2c / |a|)^(1/3)): q >= |a|U^3 - b_- U - c;
+    #   for a <= 0 < b, c/b: q >= bU - c = 0.
+    # The last two matter when the root is far below the scale (a tiny m).
+    b_minus = np.maximum(-b, 0.0)
+    from_above = np.maximum(a, 0.0) + np.maximum(
+        np.cbrt(2.0 * b_minus), np.sqrt(np.sqrt(2.0 * c))
     )
-    u_right = _newton(start, ar, br, cr) * scale[right]
-    al, bl, cl = a[left], b[left], c[left]
-    u_left = _newton(cl / bl, al, bl, cl) * scale[left]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        negative_a = np.where(a < 0, -a, np.nan)
+        from_above = np.fmin(
+            from_above,
+            np.maximum(
+                np.sqrt(2.0 * b_minus / negative_a), np.cbrt(2.0 * c / negative_a)
+            ),
+        )
+        from_left = c / b
+    from_above = np.where(
+        (a <= 0) & (b > 0), np.minimum(from_above, from_left), from_above
+    )
+    u_star = _newton(np.where(right, from_above, from_left), a, b, c) * scale
+    penalty = np.asarray(_deviation_numpy(u_star, m_work, rho, m0, gamma))
+    both = np.flatnonzero(left & right)
+    count = np.ones_like(m)
+    if both.size:
+        # Three positive roots: the leftmost is the other local minimum.
+        count[both] = 3.0
+        ab, bb, cb = a[both], b[both], c[both]
+        u_left = _newton(cb / bb, ab, bb, cb) * scale[both]
+        p_left = _deviation_numpy(
+            u_left, m_work[both], rho[both], m0[both], gamma[both]
+        )
+        better = p_left < penalty[both]
+        u_star[both[better]] = u_left[better]
+        penalty[both[better]] = p_left[better]
 
-    p_right = np.full_like(a, np.inf)
-    p_right[right] = _deviation_numpy(
-        u_right, mz[right], rz[right], m0z[right], gz[right]
-    )
-    p_left = np.full_like(a, np.inf)
-    p_left[left] = _deviation_numpy(u_left, mz[left], rz[left], m0z[left], gz[left])
-    u_live = np.empty_like(a)
-    u_live[right] = u_right
-    take_left = p_left < p_right
-    u_live[take_left] = u_left[take_left[left]]
-    u_star[live] = u_live
-    count[live] = np.where(left & right, 3.0, 1.0)
-
-    penalty = np.empty_like(m)
-    penalty[live] = np.minimum(p_left, p_right)
-    penalty[zero] = np.minimum(
-        m0[zero] ** 2,
-        gamma[zero] ** 2 + m0[zero] ** 2 * (1 - np.maximum(rho[zero], 0.0) ** 2),
-    )
+    if any_zero:
+        # m == 0: the infimum over both ways of switching the unit off.
+        off_readout = gamma**2 + m0**2 * (1 - np.maximum(rho, 0.0) ** 2)
+        interior = (rho > 0) & (off_readout <= m0**2)
+        u_star = np.where(zero, np.where(interior, m0 * rho, 0.0), u_star)
+        penalty = np.where(zero, np.minimum(m0**2, off_readout), penalty)
+        count = np.where(zero, 1.0, count)
     return u_star, penalty, count
 
 
@@ -297,7 +339,9 @@ def relu_ptft_penalty(
 
     Raises:
       InvalidArgumentError: an argument is NaN or infinite, rho is outside
-        ``[-1, 1]`` or m0 is negative.
+        ``[-1, 1]``, m0 is negative, or m is nonzero but so small next to
+        ``m0*rho`` and ``gamma`` that float64 cannot hold eq. (10)
+        (:math:`m^2/\max(m_0|\rho|, |\gamma|, \sqrt{|m|})^4 < 10^{-290}`).
 
     Examples:
       A fresh unit (:math:`m_0 = \gamma = 0`) costs :math:`2|m|` (balanced weights):
@@ -504,24 +548,77 @@ def relu_ptft_deviation(
     return np.asarray(_deviation_numpy(u_, m_, rho_, m0_, gamma_), dtype=np.float64)
 
 
-def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
-    """(u*, r~) at ``dps`` digits, from all roots of eq. (10) by mpmath.polyroots."""
-    _checked(float(m), float(rho), float(m0), float(gamma))
+def _exact_rational(value: Any, dps: int) -> sp.Rational:
+    """The exact rational value of a float or mpf (an mpf is +-man * 2**exp)."""
     with mpmath.workdps(dps + 10):
-        m, rho, m0, gamma = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
-        if m == 0:
-            off_hidden = m0**2
-            off_readout = gamma**2 + m0**2 * (1 - max(rho, 0) ** 2)
-            if rho > 0 and off_readout <= off_hidden:
-                return +(m0 * rho), +off_readout
+        number = mpmath.mpf(value)
+    mantissa, exponent = number.man_exp
+    sign = -1 if number < 0 else 1
+    return sign * sp.Rational(mantissa) * sp.Rational(2) ** exponent
+
+
+def relu_ptft_stationary_points_mp(
+    m: float, rho: float, m0: float, gamma: float, *, dps: int = 50
+) -> list[mpmath.mpf]:
+    r"""Every positive root of eq. (10), exactly isolated, to ``dps`` digits each.
+
+    .. math:: u^4 - m_{0h}^{(1)}\rho_h u^3 + \gamma m_h u - m_h^2 = 0,\quad u > 0
+
+    The float arguments are converted to exact rationals, SymPy isolates the
+    real roots of the quartic exactly (Sturm/Vincent-type bisection on exact
+    coefficients) and refines each to a relative width of :math:`10^{-dps-10}`.
+    Unlike a floating-point root finder, this resolves roots many decades apart
+    (e.g. :math:`u \approx m_h/\gamma` next to :math:`u \approx m_{0h}^{(1)}\rho_h`).
+
+    Args:
+      m, rho, m0, gamma: scalars (floats or mpmath numbers, taken exactly at
+        ``dps + 10`` digits), as for :func:`relu_ptft_penalty`.
+      dps: decimal digits of each root.
+
+    Returns:
+      The positive roots in increasing order (empty when ``m = 0`` and
+      :math:`\rho\le 0`).
+
+    Examples:
+      >>> [float(r) for r in relu_ptft_stationary_points_mp(4.0, 0.5, 0.0, 0.0)]
+      [2.0]
+
+    References:
+      Eq. (10) of ptft-relu-penalty.
+    """
+    _checked(float(m), float(rho), float(m0), float(gamma))
+    m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
+    quartic = sp.Poly(
+        u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
+        u_symbol,
+    )
+    roots = []
+    relative = sp.Rational(1, 10 ** (dps + 10))
+    for (low, high), _ in quartic.intervals():
+        if high <= 0:
+            continue
+        while low <= 0 or high - low > relative * low:
+            width = (high - low) / 1024 if low <= 0 else relative * low
+            low, high = quartic.refine_root(low, high, eps=width)
+        if low > 0 or quartic.eval(0) != 0:
+            with mpmath.workdps(dps + 10):
+                roots.append(mpmath.mpf((low + high) / 2))
+    return sorted(roots)
+
+
+def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
+    """(u*, r~) at ``dps`` digits, from the exactly isolated roots of eq. (10)."""
+    with mpmath.workdps(dps + 10):
+        m_, rho_, m0_, gamma_ = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
+        if m_ == 0:
+            _checked(float(m), float(rho), float(m0), float(gamma))
+            off_hidden = m0_**2
+            off_readout = gamma_**2 + m0_**2 * (1 - max(rho_, 0) ** 2)
+            if rho_ > 0 and off_readout <= off_hidden:
+                return +(m0_ * rho_), +off_readout
             return mpmath.mpf(0), +off_hidden
-        roots = mpmath.polyroots(
-            [1, -m0 * rho, 0, gamma * m, -(m**2)], maxsteps=400, extraprec=4 * dps
-        )
-        # p(Re z) >= min p for every candidate, and the global minimizer is a real
-        # root, so the minimum over all roots with positive real part is exact.
-        candidates = [mpmath.re(z) for z in roots if mpmath.re(z) > 0]
-        values = [_deviation_mpmath(x, m, rho, m0, gamma) for x in candidates]
+        candidates = relu_ptft_stationary_points_mp(m, rho, m0, gamma, dps=dps)
+        values = [_deviation_mpmath(x, m_, rho_, m0_, gamma_) for x in candidates]
         best = min(range(len(values)), key=values.__getitem__)
         return +candidates[best], +values[best]
 
@@ -533,9 +630,9 @@ def relu_ptft_penalty_mp(
 
     .. math:: \tilde r = \min_{u^*>0,\ q(u^*)=0} p(u^*)
 
-    All four roots of eq. (10) come from :func:`mpmath.polyroots` (Durand-Kerner,
-    an algorithm independent of the NumPy path), at ``dps + 10`` digits plus
-    extra precision for clustered roots.
+    The minimum of eq. (11) over the positive roots of eq. (10) found by
+    :func:`relu_ptft_stationary_points_mp` (exact root isolation, an algorithm
+    independent of the NumPy path), evaluated at ``dps + 10`` digits.
 
     Args:
       m, rho, m0, gamma: scalars, as for :func:`relu_ptft_penalty`.
