@@ -250,7 +250,8 @@ def _check_global_minimum() -> Verdict:
     # of headroom for the cancellation inside (m/u - gamma) and (u - m0 rho).
     tolerance = 1e-12
     detail = (
-        "relu_ptft_penalty vs mpmath (all roots of eq. (10), 50 digits) at "
+        "relu_ptft_penalty vs the 50-digit reference (exactly isolated roots of eq. "
+        "(10)) at "
         f"{fast.size} "
         f"points ({extra.size} with three positive roots): max relative error "
         f"{worst:.2e}"
