@@ -35,6 +35,7 @@ def test_numerics_cite_their_source_equation(package: str) -> None:
     module = importlib.import_module(package)
     for name in module.__all__:
         doc = inspect.getdoc(getattr(module, name)) or ""
-        assert ("Eq" in doc or "Section" in doc) and "of ptft-relu-penalty" in doc, name
+        assert "Eq" in doc or "Section" in doc, name
+        assert "of ptft-relu-penalty" in doc, name
         assert ".. math::" in doc, name
         assert ">>>" in doc, name

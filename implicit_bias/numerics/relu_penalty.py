@@ -398,6 +398,8 @@ def relu_ptft_stationary_count(
 ) -> Float64Array:
     r"""The number of positive roots of eq. (10) (stationary points of p), 1 or 3.
 
+    .. math:: \#\{u > 0 : u^4 - m_{0h}^{(1)}\rho_h u^3 + \gamma m_h u - m_h^2 = 0\}
+
     The paper reports one positive root "in all empirical cases we explored";
     three occur when :math:`\rho > 0`, :math:`\gamma m > 0` and q has a dip
     below zero after a hump above it. Double roots (measure zero) count as one
