@@ -19,6 +19,7 @@ __all__ = [
     "as_finite_arrays",
     "check_closed_interval",
     "check_nonnegative",
+    "relu_unit_arguments",
 ]
 
 
@@ -87,3 +88,25 @@ def check_nonnegative(name: str, values: NDArray[np.float64], meaning: str) -> N
             f"{name}={_first_offender(values, bad)!r} is negative: "
             f"{name} is {meaning} and must be >= 0"
         )
+
+
+def relu_unit_arguments(
+    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
+) -> list[NDArray[np.float64]]:
+    """Checked arguments of a ReLU unit's penalty (eqs. (6)-(11) of ptft-relu-penalty).
+
+    Returns ``[m, rho, m0, gamma]`` as broadcast float64 arrays: all finite,
+    rho a cosine in ``[-1, 1]``, m0 a norm ``>= 0``.
+    """
+    m_, rho_, m0_, gamma_ = as_finite_arrays(
+        {"m": m, "rho": rho, "m0": m0, "gamma": gamma}
+    )
+    check_closed_interval(
+        "rho",
+        rho_,
+        -1.0,
+        1.0,
+        "the cosine similarity of pretrained and finetuned weights",
+    )
+    check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
+    return [m_, rho_, m0_, gamma_]

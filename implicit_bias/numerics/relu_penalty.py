@@ -61,11 +61,7 @@ import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import (
-    as_finite_arrays,
-    check_closed_interval,
-    check_nonnegative,
-)
+from implicit_bias.numerics.arguments import as_finite_arrays, relu_unit_arguments
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma as gamma_symbol
 from implicit_bias.theory.symbols import m as m_symbol
@@ -112,23 +108,6 @@ _BLOCK = 8192
 _NOISE_ULPS = 8.0
 #: Below this fraction of points still moving, iterate on those only.
 _COMPACT_FRACTION = 0.05
-
-
-def _checked(
-    m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
-) -> list[Float64Array]:
-    m_, rho_, m0_, gamma_ = as_finite_arrays(
-        {"m": m, "rho": rho, "m0": m0, "gamma": gamma}
-    )
-    check_closed_interval(
-        "rho",
-        rho_,
-        -1.0,
-        1.0,
-        "the cosine similarity of pretrained and finetuned weights",
-    )
-    check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
-    return [m_, rho_, m0_, gamma_]
 
 
 def _quartic(
@@ -358,7 +337,7 @@ def relu_ptft_penalty(
     References:
       Eqs. (6)-(11) of ptft-relu-penalty.
     """
-    return _minimize(*_checked(m, rho, m0, gamma))[1]
+    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[1]
 
 
 def relu_ptft_scale(
@@ -390,7 +369,7 @@ def relu_ptft_scale(
     References:
       Eqs. (6) and (10) of ptft-relu-penalty.
     """
-    return _minimize(*_checked(m, rho, m0, gamma))[0]
+    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[0]
 
 
 def relu_ptft_stationary_count(
@@ -419,7 +398,7 @@ def relu_ptft_stationary_count(
     References:
       Eq. (10) of ptft-relu-penalty.
     """
-    return _minimize(*_checked(m, rho, m0, gamma))[2]
+    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[2]
 
 
 def _nonzero_penalty(penalty: Float64Array, arguments: list[Float64Array]) -> None:
@@ -466,7 +445,7 @@ def relu_ptft_log_slope(
     References:
       Section 1.2 of ptft-relu-penalty; eq. (11) and the envelope theorem.
     """
-    arguments = _checked(m, rho, m0, gamma)
+    arguments = relu_unit_arguments(m, rho, m0, gamma)
     u_star, penalty, _ = _minimize(*arguments)
     _nonzero_penalty(penalty, arguments)
     singular = u_star == 0
@@ -546,7 +525,7 @@ def relu_ptft_deviation(
         raise InvalidArgumentError(
             f"u={float(u_[u_ <= 0].flat[0])!r} is not positive: u is a norm, u > 0"
         )
-    _checked(m_, rho_, m0_, gamma_)
+    relu_unit_arguments(m_, rho_, m0_, gamma_)
     return np.asarray(_deviation_numpy(u_, m_, rho_, m0_, gamma_), dtype=np.float64)
 
 
@@ -588,7 +567,7 @@ def relu_ptft_stationary_points_mp(
     References:
       Eq. (10) of ptft-relu-penalty.
     """
-    _checked(float(m), float(rho), float(m0), float(gamma))
+    relu_unit_arguments(float(m), float(rho), float(m0), float(gamma))
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
     quartic = sp.Poly(
         u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
@@ -613,7 +592,7 @@ def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, 
     with mpmath.workdps(dps + 10):
         m_, rho_, m0_, gamma_ = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
         if m_ == 0:
-            _checked(float(m), float(rho), float(m0), float(gamma))
+            relu_unit_arguments(float(m), float(rho), float(m0), float(gamma))
             off_hidden = m0_**2
             off_readout = gamma_**2 + m0_**2 * (1 - max(rho_, 0) ** 2)
             if rho_ > 0 and off_readout <= off_hidden:

@@ -71,11 +71,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import (
-    as_finite_arrays,
-    check_closed_interval,
-    check_nonnegative,
-)
+from implicit_bias.numerics.arguments import as_finite_arrays, relu_unit_arguments
 
 __all__ = [
     "UNIT_NORM_TOLERANCE",
@@ -578,17 +574,7 @@ def minimize_unit_deviation_batch(
     References:
       Eq. (5) of ptft-relu-penalty.
     """
-    m_, rho_, m0_, gamma_ = as_finite_arrays(
-        {"m": m, "rho": rho, "m0": m0, "gamma": gamma}
-    )
-    check_closed_interval(
-        "rho",
-        rho_,
-        -1.0,
-        1.0,
-        "the cosine similarity of pretrained and finetuned weights",
-    )
-    check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
+    m_, rho_, m0_, gamma_ = relu_unit_arguments(m, rho, m0, gamma)
     if isinstance(dimension, bool) or not isinstance(dimension, int | np.integer):
         raise InvalidArgumentError(f"dimension={dimension!r} is not an integer >= 2")
     if dimension < 2:
