@@ -27,7 +27,7 @@ right (from a bound on the roots). Whether each exists follows from the signs of
 :math:`a/2` and at the critical points :math:`v_1 < a/2 < v_2` of q, which
 are roots of the cubic :math:`q'(u) = 4u^3 - 3au^2 + b` in trigonometric
 closed form. All iterations run on the scaled variable :math:`x = u/s` with
-:math:`s = \max(|a|, |\gamma|, |m|^{1/2})`, so that every coefficient
+:math:`s = \max(|a|, |\gamma m|^{1/3}, |m|^{1/2})`, so that every coefficient
 lies in :math:`[-1, 1]` and every root in :math:`(0, 2]` (Fujiwara's bound);
 nothing overflows before the penalty itself does.
 
@@ -89,6 +89,14 @@ _deviation_numpy: Callable[..., Any] = sp.lambdify(
 )
 _deviation_mpmath: Callable[..., Any] = sp.lambdify(
     _ARGUMENTS, theory.deviation_geometric(), modules="mpmath"
+)
+_from_gap_numpy: Callable[..., Any] = sp.lambdify(
+    (theory.readout_gap, u_symbol, rho_symbol, m0_symbol),
+    theory.deviation_from_gap(),
+    modules="numpy",
+)
+_gap_at_root_numpy: Callable[..., Any] = sp.lambdify(
+    _ARGUMENTS, theory.readout_gap_at_root(), modules="numpy"
 )
 _envelope_numpy: Callable[..., Any] = sp.lambdify(
     _ARGUMENTS, theory.envelope_slope(), modules="numpy"
@@ -173,6 +181,31 @@ def _newton(
     )
 
 
+def _penalty_at_root(
+    u: Float64Array,
+    m: Float64Array,
+    rho: Float64Array,
+    m0: Float64Array,
+    gamma: Float64Array,
+) -> Float64Array:
+    r"""Eq. (11) at a computed root u of eq. (10), choosing the better readout gap.
+
+    The gap :math:`m/u - \gamma` loses ``log2((|m/u| + |gamma|) / |m/u - gamma|)``
+    bits to cancellation; at a root it also equals :math:`u^2(u - m_0\rho)/m`,
+    which loses ``log2((u + |m0 rho|) / |u - m0 rho|)`` bits. Each point takes
+    the form that loses fewer (the second is exact only at the root, but the
+    root is known to a few ulps times its condition number).
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        direct = m / u - gamma
+        offset = u - m0 * rho
+        at_root = _gap_at_root_numpy(u, m, rho, m0, gamma)
+        direct_loss = (np.abs(m / u) + np.abs(gamma)) / np.abs(direct)
+        root_loss = (u + np.abs(m0 * rho)) / np.abs(offset)
+        gap = np.where(direct_loss > root_loss, at_root, direct)
+    return np.asarray(_from_gap_numpy(gap, u, rho, m0), dtype=np.float64)
+
+
 def _minimize(
     m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
@@ -198,27 +231,39 @@ def _minimize_block(
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
     """:func:`_minimize` on one block of flat arrays."""
     zero = m == 0
-    any_zero = bool(zero.any())
-    # m == 0 is settled in closed form at the end; a stand-in keeps the
-    # arithmetic below finite without splitting the arrays.
-    m_work = np.where(zero, 1.0, m) if any_zero else m
+    if zero.any():
+        # m == 0: the infimum over both ways of switching the unit off; the
+        # other points go through the quartic on their own.
+        off_readout = gamma**2 + m0**2 * (1 - np.maximum(rho, 0.0) ** 2)
+        interior = (rho > 0) & (off_readout <= m0**2)
+        u_star = np.where(interior, m0 * rho, 0.0)
+        penalty = np.minimum(m0**2, off_readout)
+        count = np.ones_like(m)
+        live = ~zero
+        if live.any():
+            u_star[live], penalty[live], count[live] = _minimize_block(
+                m[live], rho[live], m0[live], gamma[live]
+            )
+        return u_star, penalty, count
     a_raw = m0 * rho
-    # Any s with |a| <= s, |gamma m| <= s^3 and m^2 <= s^4 bounds the scaled
-    # coefficients by 1; s >= |gamma| and s^2 >= |m| give the middle one.
+    # With s = max(|a|, |gamma m|^(1/3), |m|^(1/2)) every scaled coefficient lies
+    # in [-1, 1] and every root in (0, 2] (Fujiwara's bound), and s is as small as
+    # such a bound can be, which keeps the constant term m^2/s^4 from underflowing.
     scale = np.maximum(
-        np.maximum(np.abs(a_raw), np.abs(gamma)), np.sqrt(np.abs(m_work))
+        np.maximum(np.abs(a_raw), np.cbrt(np.abs(gamma)) * np.cbrt(np.abs(m))),
+        np.sqrt(np.abs(m)),
     )
     a = a_raw / scale
-    b = (gamma / scale) * (m_work / scale) / scale
-    c = (m_work / scale / scale) ** 2
+    b = (gamma / scale) * (m / scale) / scale
+    c = (m / scale / scale) ** 2
     lost = c < _SMALLEST_SCALED_CONSTANT
     if lost.any():
         index = int(np.flatnonzero(lost)[0])
         raise InvalidArgumentError(
-            f"m={float(m_work[index])!r} is too small for float64 next to m0*rho="
+            f"m={float(m[index])!r} is too small for float64 next to m0*rho="
             f"{float(a_raw[index])!r} and gamma={float(gamma[index])!r}: eq. (10) "
             "needs "
-            "m**2 / max(m0*|rho|, |gamma|, sqrt|m|)**4 >= 1e-290; use "
+            "m**2 / max(m0*|rho|, |gamma*m|**(1/3), sqrt|m|)**4 >= 1e-290; use "
             "relu_ptft_penalty_mp"
         )
 
@@ -267,7 +312,7 @@ def _minimize_block(
         (a <= 0) & (b > 0), np.minimum(from_above, from_left), from_above
     )
     u_star = _newton(np.where(right, from_above, from_left), a, b, c) * scale
-    penalty = np.asarray(_deviation_numpy(u_star, m_work, rho, m0, gamma))
+    penalty = _penalty_at_root(u_star, m, rho, m0, gamma)
     both = np.flatnonzero(left & right)
     count = np.ones_like(m)
     if both.size:
@@ -275,20 +320,11 @@ def _minimize_block(
         count[both] = 3.0
         ab, bb, cb = a[both], b[both], c[both]
         u_left = _newton(cb / bb, ab, bb, cb) * scale[both]
-        p_left = _deviation_numpy(
-            u_left, m_work[both], rho[both], m0[both], gamma[both]
-        )
+        p_left = _penalty_at_root(u_left, m[both], rho[both], m0[both], gamma[both])
         better = p_left < penalty[both]
         u_star[both[better]] = u_left[better]
         penalty[both[better]] = p_left[better]
 
-    if any_zero:
-        # m == 0: the infimum over both ways of switching the unit off.
-        off_readout = gamma**2 + m0**2 * (1 - np.maximum(rho, 0.0) ** 2)
-        interior = (rho > 0) & (off_readout <= m0**2)
-        u_star = np.where(zero, np.where(interior, m0 * rho, 0.0), u_star)
-        penalty = np.where(zero, np.minimum(m0**2, off_readout), penalty)
-        count = np.where(zero, 1.0, count)
     return u_star, penalty, count
 
 
@@ -320,7 +356,9 @@ def relu_ptft_penalty(
       InvalidArgumentError: an argument is NaN or infinite, rho is outside
         ``[-1, 1]``, m0 is negative, or m is nonzero but so small next to
         ``m0*rho`` and ``gamma`` that float64 cannot hold eq. (10)
-        (:math:`m^2/\max(m_0|\rho|, |\gamma|, \sqrt{|m|})^4 < 10^{-290}`).
+        (:math:`m^2/\max(m_0|\rho|, |\gamma m|^{1/3}, \sqrt{|m|})^4 < 10^{-290}`,
+        i.e. :math:`|m| < 10^{-145} (m_0\rho)^2`: the constant term of eq. (10)
+        underflows).
 
     Examples:
       A fresh unit (:math:`m_0 = \gamma = 0`) costs :math:`2|m|` (balanced weights):
@@ -490,9 +528,8 @@ def relu_ptft_log_log_slope(
     References:
       Section 1.2 and Fig. 1b of ptft-relu-penalty.
     """
-    return np.asarray(
-        np.asarray(m, dtype=np.float64) * relu_ptft_log_slope(m, rho, m0, gamma)
-    )
+    slope = relu_ptft_log_slope(m, rho, m0, gamma)
+    return np.asarray(np.asarray(m, dtype=np.float64) * slope)
 
 
 def relu_ptft_deviation(
@@ -527,6 +564,23 @@ def relu_ptft_deviation(
         )
     relu_unit_arguments(m_, rho_, m0_, gamma_)
     return np.asarray(_deviation_numpy(u_, m_, rho_, m0_, gamma_), dtype=np.float64)
+
+
+_NAMES = ("m", "rho", "m0", "gamma")
+
+
+def _check_mp_arguments(m: Any, rho: Any, m0: Any, gamma: Any) -> None:
+    """Check the scalar arguments of the mpmath references, naming a bad one."""
+    values = []
+    for name, value in zip(_NAMES, (m, rho, m0, gamma), strict=True):
+        try:
+            values.append(float(value))
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(
+                f"{name}={value!r} is not a real number: {name} must be a finite "
+                "real scalar"
+            ) from error
+    relu_unit_arguments(*values)
 
 
 def _exact_rational(value: Any, dps: int) -> sp.Rational:
@@ -567,7 +621,7 @@ def relu_ptft_stationary_points_mp(
     References:
       Eq. (10) of ptft-relu-penalty.
     """
-    relu_unit_arguments(float(m), float(rho), float(m0), float(gamma))
+    _check_mp_arguments(m, rho, m0, gamma)
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
     quartic = sp.Poly(
         u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
@@ -589,10 +643,11 @@ def relu_ptft_stationary_points_mp(
 
 def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
     """(u*, r~) at ``dps`` digits, from the exactly isolated roots of eq. (10)."""
+    _check_mp_arguments(m, rho, m0, gamma)
     with mpmath.workdps(dps + 10):
         m_, rho_, m0_, gamma_ = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
         if m_ == 0:
-            relu_unit_arguments(float(m), float(rho), float(m0), float(gamma))
+            _check_mp_arguments(m, rho, m0, gamma)
             off_hidden = m0_**2
             off_readout = gamma_**2 + m0_**2 * (1 - max(rho_, 0) ** 2)
             if rho_ > 0 and off_readout <= off_hidden:

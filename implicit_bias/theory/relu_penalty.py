@@ -19,6 +19,7 @@ __all__ = [
     "deviation_eq6",
     "deviation_eq7",
     "deviation_eq8",
+    "deviation_from_gap",
     "deviation_geometric",
     "deviation_norm_sq",
     "display_eq6",
@@ -32,6 +33,8 @@ __all__ = [
     "penalty_new_unit",
     "quartic_coefficients",
     "readout",
+    "readout_gap",
+    "readout_gap_at_root",
     "stationarity_eq9",
     "stationarity_eq10",
     "u_star",
@@ -136,6 +139,33 @@ def deviation_geometric() -> sp.Expr:
     :math:`(u, m_h/u)` of the hyperbola :math:`u\,w^{(2)} = m_h`.
     """
     return (m / u - gamma) ** 2 + (u - m0 * rho) ** 2 + m0**2 * (1 - rho) * (1 + rho)
+
+
+#: The readout gap :math:`m_h/u - \gamma` as a free symbol.
+readout_gap = sp.Symbol("readout_gap", real=True)
+
+
+def deviation_from_gap(gap: sp.Expr = readout_gap) -> sp.Expr:
+    r"""Eq. (8) in terms of the readout gap :math:`g = m_h/u - \gamma`.
+
+    .. math:: p = g^2 + (u - m_{0h}^{(1)}\rho_h)^2
+              + (m_{0h}^{(1)})^2(1-\rho_h)(1+\rho_h)
+
+    With ``gap = m/u - gamma`` this is :func:`deviation_geometric`.
+    """
+    return gap**2 + (u - m0 * rho) ** 2 + m0**2 * (1 - rho) * (1 + rho)
+
+
+def readout_gap_at_root() -> sp.Expr:
+    r"""The readout gap at a root of eq. (10), free of the cancellation in m/u - gamma.
+
+    .. math:: \frac{m_h}{u} - \gamma = \frac{u^2 (u - m_{0h}^{(1)}\rho_h)}{m_h}
+              \quad\text{where}\quad
+              u^4 - m_{0h}^{(1)}\rho_h u^3 + \gamma m_h u - m_h^2 = 0,
+
+    since :math:`m_h/u - \gamma - u^2(u - m_{0h}^{(1)}\rho_h)/m_h = -q(u)/(m_h u)`.
+    """
+    return u**2 * (u - m0 * rho) / m
 
 
 def readout(u_value: sp.Expr = u) -> sp.Expr:
