@@ -111,6 +111,25 @@ def _check_eq10() -> Verdict:
     )
 
 
+def _check_readout_gap_at_root() -> Verdict:
+    gap = theory.readout(u) - gamma
+    identity = check_identity(
+        gap - theory.readout_gap_at_root(), -theory.stationarity_eq10() / (m * u)
+    )
+    if identity.status != Status.HOLDS:
+        return identity
+    from_gap = check_identity(
+        theory.deviation_from_gap(gap), theory.deviation_geometric()
+    )
+    if from_gap.status != Status.HOLDS:
+        return from_gap
+    return Verdict.holds(
+        f"m/u - gamma - u^2(u - m0 rho)/m = -q(u)/(m u) ({identity.detail}), so the "
+        "two "
+        f"agree at every root; p from the gap is eq. (8) ({from_gap.detail})"
+    )
+
+
 def _check_geometric_form() -> Verdict:
     return check_identity(theory.deviation_eq8(), theory.deviation_geometric())
 
@@ -679,6 +698,19 @@ CLAIMS: tuple[Claim, ...] = (
         _check_geometric_form,
         Status.HOLDS,
         formula=lambda: _eq(theory.p_of_u, theory.deviation_geometric()),
+    ),
+    Claim(
+        SOURCE,
+        "11",
+        "readout-gap-at-root",
+        Kind.IDENTITY,
+        "at a root of eq. (10), m_h/u - gamma = u^2 (u - m0 rho)/m_h (our "
+        "cancellation-free "
+        "form of the readout gap)",
+        _check_readout_gap_at_root,
+        Status.HOLDS,
+        assumptions=("m_h != 0", "u a root of eq. (10)"),
+        formula=lambda: _eq(theory.readout(u) - gamma, theory.readout_gap_at_root()),
     ),
     Claim(
         SOURCE,
