@@ -6,20 +6,31 @@ from types import MappingProxyType
 
 import sympy as sp
 
-from implicit_bias.claims import ptft_relu_penalty
+from implicit_bias.claims import ptft_diagonal_networks, ptft_relu_penalty
 from implicit_bias.claims.engine import Claim, unique_ids
+from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import relu_penalty as relu_penalty_theory
+from implicit_bias.theory import representations as representations_theory
 
 __all__ = ["GLYPHS", "SOURCES", "all_claims", "claims_for", "get_claim"]
 
 #: Source id -> its claims, in the paper's order.
 SOURCES: MappingProxyType[str, tuple[Claim, ...]] = MappingProxyType(
-    {ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS}
+    {
+        ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS,
+        ptft_diagonal_networks.SOURCE: ptft_diagonal_networks.CLAIMS,
+    }
 )
 
 #: Source id -> how its symbols are typeset (the paper's notation).
 GLYPHS: MappingProxyType[str, dict[sp.Symbol, str]] = MappingProxyType(
-    {ptft_relu_penalty.SOURCE: relu_penalty_theory.GLYPHS}
+    {
+        ptft_relu_penalty.SOURCE: relu_penalty_theory.GLYPHS,
+        ptft_diagonal_networks.SOURCE: {
+            **diagonal_networks_theory.GLYPHS,
+            **representations_theory.GLYPHS,
+        },
+    }
 )
 
 

@@ -1,5 +1,10 @@
 """The papers' derivations in SymPy: expressions, equations, the steps between them."""
 
-from implicit_bias.theory import relu_penalty, symbols
+from implicit_bias.theory import (
+    diagonal_networks,
+    relu_penalty,
+    representations,
+    symbols,
+)
 
-__all__ = ["relu_penalty", "symbols"]
+__all__ = ["diagonal_networks", "relu_penalty", "representations", "symbols"]
