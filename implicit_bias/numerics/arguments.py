@@ -110,3 +110,52 @@ def relu_unit_arguments(
     )
     check_nonnegative("m0", m0_, "the norm of the pretrained hidden weights")
     return [m_, rho_, m0_, gamma_]
+
+
+def as_finite_array(
+    name: str, value: ArrayLike, *, ndim: int | None = None
+) -> NDArray[np.float64]:
+    """Convert one array-like to a float64 array, rejecting NaN, inf and wrong ranks.
+
+    Args:
+      name: the argument's name, for the message.
+      value: the argument.
+      ndim: the required number of axes, or None for any.
+
+    Returns:
+      The value as a float64 array (a copy only where a conversion needs one).
+
+    Raises:
+      InvalidArgumentError: the value is not real, not finite, or has another rank.
+    """
+    (array,) = as_finite_arrays({name: value})
+    if ndim is not None and array.ndim != ndim:
+        raise InvalidArgumentError(
+            f"{name} has shape {array.shape}: {name} must have {ndim} "
+            f"ax{'is' if ndim == 1 else 'es'}"
+        )
+    return array
+
+
+def check_tolerance(name: str, value: float) -> float:
+    """Return ``value`` as a float after checking that it lies in ``(0, 1)``."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(f"{name}={value!r} is not a real number") from error
+    if not 0.0 < number < 1.0:
+        raise InvalidArgumentError(
+            f"{name}={value!r} is outside (0, 1): {name} is a relative tolerance"
+        )
+    return number
+
+
+def check_iteration_count(name: str, value: int) -> int:
+    """Return ``value`` after checking that it is an integer ``>= 1``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise InvalidArgumentError(f"{name}={value!r} is not an integer")
+    if value < 1:
+        raise InvalidArgumentError(
+            f"{name}={value!r} is below 1: {name} counts iterations"
+        )
+    return int(value)
