@@ -76,6 +76,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
 from implicit_bias.numerics.linear_systems import (
+    ReducedSystem,
     check_linear_system,
     reduce_linear_system,
 )
