@@ -1,5 +1,21 @@
 """NumPy simulations and direct minimizations checking the numerics, by network."""
 
+from implicit_bias.validation.diagonal_networks import (
+    DEFAULT_MAX_STEPS,
+    DEFAULT_TOLERANCE,
+    DiagonalTrainingResult,
+    NormsVersusSampleSize,
+    OverlapVersusRescaling,
+    PretrainFinetuneResult,
+    diagonal_coefficients,
+    finetuning_initialization,
+    norms_versus_sample_size,
+    overlap_versus_rescaling,
+    pretrain_finetune_diagonal_networks,
+    support_overlap,
+    train_diagonal_networks,
+    train_multitask_diagonal_networks,
+)
 from implicit_bias.validation.relu_networks import (
     UNIT_NORM_TOLERANCE,
     UnitDeviationResult,
@@ -9,9 +25,23 @@ from implicit_bias.validation.relu_networks import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_STEPS",
+    "DEFAULT_TOLERANCE",
     "UNIT_NORM_TOLERANCE",
+    "DiagonalTrainingResult",
+    "NormsVersusSampleSize",
+    "OverlapVersusRescaling",
+    "PretrainFinetuneResult",
     "UnitDeviationResult",
+    "diagonal_coefficients",
+    "finetuning_initialization",
     "minimize_unit_deviation",
     "minimize_unit_deviation_batch",
+    "norms_versus_sample_size",
+    "overlap_versus_rescaling",
+    "pretrain_finetune_diagonal_networks",
+    "support_overlap",
+    "train_diagonal_networks",
+    "train_multitask_diagonal_networks",
     "unit_deviation",
 ]

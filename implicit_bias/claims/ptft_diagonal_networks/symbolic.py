@@ -11,7 +11,7 @@ are real symbols; the multi-task identities with explicit output dimensions.
 Appendix G's measures are checked on explicit symbolic matrices.
 
 The numeric and simulation claims of the source (the Q-norm and
-:math:`\ell_{1,2}` minimizers, trained networks) live elsewhere.
+:math:`\ell_{1,2}` minimizers, trained networks) are in :mod:`.numeric`.
 """
 
 from __future__ import annotations

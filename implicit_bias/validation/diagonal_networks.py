@@ -1,0 +1,1234 @@
+r"""Gradient descent on diagonal linear networks, batched: STL, PT+FT and MTL.
+
+A diagonal linear network with O outputs (eqs. 7 and 25 of
+ptft-diagonal-networks) computes :math:`f(x) = \beta x` with
+
+.. math:: \beta_{o,d} = w^{(2)}_{+,o,d}\, w^{(1)}_{+,d}
+          - w^{(2)}_{-,o,d}\, w^{(1)}_{-,d};
+
+one output (O = 1) is the single-task network of eq. (7). The loss is eq. (8)'s
+squared error divided by the number of samples n,
+
+.. math:: L = \tfrac1n \|X\beta^\top - Y\|_F^2,\qquad
+          G := \frac{\partial L}{\partial\beta} = \tfrac2n R^\top X,\qquad
+          R = X\beta^\top - Y,
+
+so that one learning rate suits every n. The division rescales the time of the
+flow (8)-(9) by :math:`1/n` and leaves its limit :math:`\beta(\infty)`
+unchanged. The gradients, written by hand, are
+:math:`\partial L/\partial w^{(1)}_{\pm,d} = \pm\sum_o G_{o,d}
+w^{(2)}_{\pm,o,d}` and :math:`\partial L/\partial w^{(2)}_{\pm,o,d} =
+\pm G_{o,d} w^{(1)}_{\pm,d}`; gradient descent with learning rate
+:math:`\eta` is the Euler discretization of that flow with time step
+:math:`\eta`, so its endpoint is :math:`O(\eta)` away from the flow's.
+
+Batching. K independent networks advance together: their weights are stacked
+as (K, D) and (K, O, D) arrays, and one step costs two products with X for the
+whole batch, :math:`R = X\beta^\top - Y` and :math:`G \propto R^\top X`. ``X``
+is either shared, shape (n, D), and then each product is one matrix-matrix
+product over all K networks, or per network, shape (K, n, D), a stacked
+product that reads X once (``benchmarks/bench_diagonal_networks.py``).
+Sample sizes may differ: network k uses the first ``sample_counts[k]`` rows;
+the other rows are masked out of its residual and its loss is divided by
+``sample_counts[k]``. Every network has its own learning rate and
+initialization. A network whose loss reaches the tolerance is frozen and
+dropped from the batch, so its result is the first iterate that met it.
+
+Initialization. The single- and multi-task trainers start both branches at the
+same weights, :math:`w_+(0) = w_-(0) = w_0`, the assumption of Appendix A (so
+:math:`\beta(0) = 0`). Gradient flow that then converges to an interpolant ends
+exactly at
+
+.. math:: \beta(\infty) = \arg\min_{X\beta = y} \sum_d k_d\, q(2\beta_d/k_d),
+          \qquad k_d = (w^{(1)}_{0,d})^2 + (w^{(2)}_{0,d})^2
+
+(eqs. 21-23). PT+FT pretrains from the constant initialization :math:`\alpha`
+on an auxiliary task, then finetunes from first-layer weights
+:math:`\lambda\sqrt{(w^{(1)}_{+,d})^2 + (w^{(1)}_{-,d})^2}` on BOTH branches
+(the pretrained magnitude of input d's first-layer weights, times the rescaling
+factor :math:`\lambda`) and second-layer weights re-initialized to the constant
+:math:`\gamma`. From small :math:`\alpha` one branch of each input dies out in
+pretraining and the magnitude is :math:`\sqrt{|\beta^{aux}_d|}`, the
+:math:`(w_0)^{(1)}_d` of Appendix A's last paragraph; sharing it between the
+branches keeps Appendix A's assumption exact, with
+:math:`k_d = \lambda^2 (w^{(1)}_{+,d})^2 + \lambda^2 (w^{(1)}_{-,d})^2
++ \gamma^2`. (Re-using the two pretrained branches as they are would start
+finetuning from :math:`\beta(0) = \gamma(w^{(1)}_+ - w^{(1)}_-) \ne 0`,
+outside eqs. 18-21.)
+
+Multi-task caveat. Eqs. (26)-(30) show that the minimum-PARAMETER-norm
+multi-task network has the minimum :math:`\ell_{1,2}` predictor. Gradient
+descent from small initialization need not find it: for O >= 2 the flow of
+:math:`\beta_{:,d}` is preconditioned by
+:math:`|\beta_{:,d}|(I + u u^\top)`, :math:`u = \beta_{:,d}/|\beta_{:,d}|`,
+which is not the inverse Hessian of any potential, so there is no mirror-flow
+argument as in Appendix A; on generic problems the endpoint's
+:math:`\ell_{1,2}` norm stays above the minimum as :math:`\alpha \to 0`
+(``tests/validation/test_diagonal_networks.py``).
+
+Stopping. A network stops when its loss is at most ``tol`` times
+:math:`\|y\|^2/n`, the loss of :math:`\beta = 0`; the default
+``tol = 1e-20`` leaves a residual of :math:`10^{-10}\|y\|`. Near sparse
+interpolants the last coordinates converge slowly (their rate is proportional
+to their own size), which is why the experiments stop at ``tol = 1e-6``. A loss
+that overflows raises :class:`~implicit_bias.errors.ConvergenceError` (never
+NaN in a result); so does a network that has not converged after
+``max_steps`` steps, unless ``strict=False``.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.numerics import (
+    l12_norm,
+    min_q_norm_interpolant,
+    q_norm,
+)
+from implicit_bias.numerics.arguments import (
+    as_finite_arrays,
+    check_closed_interval,
+    check_nonnegative,
+)
+
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "DEFAULT_TOLERANCE",
+    "DiagonalTrainingResult",
+    "NormsVersusSampleSize",
+    "OverlapVersusRescaling",
+    "PretrainFinetuneResult",
+    "diagonal_coefficients",
+    "finetuning_initialization",
+    "norms_versus_sample_size",
+    "overlap_versus_rescaling",
+    "pretrain_finetune_diagonal_networks",
+    "support_overlap",
+    "train_diagonal_networks",
+    "train_multitask_diagonal_networks",
+]
+
+Float64Array = NDArray[np.float64]
+
+#: Default stopping tolerance on the relative training loss
+#: :math:`\|X\beta - y\|^2 / \|y\|^2`: a residual of 1e-10 relative, far below
+#: the O(learning rate) discretization error and far above float64 rounding
+#: of the residual (about 1e-16 relative, a loss of 1e-32).
+DEFAULT_TOLERANCE = 1e-20
+#: Default cap on the number of gradient steps per network.
+DEFAULT_MAX_STEPS = 200_000
+
+
+@dataclass(frozen=True, eq=False)
+class DiagonalTrainingResult:
+    r"""K diagonal linear networks after gradient descent (eqs. 7 and 25).
+
+    Single-task results (from :func:`train_diagonal_networks`) have no output
+    axis: ``coefficients`` and the second layers are (K, D); multi-task results
+    have (K, O, D), in the paper's index order :math:`w^{(2)}_{\pm,o,d}`.
+
+    Attributes:
+      coefficients: :math:`\beta`, (K, D) or (K, O, D).
+      first_layer_plus: :math:`w^{(1)}_+`, (K, D).
+      first_layer_minus: :math:`w^{(1)}_-`, (K, D).
+      second_layer_plus: :math:`w^{(2)}_+`, (K, D) or (K, O, D).
+      second_layer_minus: :math:`w^{(2)}_-`, (K, D) or (K, O, D).
+      loss: the training loss :math:`\|X\beta^\top - Y\|_F^2/n` at the
+        returned weights, (K,).
+      steps: gradient steps taken, (K,).
+      converged: whether the loss reached ``tol`` times :math:`\|Y\|_F^2/n`,
+        (K,); all True unless the trainer ran with ``strict=False``.
+    """
+
+    coefficients: Float64Array
+    first_layer_plus: Float64Array
+    first_layer_minus: Float64Array
+    second_layer_plus: Float64Array
+    second_layer_minus: Float64Array
+    loss: Float64Array
+    steps: NDArray[np.int64]
+    converged: NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class PretrainFinetuneResult:
+    r"""K diagonal linear networks after pretraining and finetuning (PT+FT).
+
+    Attributes:
+      pretrained: the networks after pretraining on the auxiliary task.
+      finetune_w1_init: the first-layer weights finetuning starts from on both
+        branches, :math:`\lambda\sqrt{(w^{(1)}_+)^2 + (w^{(1)}_-)^2}`, (K, D).
+      finetune_w2_init: the re-initialized second layer, :math:`\gamma`, (K, D).
+      finetuned: the networks after finetuning on the main task.
+    """
+
+    pretrained: DiagonalTrainingResult
+    finetune_w1_init: Float64Array
+    finetune_w2_init: Float64Array
+    finetuned: DiagonalTrainingResult
+
+
+def _weights_to_coefficients(
+    w1_plus: Float64Array,
+    w1_minus: Float64Array,
+    w2_plus: Float64Array,
+    w2_minus: Float64Array,
+) -> Float64Array:
+    """Eq. (25) on stacked (K, D) first and (K, O, D) second layers."""
+    return np.asarray(w2_plus * w1_plus[:, None, :] - w2_minus * w1_minus[:, None, :])
+
+
+def diagonal_coefficients(
+    w1_plus: ArrayLike,
+    w2_plus: ArrayLike,
+    w1_minus: ArrayLike,
+    w2_minus: ArrayLike,
+) -> Float64Array:
+    r"""The linear predictor of a diagonal linear network, elementwise.
+
+    .. math:: \beta_d = w^{(2)}_{+,d}\, w^{(1)}_{+,d} - w^{(2)}_{-,d}\, w^{(1)}_{-,d}
+
+    Let :math:`w^{(1)}_\pm` be ``w1_plus``/``w1_minus`` and :math:`w^{(2)}_\pm`
+    be ``w2_plus``/``w2_minus``. The arguments broadcast, so multi-task
+    networks (eq. 25) pass first layers of shape (..., 1, D) against second
+    layers of shape (..., O, D).
+
+    Args:
+      w1_plus: first-layer weights of the + branch, finite.
+      w2_plus: second-layer weights of the + branch, finite.
+      w1_minus: first-layer weights of the - branch, finite.
+      w2_minus: second-layer weights of the - branch, finite.
+
+    Returns:
+      :math:`\beta`, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: a value is not finite or the shapes do not broadcast.
+
+    Examples:
+      Equal branches cancel, which is why Appendix A's initialization
+      :math:`w_+(0) = w_-(0)` starts from :math:`\beta = 0`:
+
+      >>> w1, w2 = np.array([0.3, 2.0]), np.array([1.5, -0.1])
+      >>> bool(np.all(diagonal_coefficients(w1, w2, w1, w2) == 0.0))
+      True
+      >>> bool(np.allclose(diagonal_coefficients(w1, w2, 0.0, 0.0), w1 * w2))
+      True
+
+    References:
+      Eq. (7) of ptft-diagonal-networks; eq. (25) for O outputs.
+    """
+    w1p, w2p, w1m, w2m = as_finite_arrays(
+        {
+            "w1_plus": w1_plus,
+            "w2_plus": w2_plus,
+            "w1_minus": w1_minus,
+            "w2_minus": w2_minus,
+        }
+    )
+    return np.asarray(w2p * w1p - w2m * w1m)
+
+
+# --------------------------------------------------------------------- engine
+
+
+def _forward(X: Float64Array, beta: Float64Array) -> Float64Array:
+    """X @ beta^T as a (K, n, O) array, from beta (K, O, D) and X (n, D) or (K, n, D).
+
+    Shared X: one matrix-matrix product (n, D) @ (D, K O); the result is a view
+    of that (n, K, O) product, which :func:`_backward` multiplies back without
+    a copy. Per-network X: a stacked matrix-vector product (BLAS gemv for O = 1).
+    """
+    count, outputs, dimension = beta.shape
+    if X.ndim == 2:
+        flat = X @ beta.reshape(count * outputs, dimension).T
+        return flat.reshape(X.shape[0], count, outputs).transpose(1, 0, 2)
+    return np.matmul(X, beta.transpose(0, 2, 1))
+
+
+def _backward(residual: Float64Array, X: Float64Array) -> Float64Array:
+    """R^T X as a (K, O, D) array, from the residual (K, n, O) and X.
+
+    Shared X: one matrix-matrix product (K O, n) @ (n, D). Per-network X:
+    ``np.einsum``'s streaming loop, one pass over X; NumPy's stacked
+    vector-matrix product (K, 1, n) @ (K, n, D) is 20x slower here (it does not
+    reach BLAS in that orientation).
+    """
+    count, samples, outputs = residual.shape
+    if X.ndim == 2:
+        flat = residual.transpose(1, 0, 2).reshape(samples, count * outputs)
+        return (flat.T @ X).reshape(count, outputs, X.shape[1])
+    return np.einsum("knd,kno->kod", X, residual)
+
+
+def _residual_and_gradient(
+    X: Float64Array,
+    beta: Float64Array,
+    targets: Float64Array,
+    mask: Float64Array | None,
+) -> tuple[Float64Array, Float64Array]:
+    """The masked residual R (K, n, O) and R^T X (K, O, D) of one step."""
+    residual = _forward(X, beta)
+    residual -= targets
+    if mask is not None:
+        residual *= mask
+    return residual, _backward(residual, X)
+
+
+def _descend(
+    X: Float64Array,
+    targets: Float64Array,
+    mask: Float64Array | None,
+    counts: Float64Array,
+    learning_rate: Float64Array,
+    weights: tuple[Float64Array, Float64Array, Float64Array, Float64Array],
+    tol: float,
+    max_steps: int,
+) -> tuple[
+    tuple[Float64Array, Float64Array, Float64Array, Float64Array],
+    Float64Array,
+    NDArray[np.int64],
+    NDArray[np.bool_],
+]:
+    """Full-batch gradient descent on K networks until each loss <= tol ||y||^2/n.
+
+    ``targets`` is (K, n, O) with masked entries zeroed, ``mask`` (K, n, 1) or
+    None, ``counts`` and ``learning_rate`` (K,), ``weights`` the (K, D), (K, D),
+    (K, O, D), (K, O, D) arrays w1+, w1-, w2+, w2-. Returns the final weights,
+    the loss at them, the steps taken and the convergence flags.
+    """
+    w1p, w1m, w2p, w2m = (np.array(w, dtype=np.float64) for w in weights)
+    count = w1p.shape[0]
+    finals = [np.empty_like(w) for w in (w1p, w1m, w2p, w2m)]
+    final_loss = np.empty(count)
+    final_steps = np.zeros(count, dtype=np.int64)
+    converged = np.zeros(count, dtype=np.bool_)
+
+    live = np.arange(count)
+    threshold = tol * np.einsum("kno,kno->k", targets, targets) / counts
+    factor = 2.0 / counts
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step in range(max_steps + 1):
+            beta = _weights_to_coefficients(w1p, w1m, w2p, w2m)
+            residual, gradient = _residual_and_gradient(X, beta, targets, mask)
+            loss = np.einsum("kno,kno->k", residual, residual) / counts
+            if not np.isfinite(loss).all():
+                bad = int(np.flatnonzero(~np.isfinite(loss))[0])
+                raise ConvergenceError(
+                    f"gradient descent diverged: the loss of network {live[bad]} "
+                    f"overflowed at step {step} with learning_rate="
+                    f"{float(learning_rate[bad])!r}. Lower the learning rate: "
+                    "descent is stable only below 2 / (largest Hessian eigenvalue), "
+                    "about 1 / (lambda_max(X^T X / n) * max_d (w1_d^2 + w2_d^2)) "
+                    "along the way (the weights grow to about sqrt(|beta_d|))"
+                )
+            done = loss <= threshold
+            if step == max_steps:
+                done[:] = True
+            if done.any():
+                index = live[done]
+                for final, w in zip(finals, (w1p, w1m, w2p, w2m), strict=True):
+                    final[index] = w[done]
+                final_loss[index] = loss[done]
+                final_steps[index] = step
+                converged[index] = loss[done] <= threshold[done]
+                keep = ~done
+                if not keep.any():
+                    break
+                live = live[keep]
+                w1p, w1m, w2p, w2m = w1p[keep], w1m[keep], w2p[keep], w2m[keep]
+                gradient = gradient[keep]
+                if X.ndim == 3:
+                    X = X[keep]
+                targets = targets[keep]
+                if mask is not None:
+                    mask = mask[keep]
+                counts, threshold = counts[keep], threshold[keep]
+                factor, learning_rate = factor[keep], learning_rate[keep]
+            gradient *= (learning_rate * factor)[:, None, None]
+            step_w1p = np.einsum("kod,kod->kd", gradient, w2p)
+            step_w1m = np.einsum("kod,kod->kd", gradient, w2m)
+            w2p -= gradient * w1p[:, None, :]
+            w2m += gradient * w1m[:, None, :]
+            w1p -= step_w1p
+            w1m += step_w1m
+    return (
+        (finals[0], finals[1], finals[2], finals[3]),
+        final_loss,
+        final_steps,
+        converged,
+    )
+
+
+# ------------------------------------------------------------------ arguments
+
+
+def _array(
+    name: str, value: ArrayLike, ndims: tuple[int, ...], shape: str
+) -> Float64Array:
+    """A finite float64 array with one of the allowed numbers of axes."""
+    (array,) = as_finite_arrays({name: value})
+    if array.ndim not in ndims:
+        raise InvalidArgumentError(
+            f"{name} has shape {array.shape}: {name} must have shape {shape}"
+        )
+    return array
+
+
+def _positive(name: str, value: ArrayLike, meaning: str) -> Float64Array:
+    """A finite float64 array of values > 0, scalar or (K,)."""
+    array = _array(name, value, (0, 1), "() or (K,)")
+    bad = ~(array > 0)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"{name}={float(array[bad].flat[0])!r} is not positive: {name} is "
+            f"{meaning} and must be > 0"
+        )
+    return array
+
+
+def _options(tol: float, max_steps: int) -> tuple[float, int]:
+    (tolerance,) = as_finite_arrays({"tol": tol})
+    if tolerance.ndim != 0:
+        raise InvalidArgumentError(f"tol has shape {tolerance.shape}: tol is a scalar")
+    check_nonnegative("tol", tolerance, "the relative training loss to stop at")
+    if isinstance(max_steps, bool):
+        raise InvalidArgumentError(f"max_steps={max_steps!r} is not an integer >= 0")
+    try:
+        steps = operator.index(max_steps)
+    except TypeError as error:
+        raise InvalidArgumentError(
+            f"max_steps={max_steps!r} is not an integer: it counts gradient steps"
+        ) from error
+    if steps < 0:
+        raise InvalidArgumentError(
+            f"max_steps={steps!r} is negative: it counts gradient steps, >= 0"
+        )
+    return float(tolerance), steps
+
+
+def _counts(sample_counts: ArrayLike | None, samples: int) -> Float64Array | None:
+    if sample_counts is None:
+        return None
+    counts = _array("sample_counts", sample_counts, (0, 1), "() or (K,)")
+    bad = counts != np.round(counts)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"sample_counts={float(counts[bad].flat[0])!r} is not an integer: it "
+            "counts the rows of X a network trains on"
+        )
+    check_closed_interval(
+        "sample_counts", counts, 1, samples, "how many rows of X a network trains on"
+    )
+    return counts
+
+
+def _train(
+    X: ArrayLike,
+    Y: ArrayLike,
+    w1_init: ArrayLike,
+    w2_init: ArrayLike,
+    *,
+    learning_rate: ArrayLike,
+    sample_counts: ArrayLike | None,
+    tol: float,
+    max_steps: int,
+    strict: bool,
+    single_output: bool,
+) -> DiagonalTrainingResult:
+    """Check the arguments, run :func:`_descend`, package the result."""
+    X_ = _array("X", X, (2, 3), "(n, D) or (K, n, D)")
+    if single_output:
+        y_ = _array("y", Y, (1, 2), "(n,) or (K, n)")[..., None]
+        w2_ = _array("w2_init", w2_init, (0, 1, 2), "(), (D,) or (K, D)")
+        w2_ = w2_[..., None, :] if w2_.ndim else w2_
+    else:
+        y_ = _array("Y", Y, (2, 3), "(n, O) or (K, n, O)")
+        w2_ = _array("w2_init", w2_init, (0, 1, 2, 3), "(), (D,), (O, D) or (K, O, D)")
+    w1_ = _array("w1_init", w1_init, (0, 1, 2), "(), (D,) or (K, D)")
+    rate = _positive("learning_rate", learning_rate, "the gradient-descent step size")
+    tolerance, steps = _options(tol, max_steps)
+    samples, dimension = X_.shape[-2:]
+    outputs = y_.shape[-1]
+    counts = _counts(sample_counts, samples)
+    target_name = "y" if single_output else "Y"
+    if y_.shape[-2] != samples:
+        raise InvalidArgumentError(
+            f"{target_name} has {y_.shape[-2]} samples but X has {samples} rows: "
+            "one target per row of X"
+        )
+    if samples == 0 or dimension == 0 or outputs == 0:
+        raise InvalidArgumentError(
+            f"X has shape {X_.shape} and {target_name} {y_.shape}: n, D and O "
+            "must be >= 1"
+        )
+    batch_shapes = {
+        "X": X_.shape[:-2],
+        target_name: y_.shape[:-2],
+        "w1_init": w1_.shape[:-1],
+        "w2_init": w2_.shape[:-2],
+        "learning_rate": rate.shape,
+        "sample_counts": () if counts is None else counts.shape,
+    }
+    try:
+        (count,) = np.broadcast_shapes(*batch_shapes.values(), (1,))
+        w1_ = np.broadcast_to(w1_, (count, dimension)).copy()
+        w2_ = np.broadcast_to(w2_, (count, outputs, dimension)).copy()
+    except ValueError as error:
+        listed = ", ".join(f"{n}: {s}" for n, s in batch_shapes.items())
+        raise InvalidArgumentError(
+            f"shapes do not broadcast to one batch of networks ({listed}; and "
+            f"D={dimension} inputs, O={outputs} outputs)"
+        ) from error
+    targets = np.array(np.broadcast_to(y_, (count, samples, outputs)), order="C")
+    if counts is None:
+        mask = None
+        counts_k = np.full(count, float(samples))
+    else:
+        counts_k = np.broadcast_to(counts, (count,)).astype(np.float64)
+        mask = (np.arange(samples) < counts_k[:, None]).astype(np.float64)[..., None]
+        targets *= mask
+    if X_.ndim == 3 and X_.shape[0] == 1:
+        X_ = X_[0]  # one X for every network: the shared, matrix-matrix path
+    if X_.ndim == 3:
+        X_ = np.ascontiguousarray(X_)
+    rates = np.broadcast_to(rate, (count,)).astype(np.float64)
+    (w1p, w1m, w2p, w2m), loss, taken, converged = _descend(
+        X_, targets, mask, counts_k, rates, (w1_, w1_, w2_, w2_), tolerance, steps
+    )
+    if strict and not converged.all():
+        k = int(np.flatnonzero(~converged)[0])
+        scale = float(np.sum(targets[k] ** 2) / counts_k[k])
+        relative = float(loss[k]) / scale if scale > 0 else float(loss[k])
+        raise ConvergenceError(
+            f"{int((~converged).sum())} of {count} networks did not reach a relative "
+            f"loss of tol={tolerance:g} within max_steps={steps}: network {k} stopped "
+            f"at {relative:.3g}. Raise max_steps (from initialization scale alpha "
+            "the escape from the origin alone takes about log(1/alpha^2) / "
+            "(learning_rate * |X^T y| / n) steps), raise learning_rate or tol, or "
+            "check that X beta = y has a solution (n <= D, full row rank); "
+            "strict=False returns the networks as they are"
+        )
+    beta = _weights_to_coefficients(w1p, w1m, w2p, w2m)
+    if single_output:
+        beta, w2p, w2m = beta[:, 0], w2p[:, 0], w2m[:, 0]
+    return DiagonalTrainingResult(
+        coefficients=beta,
+        first_layer_plus=w1p,
+        first_layer_minus=w1m,
+        second_layer_plus=w2p,
+        second_layer_minus=w2m,
+        loss=loss,
+        steps=taken,
+        converged=converged,
+    )
+
+
+# ------------------------------------------------------------------- trainers
+
+
+def train_diagonal_networks(
+    X: ArrayLike,
+    y: ArrayLike,
+    w1_init: ArrayLike,
+    w2_init: ArrayLike,
+    *,
+    learning_rate: ArrayLike,
+    sample_counts: ArrayLike | None = None,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    strict: bool = True,
+) -> DiagonalTrainingResult:
+    r"""Single-task gradient descent on K diagonal linear networks at once.
+
+    .. math:: \beta = w^{(2)}_+ \circ w^{(1)}_+ - w^{(2)}_- \circ w^{(1)}_-,
+              \qquad w \leftarrow w - \eta\,\nabla_w \tfrac1n\|X\beta - y\|_2^2,
+              \qquad w_\pm(0) = w_0
+
+    Let :math:`X` be ``X``, :math:`y` be ``y``, :math:`w^{(1)}_0` be
+    ``w1_init``, :math:`w^{(2)}_0` be ``w2_init`` and :math:`\eta` be
+    ``learning_rate``. Both branches start at :math:`w_0` (Appendix A), so if
+    descent converges to an interpolant, its endpoint is within
+    :math:`O(\eta)` of :math:`\arg\min_{X\beta=y}\|\beta\|_Q` with
+    :math:`k_d = (w^{(1)}_{0,d})^2 + (w^{(2)}_{0,d})^2` (eqs. 21-23).
+    Leading axes of length K batch the networks; they broadcast.
+
+    Args:
+      X: inputs, (n, D) shared by all networks or (K, n, D), finite.
+      y: targets, (n,) or (K, n), finite.
+      w1_init: first-layer initialization :math:`w^{(1)}_0`, (), (D,) or (K, D).
+      w2_init: second-layer initialization :math:`w^{(2)}_0`, (), (D,) or (K, D).
+      learning_rate: step size :math:`\eta > 0`, () or (K,).
+      sample_counts: network k trains on the first ``sample_counts[k]`` rows of
+        its X, an integer in [1, n], () or (K,); None means all n rows.
+      tol: stop a network once its loss is at most ``tol`` times
+        :math:`\|y\|^2/n`, ``>= 0``.
+      max_steps: most gradient steps per network, an integer ``>= 0``.
+      strict: raise if a network has not converged after ``max_steps`` steps;
+        with False, return it with ``converged`` False.
+
+    Returns:
+      A :class:`DiagonalTrainingResult` with (K, D) coefficients.
+
+    Raises:
+      InvalidArgumentError: an argument is not finite, has the wrong shape, or
+        is out of range; or the batch shapes do not broadcast.
+      ConvergenceError: the loss overflowed (lower ``learning_rate``), or, with
+        ``strict``, a network did not converge within ``max_steps``.
+
+    Examples:
+      With one sample per input (X the identity) the interpolant is unique:
+
+      >>> result = train_diagonal_networks(
+      ...     np.eye(3), [1.0, -2.0, 0.5], 0.1, 0.1, learning_rate=0.1
+      ... )
+      >>> bool(np.allclose(result.coefficients, [[1.0, -2.0, 0.5]], atol=1e-9))
+      True
+      >>> bool(result.converged.all() and result.loss[0] <= 1e-20 * 5.25 / 3)
+      True
+
+    References:
+      Eq. (7) of ptft-diagonal-networks; eqs. (8)-(9) for the gradients.
+    """
+    return _train(
+        X,
+        y,
+        w1_init,
+        w2_init,
+        learning_rate=learning_rate,
+        sample_counts=sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+        strict=strict,
+        single_output=True,
+    )
+
+
+def train_multitask_diagonal_networks(
+    X: ArrayLike,
+    Y: ArrayLike,
+    w1_init: ArrayLike,
+    w2_init: ArrayLike,
+    *,
+    learning_rate: ArrayLike,
+    sample_counts: ArrayLike | None = None,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    strict: bool = True,
+) -> DiagonalTrainingResult:
+    r"""Multi-task gradient descent: O outputs share the first layer (eq. 25).
+
+    .. math:: \beta_{o,d} = w^{(2)}_{+,o,d} w^{(1)}_{+,d}
+              - w^{(2)}_{-,o,d} w^{(1)}_{-,d},\qquad
+              L = \tfrac1n\|X\beta^\top - Y\|_F^2
+
+    Let :math:`X` be ``X``, :math:`Y` be ``Y`` (one column per output),
+    :math:`w^{(1)}_{0,d}` be ``w1_init`` and :math:`w^{(2)}_{0,o,d}` be
+    ``w2_init``; both branches start there. From small initialization the
+    endpoint approaches the minimum-:math:`\ell_{1,2}` interpolant
+    :math:`\arg\min_{X\beta^\top = Y}\sum_d\|\beta_{:,d}\|_2`, the
+    minimum-parameter-norm solution of eqs. (26)-(30).
+
+    Args:
+      X: inputs, (n, D) shared by all networks or (K, n, D), finite.
+      Y: targets, (n, O) or (K, n, O), finite.
+      w1_init: first-layer initialization, (), (D,) or (K, D).
+      w2_init: second-layer initialization, (), (D,), (O, D) or (K, O, D).
+      learning_rate: step size :math:`\eta > 0`, () or (K,).
+      sample_counts: network k trains on the first ``sample_counts[k]`` rows,
+        an integer in [1, n], () or (K,); None means all rows.
+      tol: stop a network once its loss is at most ``tol`` times
+        :math:`\|Y\|_F^2/n`, ``>= 0``.
+      max_steps: most gradient steps per network, an integer ``>= 0``.
+      strict: raise if a network has not converged after ``max_steps`` steps.
+
+    Returns:
+      A :class:`DiagonalTrainingResult` with (K, O, D) coefficients.
+
+    Raises:
+      InvalidArgumentError: an argument is not finite, has the wrong shape, or
+        is out of range; or the batch shapes do not broadcast.
+      ConvergenceError: the loss overflowed (lower ``learning_rate``), or, with
+        ``strict``, a network did not converge within ``max_steps``.
+
+    Examples:
+      Outputs fitted on disjoint inputs never interact; with one sample per
+      input each output is interpolated exactly:
+
+      >>> Y = np.array([[1.0, 0.0], [0.0, -3.0]])
+      >>> result = train_multitask_diagonal_networks(
+      ...     np.eye(2), Y, 0.1, 0.1, learning_rate=0.05
+      ... )
+      >>> bool(np.allclose(result.coefficients[0], Y.T, atol=1e-9))
+      True
+
+    References:
+      Eq. (25) of ptft-diagonal-networks; eqs. (26)-(30) for the
+      :math:`\ell_{1,2}` norm.
+    """
+    return _train(
+        X,
+        Y,
+        w1_init,
+        w2_init,
+        learning_rate=learning_rate,
+        sample_counts=sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+        strict=strict,
+        single_output=False,
+    )
+
+
+def finetuning_initialization(
+    pretrained: DiagonalTrainingResult, *, rescale: ArrayLike, gamma: ArrayLike
+) -> tuple[Float64Array, Float64Array]:
+    r"""The weights PT+FT finetuning starts from, on both branches.
+
+    .. math:: w^{(1)}_{\pm,d}(0) = \lambda\sqrt{(w^{(1)}_{+,d})^2
+              + (w^{(1)}_{-,d})^2},\qquad w^{(2)}_{\pm,d}(0) = \gamma
+
+    Let :math:`\lambda` be ``rescale`` and :math:`\gamma` be ``gamma``; the
+    :math:`w^{(1)}_\pm` are the pretrained first layers. Finetuning from here
+    is Appendix A's setting with
+    :math:`k_d = w^{(1)}_{\pm,d}(0)^2 + \gamma^2` (module docstring).
+
+    Args:
+      pretrained: single-task networks after pretraining, K of them (or one,
+        shared by all finetuning runs).
+      rescale: the rescaling factor :math:`\lambda \ge 0`, () or (K,).
+      gamma: the second-layer re-initialization :math:`\gamma`, () or (K,).
+
+    Returns:
+      ``(w1_init, w2_init)``, both (K, D), K the broadcast batch size.
+
+    Raises:
+      InvalidArgumentError: ``pretrained`` is multi-task, a value is not finite,
+        ``rescale`` is negative, or the shapes do not broadcast.
+
+    Examples:
+      A first layer pretrained to :math:`(3, 0)` and :math:`(0, 4)` on the two
+      branches has magnitude 5; rescaling halves it:
+
+      >>> result = train_diagonal_networks(
+      ...     np.eye(2), [9.0, -16.0], 1e-3, 1e-3, learning_rate=0.02
+      ... )
+      >>> w1, w2 = finetuning_initialization(result, rescale=0.5, gamma=1e-2)
+      >>> bool(np.allclose(w1, [[1.5, 2.0]], rtol=1e-5) and np.all(w2 == 1e-2))
+      True
+
+    References:
+      Appendix A (last paragraph, eqs. 21-23) of ptft-diagonal-networks.
+    """
+    if pretrained.coefficients.ndim != 2:
+        raise InvalidArgumentError(
+            f"pretrained has coefficients of shape {pretrained.coefficients.shape}: "
+            "PT+FT pretrains single-task networks, (K, D)"
+        )
+    scale = _array("rescale", rescale, (0, 1), "() or (K,)")
+    check_nonnegative("rescale", scale, "the rescaling factor of the first layer")
+    gamma_ = _array("gamma", gamma, (0, 1), "() or (K,)")
+    magnitude = np.hypot(pretrained.first_layer_plus, pretrained.first_layer_minus)
+    try:
+        (count,) = np.broadcast_shapes(magnitude.shape[:1], scale.shape, gamma_.shape)
+    except ValueError as error:
+        raise InvalidArgumentError(
+            f"shapes do not broadcast (pretrained: {magnitude.shape[0]} networks, "
+            f"rescale: {scale.shape}, gamma: {gamma_.shape})"
+        ) from error
+    shape = (count, magnitude.shape[1])
+    w1 = np.broadcast_to(scale[..., None] * magnitude, shape).copy()
+    w2 = np.broadcast_to(gamma_[..., None], shape).copy()
+    return w1, w2
+
+
+def pretrain_finetune_diagonal_networks(
+    X_aux: ArrayLike,
+    y_aux: ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    init_scale: ArrayLike,
+    gamma: ArrayLike,
+    learning_rate: ArrayLike,
+    rescale: ArrayLike = 1.0,
+    aux_sample_counts: ArrayLike | None = None,
+    sample_counts: ArrayLike | None = None,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> PretrainFinetuneResult:
+    r"""PT+FT: pretrain on an auxiliary task, rescale, finetune on the main task.
+
+    .. math:: w(0) = \alpha \xrightarrow{\ (X^{aux},\, y^{aux})\ } w^{aux},
+              \qquad w^{(1)}_\pm \leftarrow \lambda|w^{(1),aux}|,\
+              w^{(2)}_\pm \leftarrow \gamma
+              \xrightarrow{\ (X,\, y)\ } \beta \approx
+              \arg\min_{X\beta=y}\|\beta\|_Q
+
+    Let :math:`X^{aux}, y^{aux}` be ``X_aux, y_aux`` (the auxiliary task),
+    :math:`X, y` be ``X, y`` (the main task), :math:`\alpha` be
+    ``init_scale``, :math:`\lambda` be ``rescale`` and :math:`\gamma` be
+    ``gamma``. Pretraining starts all weights at :math:`\alpha`; finetuning
+    starts from :func:`finetuning_initialization`, so the finetuned endpoint
+    approaches the minimum-Q interpolant with
+    :math:`k_d = \lambda^2 |w^{(1),aux}_d|^2 + \gamma^2` (eqs. 21-23).
+
+    Args:
+      X_aux: auxiliary inputs, (n_aux, D) or (K, n_aux, D).
+      y_aux: auxiliary targets, (n_aux,) or (K, n_aux).
+      X: main-task inputs, (n, D) or (K, n, D).
+      y: main-task targets, (n,) or (K, n).
+      init_scale: pretraining initialization :math:`\alpha > 0`, () or (K,).
+      gamma: second-layer re-initialization :math:`\gamma`, () or (K,).
+      learning_rate: step size of both phases, :math:`> 0`, () or (K,).
+      rescale: first-layer rescaling :math:`\lambda \ge 0`, () or (K,).
+      aux_sample_counts: rows of ``X_aux`` each network pretrains on.
+      sample_counts: rows of ``X`` each network finetunes on.
+      tol: relative loss at which each phase stops, ``>= 0``.
+      max_steps: most gradient steps per phase, an integer ``>= 0``.
+
+    Returns:
+      A :class:`PretrainFinetuneResult`.
+
+    Raises:
+      InvalidArgumentError: an argument is invalid (as for
+        :func:`train_diagonal_networks`), ``init_scale`` is not positive or
+        ``rescale`` negative.
+      ConvergenceError: a phase diverged or did not converge in ``max_steps``.
+
+    Examples:
+      With one sample per input, finetuning fits the main task exactly, and
+      the first layer it starts from is the rescaled pretrained magnitude:
+
+      >>> result = pretrain_finetune_diagonal_networks(
+      ...     np.eye(2), [4.0, 0.0], np.eye(2), [1.0, 1.0],
+      ...     init_scale=1e-3, gamma=1e-3, learning_rate=0.05, rescale=0.5,
+      ... )
+      >>> bool(np.allclose(result.finetuned.coefficients, [[1.0, 1.0]], atol=1e-9))
+      True
+      >>> bool(np.isclose(result.finetune_w1_init[0, 0], 0.5 * 2.0, rtol=1e-5))
+      True
+
+    References:
+      Appendix A (eqs. 21-23) of ptft-diagonal-networks.
+    """
+    alpha = _positive("init_scale", init_scale, "the pretraining initialization scale")
+    pretrained = train_diagonal_networks(
+        X_aux,
+        y_aux,
+        alpha[..., None],
+        alpha[..., None],
+        learning_rate=learning_rate,
+        sample_counts=aux_sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+    )
+    w1_init, w2_init = finetuning_initialization(
+        pretrained, rescale=rescale, gamma=gamma
+    )
+    finetuned = train_diagonal_networks(
+        X,
+        y,
+        w1_init,
+        w2_init,
+        learning_rate=learning_rate,
+        sample_counts=sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+    )
+    return PretrainFinetuneResult(
+        pretrained=pretrained,
+        finetune_w1_init=w1_init,
+        finetune_w2_init=w2_init,
+        finetuned=finetuned,
+    )
+
+
+# ---------------------------------------------------------------- experiments
+
+
+def support_overlap(coefficients: ArrayLike, support: ArrayLike) -> Float64Array:
+    r"""The share of a predictor's squared norm that lies on a set of inputs.
+
+    .. math:: \mathrm{overlap}(\beta, S) = \frac{\sum_{d\in S}\beta_d^2}
+              {\sum_{d=1}^D \beta_d^2}
+
+    Let :math:`\beta` be ``coefficients`` and S the inputs where ``support``
+    is True. Appendix E.1 measures it with S the auxiliary task's features
+    ("proportion of the weight norm in the dimensions relevant for the
+    auxiliary task", Fig. 5b).
+
+    Args:
+      coefficients: predictors, (..., D), finite, none identically zero.
+      support: a boolean mask of the inputs in S, (D,).
+
+    Returns:
+      The overlap in [0, 1], shape (...).
+
+    Raises:
+      InvalidArgumentError: a value is not finite, ``support`` is not a
+        boolean (D,) mask, or a predictor is zero (its overlap is 0/0).
+
+    Examples:
+      >>> beta = np.array([3.0, 0.0, 4.0])
+      >>> float(support_overlap(beta, [True, True, False]))
+      0.36
+      >>> bool(support_overlap(beta, [True, False, True]) == 1.0)
+      True
+      >>> float(support_overlap(1e-200 * beta, [True, True, False]))
+      0.36
+
+    References:
+      Appendix E.1 (Fig. 5b) of ptft-diagonal-networks.
+    """
+    beta = _array("coefficients", coefficients, (1, 2, 3), "(..., D)")
+    mask = np.asarray(support)
+    if mask.dtype != np.bool_ or mask.shape != beta.shape[-1:]:
+        raise InvalidArgumentError(
+            f"support has dtype {mask.dtype} and shape {mask.shape}: support must "
+            f"be a boolean mask of shape ({beta.shape[-1]},)"
+        )
+    # Scaled by the largest entry first, so tiny predictors do not underflow.
+    largest = np.max(np.abs(beta), axis=-1, keepdims=True)
+    if not (largest > 0).all():
+        raise InvalidArgumentError(
+            "coefficients contains a zero predictor: its overlap is 0/0"
+        )
+    scaled = beta / largest
+    total = np.sum(scaled * scaled, axis=-1)
+    return np.asarray(np.sum(scaled[..., mask] ** 2, axis=-1) / total)
+
+
+def _stable_learning_rate(
+    X: Float64Array, counts: NDArray[np.int64], size: float
+) -> Float64Array:
+    r"""Per-network step sizes :math:`0.5 / (\lambda_{\max}(X_n^\top X_n/n)\, s)`.
+
+    At an interpolant the Hessian of L in the weights is
+    :math:`\tfrac2n J^\top J` with :math:`J J^\top = X\mathrm{diag}(c)X^\top`,
+    :math:`c_d = \sum_\pm (w^{(1)}_{\pm,d})^2 + (w^{(2)}_{\pm,d})^2 \approx
+    2|\beta_d|` (balanced weights, one live branch), so its largest eigenvalue
+    is at most :math:`4\lambda_{\max}\max_d|\beta_d|` and descent is stable
+    below :math:`0.5/(\lambda_{\max}\max_d|\beta_d|)`. Here s is
+    ``max(1, size)`` with ``size`` the ground truth's largest coefficient; the
+    bound is loose (diag(c) rarely aligns with the top eigenvector of
+    :math:`X^\top X`), and a run that diverges raises ConvergenceError.
+    """
+    top = np.array([np.linalg.eigvalsh(X[:n].T @ X[:n] / n)[-1] for n in counts])
+    return np.asarray(0.5 / (top * max(1.0, size)))
+
+
+@dataclass(frozen=True, eq=False)
+class NormsVersusSampleSize:
+    r"""Appendix E.1, Fig. 5a: norms of learned and ground-truth predictors vs n.
+
+    Arrays over sample sizes (S) and repeats (R). The MTL predictor has the
+    outputs (main, auxiliary); "STL" stacks two single-task networks, one per
+    task, trained on the same samples. The Q norm is that of the PT+FT
+    networks, :math:`k_d = (w^{(1)}_d)^2 + \gamma^2` with the pretrained (and
+    here not rescaled) first layer of that repeat.
+
+    Attributes:
+      sample_sizes: n, (S,).
+      mtl_l12: :math:`\ell_{1,2}` norm of the MTL predictor, (S, R).
+      stl_l12: :math:`\ell_{1,2}` norm of the two STL predictors, (S, R).
+      truth_l12: :math:`\ell_{1,2}` norm of the ground truth, (R,).
+      ptft_q: Q norm of the PT+FT main-task predictor, (S, R).
+      stl_q: Q norm of the STL main-task predictor, (S, R).
+      min_q: Q norm of the minimum-Q interpolant of the same data, (S, R).
+      truth_q: Q norm of the ground-truth main-task predictor, (R,).
+      dimension, features, aux_samples, init_scale, gamma, tol, seed: the
+        configuration (see :func:`norms_versus_sample_size`); every network
+        stopped at a training loss of at most ``tol`` times
+        :math:`\|y\|^2/n`.
+    """
+
+    sample_sizes: NDArray[np.int64]
+    mtl_l12: Float64Array
+    stl_l12: Float64Array
+    truth_l12: Float64Array
+    ptft_q: Float64Array
+    stl_q: Float64Array
+    min_q: Float64Array
+    truth_q: Float64Array
+    dimension: int
+    features: int
+    aux_samples: int
+    init_scale: float
+    gamma: float
+    tol: float
+    seed: int
+
+
+def norms_versus_sample_size(
+    *, quick: bool = False, seed: int = 0
+) -> NormsVersusSampleSize:
+    r"""Appendix E.1's first claim: norms of MTL, PT+FT and STL solutions vs n.
+
+    .. math:: \|B\|_{1,2} = \sum_d \|B_{:,d}\|_2,\qquad
+              \|\beta\|_Q = \sum_d k_d\, q(2\beta_d/k_d)
+
+    The claim: "as the amount of training data increases, the norms all
+    converge to that of the ground truth solution, but in the low-sample
+    regime, MTL and PT+FT find solutions with lower values of their
+    corresponding norm than the ground-truth function".
+
+    Configuration (``quick`` in brackets). D = 200 [40] standard Gaussian
+    inputs; the main and auxiliary tasks use the same 20 [4] inputs (the
+    analogue of the paper's 40/40 overlap) with independent standard normal
+    coefficients; noiseless targets. Sample sizes n = 10, 20, 40, 60, 80, 120,
+    160 [4, 8, 12, 16, 24, 32], nested (network k uses the first n rows of one
+    draw), 5 [2] repeats. STL and MTL start every weight at
+    :math:`\alpha = 10^{-3}`; PT+FT pretrains from :math:`\alpha` on D/2 fresh
+    samples of the auxiliary task and finetunes from :math:`\lambda = 1`,
+    :math:`\gamma = 10^{-3}`. MTL sees both tasks' targets on the same n
+    samples. Learning rates :math:`0.5/(\lambda_{\max}(X^\top X/n)
+    \max(1, \|B\|_\infty))` per network; each network stops at a relative loss
+    of ``tol = 1e-6``.
+
+    Args:
+      quick: the small configuration (seconds instead of about a minute).
+      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+
+    Returns:
+      A :class:`NormsVersusSampleSize`.
+
+    Raises:
+      ConvergenceError: a network diverged or did not converge.
+
+    Examples:
+      >>> result = norms_versus_sample_size(quick=True)
+      >>> result.mtl_l12.shape == (len(result.sample_sizes), 2)
+      True
+      >>> bool(np.all(result.min_q <= result.truth_q * (1 + 1e-9)))
+      True
+
+    References:
+      Appendix E.1 (Fig. 5a) of ptft-diagonal-networks; eq. (30) for
+      :math:`\ell_{1,2}`, eqs. (22)-(23) for Q.
+    """
+    dimension, features, repeats = (40, 4, 2) if quick else (200, 20, 5)
+    sizes = np.array(
+        [4, 8, 12, 16, 24, 32] if quick else [10, 20, 40, 60, 80, 120, 160]
+    )
+    alpha = gamma = 1e-3
+    tol = 1e-6
+    aux_samples = dimension // 2
+    shape = (sizes.size, repeats)
+    mtl_l12, stl_l12, ptft_q, stl_q, min_q = (np.empty(shape) for _ in range(5))
+    truth_l12, truth_q = np.empty(repeats), np.empty(repeats)
+    for r, child in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
+        rng = np.random.default_rng(child)
+        truth = np.zeros((2, dimension))  # (main, auxiliary)
+        truth[:, :features] = rng.standard_normal((2, features))
+        X = rng.standard_normal((sizes[-1], dimension))
+        Y = X @ truth.T
+        X_aux = rng.standard_normal((aux_samples, dimension))
+        size = float(np.max(np.abs(truth)))
+        rate = _stable_learning_rate(X, sizes, size)
+        pretrained = train_diagonal_networks(
+            X_aux,
+            X_aux @ truth[1],
+            alpha,
+            alpha,
+            learning_rate=_stable_learning_rate(X_aux, np.array([aux_samples]), size),
+            tol=tol,
+        )
+        w1, w2 = finetuning_initialization(pretrained, rescale=1.0, gamma=gamma)
+        ptft = train_diagonal_networks(
+            X, Y[:, 0], w1, w2, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        mtl = train_multitask_diagonal_networks(
+            X, Y, alpha, alpha, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        stl = train_diagonal_networks(
+            X,
+            np.repeat(Y.T, sizes.size, axis=0),  # (main,) * S then (aux,) * S
+            alpha,
+            alpha,
+            learning_rate=np.tile(rate, 2),
+            sample_counts=np.tile(sizes, 2),
+            tol=tol,
+        )
+        stl_pairs = stl.coefficients.reshape(2, sizes.size, dimension).swapaxes(0, 1)
+        w1_ft, w2_ft = w1[0], w2[0]
+        truth_l12[r] = l12_norm(truth)
+        truth_q[r] = q_norm(truth[0], w1_ft, w2_ft)
+        for i, n in enumerate(sizes):
+            mtl_l12[i, r] = l12_norm(mtl.coefficients[i])
+            stl_l12[i, r] = l12_norm(stl_pairs[i])
+            ptft_q[i, r] = q_norm(ptft.coefficients[i], w1_ft, w2_ft)
+            stl_q[i, r] = q_norm(stl_pairs[i, 0], w1_ft, w2_ft)
+            reference = min_q_norm_interpolant(X[:n], Y[:n, 0], w1_ft, w2_ft)
+            min_q[i, r] = q_norm(reference, w1_ft, w2_ft)
+    return NormsVersusSampleSize(
+        sample_sizes=sizes,
+        mtl_l12=mtl_l12,
+        stl_l12=stl_l12,
+        truth_l12=truth_l12,
+        ptft_q=ptft_q,
+        stl_q=stl_q,
+        min_q=min_q,
+        truth_q=truth_q,
+        dimension=dimension,
+        features=features,
+        aux_samples=aux_samples,
+        init_scale=alpha,
+        gamma=gamma,
+        tol=tol,
+        seed=seed,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class OverlapVersusRescaling:
+    r"""Appendix E.1, Fig. 5b: feature overlap of PT+FT predictors vs rescaling.
+
+    The overlap is :func:`support_overlap` of the learned main-task predictor
+    with the auxiliary task's features.
+
+    Attributes:
+      rescales: the rescaling factors :math:`\lambda`, (F,).
+      sample_sizes: n, (S,).
+      ptft_overlap: overlap of the PT+FT predictors, (F, S, R).
+      stl_overlap: overlap of single-task predictors from :math:`\alpha`,
+        (S, R).
+      truth_overlap: overlap of the ground-truth main-task predictor, (R,).
+      dimension, features, shared, aux_samples, init_scale, gamma, tol, seed:
+        the configuration (see :func:`overlap_versus_rescaling`).
+    """
+
+    rescales: Float64Array
+    sample_sizes: NDArray[np.int64]
+    ptft_overlap: Float64Array
+    stl_overlap: Float64Array
+    truth_overlap: Float64Array
+    dimension: int
+    features: int
+    shared: int
+    aux_samples: int
+    init_scale: float
+    gamma: float
+    tol: float
+    seed: int
+
+
+def overlap_versus_rescaling(
+    *, quick: bool = False, seed: int = 0
+) -> OverlapVersusRescaling:
+    r"""Appendix E.1's second claim: rescaling below 1 reduces feature reuse.
+
+    .. math:: k_d = \lambda^2 (w^{(1),aux}_d)^2 + \gamma^2,\qquad
+              \mathrm{overlap} = \frac{\sum_{d\in S_{aux}}\beta_d^2}
+              {\sum_d \beta_d^2}
+
+    The claim: "weight rescaling by a factor less than 1.0 following
+    pretraining reduces the propensity of the network to share features
+    between auxiliary and main tasks during finetuning", measured by "the
+    overlap between the auxiliary task features and the learned linear
+    predictor for the main task".
+
+    Configuration (``quick`` in brackets). D = 200 [40] standard Gaussian
+    inputs; the auxiliary task uses inputs 0-19 [0-5], the main task 20 [6]
+    inputs of which 10 [3] are auxiliary features (inputs 10-29 [3-8]), with
+    independent standard normal coefficients; noiseless targets.
+    :math:`\lambda` = 0.01, 0.03, 0.1, 0.3, 1 [0.03, 0.1, 0.3, 1]; main-task
+    sample sizes n = 10, 20, 40, 80 [6, 12, 24], nested; 5 [2] repeats.
+    Pretraining from :math:`\alpha = 10^{-3}` on D/2 samples of the auxiliary
+    task (once per repeat, shared by every :math:`\lambda` and n), then
+    finetuning from :math:`\gamma = 10^{-3}`; STL from :math:`\alpha`. Learning
+    rates as in :func:`norms_versus_sample_size`; relative loss ``tol = 1e-6``.
+
+    Args:
+      quick: the small configuration.
+      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+
+    Returns:
+      An :class:`OverlapVersusRescaling`.
+
+    Raises:
+      ConvergenceError: a network diverged or did not converge.
+
+    Examples:
+      >>> result = overlap_versus_rescaling(quick=True)
+      >>> result.ptft_overlap.shape == (4, 3, 2)
+      True
+      >>> bool(np.all((0 <= result.ptft_overlap) & (result.ptft_overlap <= 1)))
+      True
+
+    References:
+      Appendix E.1 (Fig. 5b) of ptft-diagonal-networks; Appendix A (eqs.
+      21-23) for k.
+    """
+    if quick:
+        dimension, features, shared, repeats = 40, 6, 3, 2
+        rescales = np.array([0.03, 0.1, 0.3, 1.0])
+        sizes = np.array([6, 12, 24])
+    else:
+        dimension, features, shared, repeats = 200, 20, 10, 5
+        rescales = np.array([0.01, 0.03, 0.1, 0.3, 1.0])
+        sizes = np.array([10, 20, 40, 80])
+    alpha = gamma = 1e-3
+    tol = 1e-6
+    aux_samples = dimension // 2
+    aux_support = np.arange(dimension) < features
+    main_support = slice(features - shared, 2 * features - shared)
+    ptft_overlap = np.empty((rescales.size, sizes.size, repeats))
+    stl_overlap = np.empty((sizes.size, repeats))
+    truth_overlap = np.empty(repeats)
+    for r, child in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
+        rng = np.random.default_rng(child)
+        aux, main = np.zeros(dimension), np.zeros(dimension)
+        aux[:features] = rng.standard_normal(features)
+        main[main_support] = rng.standard_normal(features)
+        X = rng.standard_normal((sizes[-1], dimension))
+        X_aux = rng.standard_normal((aux_samples, dimension))
+        size = float(max(np.max(np.abs(aux)), np.max(np.abs(main))))
+        pretrained = train_diagonal_networks(
+            X_aux,
+            X_aux @ aux,
+            alpha,
+            alpha,
+            learning_rate=_stable_learning_rate(X_aux, np.array([aux_samples]), size),
+            tol=tol,
+        )
+        w1, w2 = finetuning_initialization(
+            pretrained, rescale=np.repeat(rescales, sizes.size), gamma=gamma
+        )
+        rate = _stable_learning_rate(X, sizes, size)
+        ptft = train_diagonal_networks(
+            X,
+            X @ main,
+            w1,
+            w2,
+            learning_rate=np.tile(rate, rescales.size),
+            sample_counts=np.tile(sizes, rescales.size),
+            tol=tol,
+        )
+        stl = train_diagonal_networks(
+            X, X @ main, alpha, alpha, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        overlap = support_overlap(ptft.coefficients, aux_support)
+        ptft_overlap[:, :, r] = overlap.reshape(rescales.size, sizes.size)
+        stl_overlap[:, r] = support_overlap(stl.coefficients, aux_support)
+        truth_overlap[r] = support_overlap(main, aux_support)
+    return OverlapVersusRescaling(
+        rescales=rescales,
+        sample_sizes=sizes,
+        ptft_overlap=ptft_overlap,
+        stl_overlap=stl_overlap,
+        truth_overlap=truth_overlap,
+        dimension=dimension,
+        features=features,
+        shared=shared,
+        aux_samples=aux_samples,
+        init_scale=alpha,
+        gamma=gamma,
+        tol=tol,
+        seed=seed,
+    )
