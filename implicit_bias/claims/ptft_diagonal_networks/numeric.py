@@ -243,12 +243,13 @@ def _check_mtl_planted() -> Verdict:
     return Verdict.holds(detail) if ok else Verdict.fails(detail)
 
 
-def _check_norms_versus_samples() -> Verdict:
-    result = norms_versus_sample_size(quick=True)
+def _check_norms_versus_samples(quick: bool) -> Verdict:
+    result = norms_versus_sample_size(quick=quick)
     mtl = np.median(result.mtl_l12 / result.truth_l12, axis=1)
     ptft = np.median(result.ptft_q / result.truth_q, axis=1)
     detail = (
-        f"quick configuration (D = {result.dimension}, {result.features} shared "
+        f"{'quick' if quick else 'full'} configuration (D = {result.dimension}, "
+        f"{result.features} shared "
         f"features, n = {result.sample_sizes.tolist()}): median MTL l1,2 / truth "
         f"{np.round(mtl, 3).tolist()}; median PT+FT Q / truth "
         f"{np.round(ptft, 3).tolist()}"
@@ -258,11 +259,12 @@ def _check_norms_versus_samples() -> Verdict:
     return Verdict.holds(detail) if low_sample and converge else Verdict.fails(detail)
 
 
-def _check_rescaling_overlap() -> Verdict:
-    result = overlap_versus_rescaling(quick=True)
+def _check_rescaling_overlap(quick: bool) -> Verdict:
+    result = overlap_versus_rescaling(quick=quick)
     overlap = np.median(result.ptft_overlap[:, 0, :], axis=-1)
     detail = (
-        f"quick configuration, n = {int(result.sample_sizes[0])}: median overlap of "
+        f"{'quick' if quick else 'full'} configuration, n = "
+        f"{int(result.sample_sizes[0])}: median overlap of "
         "the "
         f"PT+FT main-task predictor with the auxiliary features at rescaling "
         f"{result.rescales.tolist()}: {np.round(overlap, 3).tolist()}"
@@ -370,9 +372,10 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Kind.SIMULATION,
         "with few samples MTL and PT+FT find solutions of lower l1,2 / Q norm than the "
         "ground truth; as samples grow the norms converge to the ground truth's",
-        _check_norms_versus_samples,
+        lambda: _check_norms_versus_samples(quick=True),
         Status.HOLDS,
         budget_seconds=120.0,
+        slow=False,
     ),
     Claim(
         SOURCE,
@@ -381,9 +384,34 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Kind.SIMULATION,
         "rescaling the pretrained weights by a factor below 1 reduces the overlap of "
         "the main-task predictor with the auxiliary task's features",
-        _check_rescaling_overlap,
+        lambda: _check_rescaling_overlap(quick=True),
         Status.HOLDS,
         budget_seconds=120.0,
+        slow=False,
+    ),
+    Claim(
+        SOURCE,
+        "sec-E.1",
+        "norms-versus-samples-full",
+        Kind.SIMULATION,
+        "with few samples MTL and PT+FT find solutions of lower l1,2 / Q norm than the "
+        "ground truth; as samples grow the norms converge to the ground truth's",
+        lambda: _check_norms_versus_samples(quick=False),
+        Status.HOLDS,
+        budget_seconds=900.0,
+        slow=True,
+    ),
+    Claim(
+        SOURCE,
+        "sec-E.1",
+        "rescaling-reduces-overlap-full",
+        Kind.SIMULATION,
+        "rescaling the pretrained weights by a factor below 1 reduces the overlap of "
+        "the main-task predictor with the auxiliary task's features",
+        lambda: _check_rescaling_overlap(quick=False),
+        Status.HOLDS,
+        budget_seconds=900.0,
+        slow=True,
     ),
     Claim(
         SOURCE,
