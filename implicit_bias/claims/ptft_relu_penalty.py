@@ -701,19 +701,6 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         SOURCE,
-        "11",
-        "readout-gap-at-root",
-        Kind.IDENTITY,
-        "at a root of eq. (10), m_h/u - gamma = u^2 (u - m0 rho)/m_h (our "
-        "cancellation-free "
-        "form of the readout gap)",
-        _check_readout_gap_at_root,
-        Status.HOLDS,
-        assumptions=("m_h != 0", "u a root of eq. (10)"),
-        formula=lambda: _eq(theory.readout(u) - gamma, theory.readout_gap_at_root()),
-    ),
-    Claim(
-        SOURCE,
         "9",
         "derivative",
         Kind.IDENTITY,
@@ -781,6 +768,19 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         corrects=_claim_id("11", "at-the-root"),
         formula=lambda: _eq(theory.penalty, theory.penalty_eq11(theory.u_star)),
+    ),
+    Claim(
+        SOURCE,
+        "11",
+        "readout-gap-at-root",
+        Kind.IDENTITY,
+        "at a root of eq. (10), m_h/u - gamma = u^2 (u - m0 rho)/m_h (our "
+        "cancellation-free "
+        "form of the readout gap)",
+        _check_readout_gap_at_root,
+        Status.HOLDS,
+        assumptions=("m_h != 0", "u a root of eq. (10)"),
+        formula=lambda: _eq(theory.readout(u) - gamma, theory.readout_gap_at_root()),
     ),
     Claim(
         SOURCE,

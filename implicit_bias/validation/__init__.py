@@ -1,16 +1,18 @@
 """NumPy simulations and direct minimizations checking the numerics, by network."""
 
+from implicit_bias.validation.diagonal_experiments import (
+    NormsVersusSampleSize,
+    OverlapVersusRescaling,
+    norms_versus_sample_size,
+    overlap_versus_rescaling,
+)
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TOLERANCE,
     DiagonalTrainingResult,
-    NormsVersusSampleSize,
-    OverlapVersusRescaling,
     PretrainFinetuneResult,
     diagonal_coefficients,
     finetuning_initialization,
-    norms_versus_sample_size,
-    overlap_versus_rescaling,
     pretrain_finetune_diagonal_networks,
     support_overlap,
     train_diagonal_networks,

@@ -39,8 +39,6 @@ from implicit_bias.numerics import (
 from implicit_bias.validation import (
     diagonal_coefficients,
     finetuning_initialization,
-    norms_versus_sample_size,
-    overlap_versus_rescaling,
     pretrain_finetune_diagonal_networks,
     support_overlap,
     train_diagonal_networks,
@@ -595,46 +593,6 @@ def test_overlap_rejects_bad_arguments(
 ) -> None:
     with pytest.raises(InvalidArgumentError, match=rf"^{name}\b"):
         support_overlap(coefficients, support)  # type: ignore[arg-type]
-
-
-# -------------------------------------------------------- Appendix E.1 claims
-
-
-def test_norm_experiment_quick_is_consistent() -> None:
-    result = norms_versus_sample_size(quick=True)
-    sizes = result.sample_sizes.size
-    assert result.mtl_l12.shape == result.ptft_q.shape == (sizes, 2)
-    # PT+FT is min-Q up to the stopping tolerance and O(eta) (Appendix A), so
-    # its Q norm is at most the ground truth's (an interpolant) and near min-Q.
-    assert np.all(result.min_q <= result.truth_q * (1 + 1e-9))
-    np.testing.assert_allclose(result.ptft_q, result.min_q, rtol=0.02)
-    # Every trained predictor at the largest n (above recovery) is the truth.
-    np.testing.assert_allclose(result.mtl_l12[-1], result.truth_l12, rtol=0.01)
-    np.testing.assert_allclose(result.ptft_q[-1], result.truth_q, rtol=0.01)
-
-
-def test_overlap_experiment_quick_is_consistent() -> None:
-    result = overlap_versus_rescaling(quick=True)
-    assert result.ptft_overlap.shape == (4, 3, 2)
-    assert np.all((result.ptft_overlap >= 0) & (result.ptft_overlap <= 1))
-    # The claim's direction, averaged over n and repeats (the full-size check
-    # is test_e1_claims_at_full_size); observed 0.45, 0.54, 0.60, 0.68.
-    assert np.all(np.diff(result.ptft_overlap.mean(axis=(1, 2))) > 0)
-
-
-@pytest.mark.slow
-def test_e1_claims_at_full_size() -> None:
-    norms = norms_versus_sample_size()
-    # PT+FT: below the ground truth's Q norm at every n, converging to it.
-    assert np.all(norms.ptft_q <= norms.truth_q * 1.001)
-    np.testing.assert_allclose(norms.ptft_q[-1], norms.truth_q, rtol=0.01)
-    # MTL: below the ground truth's l1,2 norm at the smallest n, converging to it.
-    assert np.all(norms.mtl_l12[0] < norms.truth_l12)
-    np.testing.assert_allclose(norms.mtl_l12[-1], norms.truth_l12, rtol=0.01)
-    overlap = overlap_versus_rescaling()
-    mean = overlap.ptft_overlap.mean(axis=-1)  # (F, S)
-    # Rescaling below 1 lowers the overlap, at every sample size below recovery.
-    assert np.all(mean[:-1, :-1] < mean[-1, :-1])
 
 
 # ------------------------------------------------------------ documentation

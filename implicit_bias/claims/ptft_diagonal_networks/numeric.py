@@ -3,7 +3,8 @@ r"""Numeric and simulation claims of ptft-diagonal-networks.
 The evaluators of :mod:`implicit_bias.numerics` against their references, and
 gradient descent on diagonal linear networks
 (:mod:`implicit_bias.validation.diagonal_networks`) against the implicit biases
-of Appendices A and B.1, and the experiments of Appendix E.1.
+of Appendices A and B.1, and the experiments of Appendix E.1
+(:mod:`implicit_bias.validation.diagonal_experiments`).
 
 Appendix A's result is exact for gradient flow from :math:`w_+(0) = w_-(0)`:
 the endpoint is the minimum-Q interpolant. Gradient descent with step
@@ -32,9 +33,11 @@ from implicit_bias.numerics import (
     q_potential_mp,
 )
 from implicit_bias.theory import diagonal_networks as theory
-from implicit_bias.validation.diagonal_networks import (
+from implicit_bias.validation.diagonal_experiments import (
     norms_versus_sample_size,
     overlap_versus_rescaling,
+)
+from implicit_bias.validation.diagonal_networks import (
     pretrain_finetune_diagonal_networks,
     train_diagonal_networks,
     train_multitask_diagonal_networks,
