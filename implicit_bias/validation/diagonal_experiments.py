@@ -1,0 +1,370 @@
+r"""The Appendix E.1 experiments of ptft-diagonal-networks.
+
+Appendix E.1 compares the predictors that multi-task learning (MTL),
+pretraining then finetuning (PT+FT) and single-task learning (STL) find on
+diagonal linear networks: their norms against the ground truth's as the number
+of samples grows (Fig. 5a, :func:`norms_versus_sample_size`), and how much of
+the main-task predictor lies on the auxiliary task's features as the rescaling
+factor of the pretrained first layer varies (Fig. 5b,
+:func:`overlap_versus_rescaling`). Both run on the batched gradient-descent
+simulations of :mod:`implicit_bias.validation.diagonal_networks`, whose module
+docstring states the networks, the loss and the stopping rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from implicit_bias.numerics import (
+    l12_norm,
+    min_q_norm_interpolant,
+    q_norm,
+)
+from implicit_bias.validation.diagonal_networks import (
+    finetuning_initialization,
+    support_overlap,
+    train_diagonal_networks,
+    train_multitask_diagonal_networks,
+)
+
+__all__ = [
+    "NormsVersusSampleSize",
+    "OverlapVersusRescaling",
+    "norms_versus_sample_size",
+    "overlap_versus_rescaling",
+]
+
+Float64Array = NDArray[np.float64]
+
+
+def _stable_learning_rate(
+    X: Float64Array, counts: NDArray[np.int64], size: float
+) -> Float64Array:
+    r"""Per-network step sizes :math:`0.5 / (\lambda_{\max}(X_n^\top X_n/n)\, s)`.
+
+    At an interpolant the Hessian of L in the weights is
+    :math:`\tfrac2n J^\top J` with :math:`J J^\top = X\mathrm{diag}(c)X^\top`,
+    :math:`c_d = \sum_\pm (w^{(1)}_{\pm,d})^2 + (w^{(2)}_{\pm,d})^2 \approx
+    2|\beta_d|` (balanced weights, one live branch), so its largest eigenvalue
+    is at most :math:`4\lambda_{\max}\max_d|\beta_d|` and descent is stable
+    below :math:`0.5/(\lambda_{\max}\max_d|\beta_d|)`. Here s is
+    ``max(1, size)`` with ``size`` the ground truth's largest coefficient; the
+    bound is loose (diag(c) rarely aligns with the top eigenvector of
+    :math:`X^\top X`), and a run that diverges raises ConvergenceError.
+    """
+    top = np.array([np.linalg.eigvalsh(X[:n].T @ X[:n] / n)[-1] for n in counts])
+    return np.asarray(0.5 / (top * max(1.0, size)))
+
+
+@dataclass(frozen=True, eq=False)
+class NormsVersusSampleSize:
+    r"""Appendix E.1, Fig. 5a: norms of learned and ground-truth predictors vs n.
+
+    Arrays over sample sizes (S) and repeats (R). The MTL predictor has the
+    outputs (main, auxiliary); "STL" stacks two single-task networks, one per
+    task, trained on the same samples. The Q norm is that of the PT+FT
+    networks, :math:`k_d = (w^{(1)}_d)^2 + \gamma^2` with the pretrained (and
+    here not rescaled) first layer of that repeat.
+
+    Attributes:
+      sample_sizes: n, (S,).
+      mtl_l12: :math:`\ell_{1,2}` norm of the MTL predictor, (S, R).
+      stl_l12: :math:`\ell_{1,2}` norm of the two STL predictors, (S, R).
+      truth_l12: :math:`\ell_{1,2}` norm of the ground truth, (R,).
+      ptft_q: Q norm of the PT+FT main-task predictor, (S, R).
+      stl_q: Q norm of the STL main-task predictor, (S, R).
+      min_q: Q norm of the minimum-Q interpolant of the same data, (S, R).
+      truth_q: Q norm of the ground-truth main-task predictor, (R,).
+      dimension, features, aux_samples, init_scale, gamma, tol, seed: the
+        configuration (see :func:`norms_versus_sample_size`); every network
+        stopped at a training loss of at most ``tol`` times
+        :math:`\|y\|^2/n`.
+    """
+
+    sample_sizes: NDArray[np.int64]
+    mtl_l12: Float64Array
+    stl_l12: Float64Array
+    truth_l12: Float64Array
+    ptft_q: Float64Array
+    stl_q: Float64Array
+    min_q: Float64Array
+    truth_q: Float64Array
+    dimension: int
+    features: int
+    aux_samples: int
+    init_scale: float
+    gamma: float
+    tol: float
+    seed: int
+
+
+def norms_versus_sample_size(
+    *, quick: bool = False, seed: int = 0
+) -> NormsVersusSampleSize:
+    r"""Appendix E.1's first claim: norms of MTL, PT+FT and STL solutions vs n.
+
+    .. math:: \|B\|_{1,2} = \sum_d \|B_{:,d}\|_2,\qquad
+              \|\beta\|_Q = \sum_d k_d\, q(2\beta_d/k_d)
+
+    The claim: "as the amount of training data increases, the norms all
+    converge to that of the ground truth solution, but in the low-sample
+    regime, MTL and PT+FT find solutions with lower values of their
+    corresponding norm than the ground-truth function".
+
+    Configuration (``quick`` in brackets). D = 200 [40] standard Gaussian
+    inputs; the main and auxiliary tasks use the same 20 [4] inputs (the
+    analogue of the paper's 40/40 overlap) with independent standard normal
+    coefficients; noiseless targets. Sample sizes n = 10, 20, 40, 60, 80, 120,
+    160 [4, 8, 12, 16, 24, 32], nested (network k uses the first n rows of one
+    draw), 5 [2] repeats. STL and MTL start every weight at
+    :math:`\alpha = 10^{-3}`; PT+FT pretrains from :math:`\alpha` on D/2 fresh
+    samples of the auxiliary task and finetunes from :math:`\lambda = 1`,
+    :math:`\gamma = 10^{-3}`. MTL sees both tasks' targets on the same n
+    samples. Learning rates :math:`0.5/(\lambda_{\max}(X^\top X/n)
+    \max(1, \|B\|_\infty))` per network; each network stops at a relative loss
+    of ``tol = 1e-6``.
+
+    Args:
+      quick: the small configuration (seconds instead of about a minute).
+      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+
+    Returns:
+      A :class:`NormsVersusSampleSize`.
+
+    Raises:
+      ConvergenceError: a network diverged or did not converge.
+
+    Examples:
+      >>> result = norms_versus_sample_size(quick=True)
+      >>> result.mtl_l12.shape == (len(result.sample_sizes), 2)
+      True
+      >>> bool(np.all(result.min_q <= result.truth_q * (1 + 1e-9)))
+      True
+
+    References:
+      Appendix E.1 (Fig. 5a) of ptft-diagonal-networks; eq. (30) for
+      :math:`\ell_{1,2}`, eqs. (22)-(23) for Q.
+    """
+    dimension, features, repeats = (40, 4, 2) if quick else (200, 20, 5)
+    sizes = np.array(
+        [4, 8, 12, 16, 24, 32] if quick else [10, 20, 40, 60, 80, 120, 160]
+    )
+    alpha = gamma = 1e-3
+    tol = 1e-6
+    aux_samples = dimension // 2
+    shape = (sizes.size, repeats)
+    mtl_l12, stl_l12, ptft_q, stl_q, min_q = (np.empty(shape) for _ in range(5))
+    truth_l12, truth_q = np.empty(repeats), np.empty(repeats)
+    for r, child in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
+        rng = np.random.default_rng(child)
+        truth = np.zeros((2, dimension))  # (main, auxiliary)
+        truth[:, :features] = rng.standard_normal((2, features))
+        X = rng.standard_normal((sizes[-1], dimension))
+        Y = X @ truth.T
+        X_aux = rng.standard_normal((aux_samples, dimension))
+        size = float(np.max(np.abs(truth)))
+        rate = _stable_learning_rate(X, sizes, size)
+        pretrained = train_diagonal_networks(
+            X_aux,
+            X_aux @ truth[1],
+            alpha,
+            alpha,
+            learning_rate=_stable_learning_rate(X_aux, np.array([aux_samples]), size),
+            tol=tol,
+        )
+        w1, w2 = finetuning_initialization(pretrained, rescale=1.0, gamma=gamma)
+        ptft = train_diagonal_networks(
+            X, Y[:, 0], w1, w2, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        mtl = train_multitask_diagonal_networks(
+            X, Y, alpha, alpha, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        stl = train_diagonal_networks(
+            X,
+            np.repeat(Y.T, sizes.size, axis=0),  # (main,) * S then (aux,) * S
+            alpha,
+            alpha,
+            learning_rate=np.tile(rate, 2),
+            sample_counts=np.tile(sizes, 2),
+            tol=tol,
+        )
+        stl_pairs = stl.coefficients.reshape(2, sizes.size, dimension).swapaxes(0, 1)
+        w1_ft, w2_ft = w1[0], w2[0]
+        truth_l12[r] = l12_norm(truth)
+        truth_q[r] = q_norm(truth[0], w1_ft, w2_ft)
+        for i, n in enumerate(sizes):
+            mtl_l12[i, r] = l12_norm(mtl.coefficients[i])
+            stl_l12[i, r] = l12_norm(stl_pairs[i])
+            ptft_q[i, r] = q_norm(ptft.coefficients[i], w1_ft, w2_ft)
+            stl_q[i, r] = q_norm(stl_pairs[i, 0], w1_ft, w2_ft)
+            reference = min_q_norm_interpolant(X[:n], Y[:n, 0], w1_ft, w2_ft)
+            min_q[i, r] = q_norm(reference, w1_ft, w2_ft)
+    return NormsVersusSampleSize(
+        sample_sizes=sizes,
+        mtl_l12=mtl_l12,
+        stl_l12=stl_l12,
+        truth_l12=truth_l12,
+        ptft_q=ptft_q,
+        stl_q=stl_q,
+        min_q=min_q,
+        truth_q=truth_q,
+        dimension=dimension,
+        features=features,
+        aux_samples=aux_samples,
+        init_scale=alpha,
+        gamma=gamma,
+        tol=tol,
+        seed=seed,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class OverlapVersusRescaling:
+    r"""Appendix E.1, Fig. 5b: feature overlap of PT+FT predictors vs rescaling.
+
+    The overlap is :func:`support_overlap` of the learned main-task predictor
+    with the auxiliary task's features.
+
+    Attributes:
+      rescales: the rescaling factors :math:`\lambda`, (F,).
+      sample_sizes: n, (S,).
+      ptft_overlap: overlap of the PT+FT predictors, (F, S, R).
+      stl_overlap: overlap of single-task predictors from :math:`\alpha`,
+        (S, R).
+      truth_overlap: overlap of the ground-truth main-task predictor, (R,).
+      dimension, features, shared, aux_samples, init_scale, gamma, tol, seed:
+        the configuration (see :func:`overlap_versus_rescaling`).
+    """
+
+    rescales: Float64Array
+    sample_sizes: NDArray[np.int64]
+    ptft_overlap: Float64Array
+    stl_overlap: Float64Array
+    truth_overlap: Float64Array
+    dimension: int
+    features: int
+    shared: int
+    aux_samples: int
+    init_scale: float
+    gamma: float
+    tol: float
+    seed: int
+
+
+def overlap_versus_rescaling(
+    *, quick: bool = False, seed: int = 0
+) -> OverlapVersusRescaling:
+    r"""Appendix E.1's second claim: rescaling below 1 reduces feature reuse.
+
+    .. math:: k_d = \lambda^2 (w^{(1),aux}_d)^2 + \gamma^2,\qquad
+              \mathrm{overlap} = \frac{\sum_{d\in S_{aux}}\beta_d^2}
+              {\sum_d \beta_d^2}
+
+    The claim: "weight rescaling by a factor less than 1.0 following
+    pretraining reduces the propensity of the network to share features
+    between auxiliary and main tasks during finetuning", measured by "the
+    overlap between the auxiliary task features and the learned linear
+    predictor for the main task".
+
+    Configuration (``quick`` in brackets). D = 200 [40] standard Gaussian
+    inputs; the auxiliary task uses inputs 0-19 [0-5], the main task 20 [6]
+    inputs of which 10 [3] are auxiliary features (inputs 10-29 [3-8]), with
+    independent standard normal coefficients; noiseless targets.
+    :math:`\lambda` = 0.01, 0.03, 0.1, 0.3, 1 [0.03, 0.1, 0.3, 1]; main-task
+    sample sizes n = 10, 20, 40, 80 [6, 12, 24], nested; 5 [2] repeats.
+    Pretraining from :math:`\alpha = 10^{-3}` on D/2 samples of the auxiliary
+    task (once per repeat, shared by every :math:`\lambda` and n), then
+    finetuning from :math:`\gamma = 10^{-3}`; STL from :math:`\alpha`. Learning
+    rates as in :func:`norms_versus_sample_size`; relative loss ``tol = 1e-6``.
+
+    Args:
+      quick: the small configuration.
+      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+
+    Returns:
+      An :class:`OverlapVersusRescaling`.
+
+    Raises:
+      ConvergenceError: a network diverged or did not converge.
+
+    Examples:
+      >>> result = overlap_versus_rescaling(quick=True)
+      >>> result.ptft_overlap.shape == (4, 3, 2)
+      True
+      >>> bool(np.all((0 <= result.ptft_overlap) & (result.ptft_overlap <= 1)))
+      True
+
+    References:
+      Appendix E.1 (Fig. 5b) of ptft-diagonal-networks; Appendix A (eqs.
+      21-23) for k.
+    """
+    if quick:
+        dimension, features, shared, repeats = 40, 6, 3, 2
+        rescales = np.array([0.03, 0.1, 0.3, 1.0])
+        sizes = np.array([6, 12, 24])
+    else:
+        dimension, features, shared, repeats = 200, 20, 10, 5
+        rescales = np.array([0.01, 0.03, 0.1, 0.3, 1.0])
+        sizes = np.array([10, 20, 40, 80])
+    alpha = gamma = 1e-3
+    tol = 1e-6
+    aux_samples = dimension // 2
+    aux_support = np.arange(dimension) < features
+    main_support = slice(features - shared, 2 * features - shared)
+    ptft_overlap = np.empty((rescales.size, sizes.size, repeats))
+    stl_overlap = np.empty((sizes.size, repeats))
+    truth_overlap = np.empty(repeats)
+    for r, child in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
+        rng = np.random.default_rng(child)
+        aux, main = np.zeros(dimension), np.zeros(dimension)
+        aux[:features] = rng.standard_normal(features)
+        main[main_support] = rng.standard_normal(features)
+        X = rng.standard_normal((sizes[-1], dimension))
+        X_aux = rng.standard_normal((aux_samples, dimension))
+        size = float(max(np.max(np.abs(aux)), np.max(np.abs(main))))
+        pretrained = train_diagonal_networks(
+            X_aux,
+            X_aux @ aux,
+            alpha,
+            alpha,
+            learning_rate=_stable_learning_rate(X_aux, np.array([aux_samples]), size),
+            tol=tol,
+        )
+        w1, w2 = finetuning_initialization(
+            pretrained, rescale=np.repeat(rescales, sizes.size), gamma=gamma
+        )
+        rate = _stable_learning_rate(X, sizes, size)
+        ptft = train_diagonal_networks(
+            X,
+            X @ main,
+            w1,
+            w2,
+            learning_rate=np.tile(rate, rescales.size),
+            sample_counts=np.tile(sizes, rescales.size),
+            tol=tol,
+        )
+        stl = train_diagonal_networks(
+            X, X @ main, alpha, alpha, learning_rate=rate, sample_counts=sizes, tol=tol
+        )
+        overlap = support_overlap(ptft.coefficients, aux_support)
+        ptft_overlap[:, :, r] = overlap.reshape(rescales.size, sizes.size)
+        stl_overlap[:, r] = support_overlap(stl.coefficients, aux_support)
+        truth_overlap[r] = support_overlap(main, aux_support)
+    return OverlapVersusRescaling(
+        rescales=rescales,
+        sample_sizes=sizes,
+        ptft_overlap=ptft_overlap,
+        stl_overlap=stl_overlap,
+        truth_overlap=truth_overlap,
+        dimension=dimension,
+        features=features,
+        shared=shared,
+        aux_samples=aux_samples,
+        init_scale=alpha,
+        gamma=gamma,
+        tol=tol,
+        seed=seed,
+    )
