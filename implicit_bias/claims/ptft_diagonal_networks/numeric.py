@@ -262,6 +262,23 @@ def _check_norms_versus_samples(quick: bool) -> Verdict:
     return Verdict.holds(detail) if low_sample and converge else Verdict.fails(detail)
 
 
+def _check_stl_contrast(norm: str) -> Verdict:
+    result = norms_versus_sample_size(quick=True)
+    if norm == "l12":
+        ratio = result.stl_l12 / result.truth_l12
+    else:
+        ratio = result.stl_q / result.truth_q
+    below = np.all(ratio < 1, axis=1)
+    detail = (
+        f"quick configuration: STL {'l1,2' if norm == 'l12' else 'Q'} norm / ground "
+        f"truth at n = {result.sample_sizes.tolist()}: "
+        f"{np.round(ratio, 3).tolist()} (rows: n; columns: repeats); below the truth "
+        f"in every repeat at n = {result.sample_sizes[below].tolist()}"
+    )
+    consistently_lower = bool(below[0])
+    return Verdict.fails(detail) if consistently_lower else Verdict.holds(detail)
+
+
 def _check_rescaling_overlap(quick: bool) -> Verdict:
     result = overlap_versus_rescaling(quick=quick)
     overlap = np.median(result.ptft_overlap[:, 0, :], axis=-1)
@@ -379,6 +396,30 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         budget_seconds=120.0,
         slow=False,
+    ),
+    Claim(
+        SOURCE,
+        "sec-E.1",
+        "stl-contrast",
+        Kind.SIMULATION,
+        "by contrast, STL does not consistently find solutions with lower values of "
+        "these norms (l1,2 and Q) than the ground truth",
+        lambda: _check_stl_contrast("l12"),
+        Status.FAILS,
+        assumptions=("two single-task networks stacked as the l1,2 predictor",),
+        budget_seconds=120.0,
+    ),
+    Claim(
+        SOURCE,
+        "sec-E.1",
+        "stl-contrast-q",
+        Kind.SIMULATION,
+        "STL does not consistently find solutions of lower Q norm than the ground "
+        "truth (the contrast holds for Q, not for l1,2)",
+        lambda: _check_stl_contrast("q"),
+        Status.HOLDS,
+        corrects=_claim_id("sec-E.1", "stl-contrast"),
+        budget_seconds=120.0,
     ),
     Claim(
         SOURCE,
