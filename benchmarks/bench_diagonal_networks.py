@@ -142,6 +142,25 @@ def main() -> None:
             f"{single * 1e6:.2f} us | {single / batched:.1f}x |"
         )
 
+    # 1b. Networks that share one X (seeds or tasks on the same inputs): every
+    # product is then a single matrix-matrix product over the batch.
+    print("\n## Batching: K = 64 networks sharing one X (n, D)\n")
+    print("| n | D | steps | batched, per network-step | one at a time | speed-up |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for samples, dimension in ((small[0], small[1]), (4 * small[0], 4 * small[1])):
+        X, targets = problem(count, samples, dimension, seed=2)
+        shared = X[0]
+        batched = step_time(shared, targets, small[2], repeats) / count
+        single = float(
+            np.mean(
+                [step_time(shared, targets[k], small[2], repeats) for k in range(count)]
+            )
+        )
+        print(
+            f"| {samples} | {dimension} | {small[2]} | {batched * 1e6:.2f} us | "
+            f"{single * 1e6:.2f} us | {single / batched:.1f}x |"
+        )
+
     # 2. Memory bandwidth, at a size where X is far larger than the caches.
     samples, dimension, steps = (256, 256, 10) if options.quick else (1024, 1024, 30)
     X, y = problem(count, samples, dimension, seed=1)
