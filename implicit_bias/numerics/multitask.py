@@ -8,6 +8,7 @@ training is biased towards the interpolant of least :math:`\ell_{1,2}` norm.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from typing import NamedTuple
 
@@ -131,11 +132,20 @@ _BARRIER_SHRINK = 0.02
 #: path, makes the final digits; a stage that stalls hands over as it is).
 _BARRIER_STEPS = 80
 _CENTERED = 1e-3
+#: A barrier step goes at most this fraction of the way to the boundary of the
+#: dual feasible set, so that no slack 1 - ||v_d||^2 falls below half its value
+#: in one step (the slack is concave along the step). Going 0.99 of the way (the
+#: primal-dual habit) lets one step pin some v_d against its sphere
+#: ||v_d|| = 1 pointing the wrong way; with O >= 2 outputs it can then only turn
+#: along the sphere by about sqrt(slack) per step, and the path stalls.
+_BOUNDARY_FRACTION = 0.5
 #: Newton steps on the KKT equations per support, and supports tried per level.
 _POLISH_STEPS = 30
 #: Relative size below which the polish treats KKT directions as singular.
 _RANK_RCOND = 1e-12
 _POLISH_ROUNDS = 4
+#: Smallest damping factor of a polish step before the polish stops.
+_MIN_POLISH_STEP = 2.0**-20
 
 
 def _barrier_objective(
@@ -156,6 +166,8 @@ def _central_path(
     Starts at the dual point ``lam`` (strictly feasible); returns the last dual
     iterate and the primal point it defines,
     :math:`b_d = 2\\mu v_d/(1-\\|v_d\\|^2)` (feasible up to the centering).
+    Damped Newton: each step goes at most :data:`_BOUNDARY_FRACTION` of the way
+    to the boundary, then backtracks (Armijo) on the barrier objective.
     """
     rank, dimension = a.shape
     outputs = c.shape[1]
@@ -196,7 +208,7 @@ def _central_path(
                 boundary = slack / (
                     linear + np.sqrt(linear * linear + quadratic * slack)
                 )
-            t = min(1.0, 0.99 * float(np.min(boundary, initial=np.inf)))
+            t = min(1.0, _BOUNDARY_FRACTION * float(np.min(boundary, initial=np.inf)))
             current = _barrier_objective(lam, a, c, mu)
             while _barrier_objective(lam + t * direction, a, c, mu) < (
                 current + _ARMIJO * t * increase
@@ -222,13 +234,23 @@ def _kkt_step(matrix: Float64Array, rhs: Float64Array) -> Float64Array:
     """
     with warnings.catch_warnings():
         warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
-        try:
+        with contextlib.suppress(scipy.linalg.LinAlgWarning, np.linalg.LinAlgError):
             return np.asarray(scipy.linalg.solve(matrix, rhs, check_finite=False))
-        except (scipy.linalg.LinAlgWarning, np.linalg.LinAlgError):
-            pass
+    # Singular or flagged ill-conditioned: least squares with a rank cutoff.
     return np.asarray(
         scipy.linalg.lstsq(matrix, rhs, cond=_RANK_RCOND, lapack_driver="gelsy")[0]
     )
+
+
+def _kkt_residual(
+    a_s: Float64Array, c: Float64Array, b: Float64Array, lam: Float64Array
+) -> Float64Array | None:
+    """The KKT residual of :func:`_polish`, or None where a column of ``b`` is 0."""
+    norms = _column_norms(b.T)
+    if np.any(norms == 0):
+        return None
+    unit = b / norms[:, None]
+    return np.concatenate([(unit - a_s.T @ lam).ravel(), (a_s @ b - c).ravel()])
 
 
 def _polish(
@@ -242,8 +264,12 @@ def _polish(
 
     Unknowns :math:`b_d` (:math:`d\in S`) and :math:`\Lambda`; equations
     :math:`b_d/\|b_d\| = (A^\top\Lambda)_d` and :math:`A_S B_S = C`. Smooth
-    where every :math:`b_d \ne 0`; converges quadratically from the end of the
-    central path.
+    where every :math:`b_d \ne 0`; converges quadratically near a solution.
+    Damped: a step is halved until the residual norm falls by the Armijo
+    fraction, since a column whose norm is small (near a phase transition the
+    minimizer has columns 1e-4 of the largest) leaves Newton's region of fast
+    convergence small, and a full step can throw the iterate far outside it.
+    Returns the last iterate (the residual only decreases).
     """
     rank, outputs = c.shape
     a_s = a[:, support]
@@ -254,26 +280,33 @@ def _polish(
     jacobian = np.zeros(((size + rank) * outputs, (size + rank) * outputs))
     jacobian[: size * outputs, size * outputs :] = -np.kron(a_s.T, identity)
     jacobian[size * outputs :, : size * outputs] = np.kron(a_s, identity)
-    best = (np.inf, b, lam)
+    residual = _kkt_residual(a_s, c, b, lam)
     for _ in range(_POLISH_STEPS):
-        norms = _column_norms(b.T)
-        if np.any(norms == 0):
+        if residual is None:
             break
-        unit = b / norms[:, None]
-        residual = np.concatenate([(unit - a_s.T @ lam).ravel(), (a_s @ b - c).ravel()])
         size_of_residual = float(np.linalg.norm(residual))
-        if size_of_residual >= best[0]:
-            break
-        best = (size_of_residual, b, lam)
+        norms = _column_norms(b.T)
+        unit = b / norms[:, None]
         for j in range(size):
             block = slice(j * outputs, (j + 1) * outputs)
             jacobian[block, block] = (identity - np.outer(unit[j], unit[j])) / norms[j]
         step = _kkt_step(jacobian, -residual)
-        b = b + step[: size * outputs].reshape(size, outputs)
-        lam = lam + step[size * outputs :].reshape(rank, outputs)
+        step_b = step[: size * outputs].reshape(size, outputs)
+        step_lam = step[size * outputs :].reshape(rank, outputs)
+        t = 1.0
+        while t >= _MIN_POLISH_STEP:
+            trial = _kkt_residual(a_s, c, b + t * step_b, lam + t * step_lam)
+            if trial is not None and float(np.linalg.norm(trial)) <= (
+                (1.0 - _ARMIJO * t) * size_of_residual
+            ):
+                break
+            t *= 0.5
+        else:
+            break  # no decrease left: converged to rounding, or stuck
+        b, lam, residual = b + t * step_b, lam + t * step_lam, trial
     out = np.zeros_like(start)
-    out[support] = best[1]
-    return out, best[2]
+    out[support] = b
+    return out, lam
 
 
 def _certificate(
@@ -311,10 +344,11 @@ def min_l12_interpolant(
     The minimum parameter-norm solution of a multi-output diagonal linear
     network (eqs. 26-30; with one output, basis pursuit, the minimum
     :math:`\ell_1` interpolant). Solved in the orthonormal row space of X:
-    a log-barrier path on the dual (damped Newton, barrier parameter from
-    :math:`\|Y\|` down by factors of 50), read off the support at
-    :math:`10^{-8}\|Y\|` (then :math:`10^{-10}`, :math:`10^{-12}` if needed),
-    Newton's method on the KKT equations over that support (refined while a
+    a log-barrier path on the dual (damped Newton, at most half-way to the
+    boundary per step; barrier parameter from :math:`\|Y\|` down by factors
+    of 50), read off the support at :math:`10^{-8}\|Y\|` (then
+    :math:`10^{-10}`, :math:`10^{-12}` if needed), damped Newton's method on
+    the KKT equations over that support (refined while a
     column outside it violates dual feasibility), which leaves the other
     columns exactly zero; the constraints are then met with the support's
     columns and the result certified. The path's own last point, projected
