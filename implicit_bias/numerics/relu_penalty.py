@@ -108,7 +108,8 @@ _NEWTON_ULPS = 4.0
 #: 10^6 points with magnitudes 1e-100..1e100); this cap only guards a defect.
 _NEWTON_MAX_STEPS = 200
 #: Below this the scaled constant term m^2/s^4 of eq. (10) has lost digits to
-#: underflow (it is within 2^52 of the subnormal range).
+#: underflow (it is within 2^52 of the subnormal range): such points, with
+#: |m| below ~1e-145 (m0 rho)^2, go through _minimize_small_magnitude.
 _SMALLEST_SCALED_CONSTANT = 1e-290
 #: Points per block of the elementwise work (64 KiB per float64 temporary).
 _BLOCK = 8192
@@ -258,14 +259,16 @@ def _minimize_block(
     c = (m / scale / scale) ** 2
     lost = c < _SMALLEST_SCALED_CONSTANT
     if lost.any():
-        index = int(np.flatnonzero(lost)[0])
-        raise InvalidArgumentError(
-            f"m={float(m[index])!r} is too small for float64 next to m0*rho="
-            f"{float(a_raw[index])!r} and gamma={float(gamma[index])!r}: eq. (10) "
-            "needs "
-            "m**2 / max(m0*|rho|, |gamma*m|**(1/3), sqrt|m|)**4 >= 1e-290; use "
-            "relu_ptft_penalty_mp"
+        u_star, penalty, count = (np.empty_like(m) for _ in range(3))
+        kept = ~lost
+        if kept.any():
+            u_star[kept], penalty[kept], count[kept] = _minimize_block(
+                m[kept], rho[kept], m0[kept], gamma[kept]
+            )
+        u_star[lost], penalty[lost], count[lost] = _minimize_small_magnitude(
+            m[lost], rho[lost], m0[lost], gamma[lost]
         )
+        return u_star, penalty, count
 
     q_half = _quartic(0.5 * a, a, b, c)
     positive_a = a > 0
@@ -328,6 +331,65 @@ def _minimize_block(
     return u_star, penalty, count
 
 
+def _minimize_small_magnitude(
+    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    r""":func:`_minimize_block` where :math:`m^2 \ll (m_0\rho)^4` underflows there.
+
+    Then :math:`|a| = m_0|\rho|` dominates the scale, and eq. (10) has a root
+    at :math:`u = a` to relative order :math:`m/a^2` (below :math:`10^{-145}`,
+    so exactly ``a`` in float64) when :math:`a > 0`, besides the small roots.
+    The small roots are found on the scale :math:`s = \max(|\gamma m|^{1/3},
+    |m|^{1/2})`, where the constant term :math:`m^2/s^4` is at most 1 and does
+    not underflow; :math:`|a|/s` is then huge, which only widens the concave part.
+    """
+    a_raw = m0 * rho
+    scale = np.maximum(np.cbrt(np.abs(gamma)) * np.cbrt(np.abs(m)), np.sqrt(np.abs(m)))
+    a = a_raw / scale
+    b = (gamma / scale) * (m / scale) / scale
+    c = (m / scale / scale) ** 2
+    u_star = np.empty_like(m)
+    penalty = np.empty_like(m)
+    count = np.ones_like(m)
+
+    # a < 0: q is convex on u > 0 and its one root is small: Newton from above,
+    # from the least of the root bounds of _minimize_block.
+    negative = np.flatnonzero(a < 0)
+    if negative.size:
+        an, bn, cn = a[negative], b[negative], c[negative]
+        b_minus = np.maximum(-bn, 0.0)
+        start = np.maximum(np.sqrt(2.0 * b_minus / -an), np.cbrt(2.0 * cn / -an))
+        with np.errstate(divide="ignore"):
+            start = np.where(bn > 0, np.minimum(start, cn / bn), start)
+        u_star[negative] = _newton(start, an, bn, cn) * scale[negative]
+
+    # a > 0: the root u = a, and a smaller local minimum of p where q rises
+    # above zero on its hump (b > 0 and q(v1) > 0, v1 as in _minimize_block).
+    positive = np.flatnonzero(a > 0)
+    if positive.size:
+        ap, bp, cp = a[positive], b[positive], c[positive]
+        u_star[positive] = a_raw[positive]
+        with np.errstate(over="ignore", invalid="ignore"):
+            v2 = 0.75 * ap
+            v1 = np.sqrt(np.maximum(bp, 0.0) / (4.0 * v2))
+            hump = (bp > 0) & (_quartic(v1, ap, bp, cp) > 0)
+        if hump.any():
+            index = positive[hump]
+            bh, ch = b[index], c[index]
+            u_left = _newton(ch / bh, a[index], bh, ch) * scale[index]
+            p_left = _penalty_at_root(
+                u_left, m[index], rho[index], m0[index], gamma[index]
+            )
+            p_right = _penalty_at_root(
+                a_raw[index], m[index], rho[index], m0[index], gamma[index]
+            )
+            better = p_left < p_right
+            u_star[index[better]] = u_left[better]
+            count[index] = 3.0
+    penalty[:] = _penalty_at_root(u_star, m, rho, m0, gamma)
+    return u_star, penalty, count
+
+
 def relu_ptft_penalty(
     m: ArrayLike, rho: ArrayLike, m0: ArrayLike, gamma: ArrayLike
 ) -> Float64Array:
@@ -354,11 +416,7 @@ def relu_ptft_penalty(
 
     Raises:
       InvalidArgumentError: an argument is NaN or infinite, rho is outside
-        ``[-1, 1]``, m0 is negative, or m is nonzero but so small next to
-        ``m0*rho`` and ``gamma`` that float64 cannot hold eq. (10)
-        (:math:`m^2/\max(m_0|\rho|, |\gamma m|^{1/3}, \sqrt{|m|})^4 < 10^{-290}`,
-        i.e. :math:`|m| < 10^{-145} (m_0\rho)^2`: the constant term of eq. (10)
-        underflows).
+        ``[-1, 1]`` or m0 is negative.
 
     Examples:
       A fresh unit (:math:`m_0 = \gamma = 0`) costs :math:`2|m|` (balanced weights):
