@@ -123,6 +123,9 @@ def _check_readout_gap_at_root() -> Verdict:
     )
     if from_gap.status != Status.HOLDS:
         return from_gap
+    slope = check_identity(theory.envelope_slope_from_gap(gap), theory.envelope_slope())
+    if slope.status != Status.HOLDS:
+        return slope
     return Verdict.holds(
         f"m/u - gamma - u^2(u - m0 rho)/m = -q(u)/(m u) ({identity.detail}), so the "
         "two "

@@ -98,8 +98,8 @@ _from_gap_numpy: Callable[..., Any] = sp.lambdify(
 _gap_at_root_numpy: Callable[..., Any] = sp.lambdify(
     _ARGUMENTS, theory.readout_gap_at_root(), modules="numpy"
 )
-_envelope_numpy: Callable[..., Any] = sp.lambdify(
-    _ARGUMENTS, theory.envelope_slope(), modules="numpy"
+_envelope_from_gap_numpy: Callable[..., Any] = sp.lambdify(
+    (theory.readout_gap, u_symbol), theory.envelope_slope_from_gap(), modules="numpy"
 )
 
 #: Iterations stop once a step moves the scaled root by less than this many ulps.
@@ -182,14 +182,14 @@ def _newton(
     )
 
 
-def _penalty_at_root(
+def _readout_gap(
     u: Float64Array,
     m: Float64Array,
     rho: Float64Array,
     m0: Float64Array,
     gamma: Float64Array,
 ) -> Float64Array:
-    r"""Eq. (11) at a computed root u of eq. (10), choosing the better readout gap.
+    r"""The readout gap :math:`m/u - \gamma` at a computed root u of eq. (10).
 
     The gap :math:`m/u - \gamma` loses ``log2((|m/u| + |gamma|) / |m/u - gamma|)``
     bits to cancellation; at a root it also equals :math:`u^2(u - m_0\rho)/m`,
@@ -203,7 +203,18 @@ def _penalty_at_root(
         at_root = _gap_at_root_numpy(u, m, rho, m0, gamma)
         direct_loss = (np.abs(m / u) + np.abs(gamma)) / np.abs(direct)
         root_loss = (u + np.abs(m0 * rho)) / np.abs(offset)
-        gap = np.where(direct_loss > root_loss, at_root, direct)
+        return np.asarray(np.where(direct_loss > root_loss, at_root, direct))
+
+
+def _penalty_at_root(
+    u: Float64Array,
+    m: Float64Array,
+    rho: Float64Array,
+    m0: Float64Array,
+    gamma: Float64Array,
+) -> Float64Array:
+    """Eq. (11) at a computed root u of eq. (10), with the better readout gap."""
+    gap = _readout_gap(u, m, rho, m0, gamma)
     return np.asarray(_from_gap_numpy(gap, u, rho, m0), dtype=np.float64)
 
 
@@ -552,10 +563,8 @@ def relu_ptft_log_slope(
             "not differentiable at m = 0 when the minimizer is u* = 0 "
             "(|gamma| >= m0*rho or rho <= 0)"
         )
-    m_, rho_, m0_, gamma_ = arguments
-    return np.asarray(
-        _envelope_numpy(u_star, m_, rho_, m0_, gamma_) / penalty, dtype=np.float64
-    )
+    gap = _readout_gap(u_star, *arguments)
+    return np.asarray(_envelope_from_gap_numpy(gap, u_star) / penalty, dtype=np.float64)
 
 
 def relu_ptft_log_log_slope(

@@ -25,6 +25,7 @@ __all__ = [
     "display_eq6",
     "display_eq7",
     "envelope_slope",
+    "envelope_slope_from_gap",
     "inner_w_hat_w0",
     "large_m_scaled_quartic",
     "p_of_u",
@@ -213,6 +214,14 @@ def envelope_slope(u_star: sp.Expr = u) -> sp.Expr:
               = \frac{2}{u^*}\Big(\frac{m_h}{u^*}-\gamma\Big).
     """
     return sp.diff(deviation_eq8(), m).subs(u, u_star)
+
+
+def envelope_slope_from_gap(gap: sp.Expr = readout_gap) -> sp.Expr:
+    r""":func:`envelope_slope` in terms of the readout gap :math:`g = m_h/u^* - \gamma`.
+
+    .. math:: \frac{\partial\tilde r}{\partial m_h} = \frac{2g}{u^*}
+    """
+    return 2 * gap / u
 
 
 def penalty_new_unit() -> sp.Expr:
