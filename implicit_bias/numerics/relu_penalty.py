@@ -102,6 +102,9 @@ _envelope_from_gap_numpy: Callable[..., Any] = sp.lambdify(
     (theory.readout_gap, u_symbol), theory.envelope_slope_from_gap(), modules="numpy"
 )
 
+#: A computed root is taken to be within this many ulps of the exact one (the
+#: iterations stop at steps of 4 ulps or a residual at the rounding level).
+_ROOT_ULPS = 8.0
 #: Iterations stop once a step moves the scaled root by less than this many ulps.
 _NEWTON_ULPS = 4.0
 #: From the starts below, about 5 steps reach the root (at most ~15 seen over
@@ -191,19 +194,23 @@ def _readout_gap(
 ) -> Float64Array:
     r"""The readout gap :math:`m/u - \gamma` at a computed root u of eq. (10).
 
-    The gap :math:`m/u - \gamma` loses ``log2((|m/u| + |gamma|) / |m/u - gamma|)``
-    bits to cancellation; at a root it also equals :math:`u^2(u - m_0\rho)/m`,
-    which loses ``log2((u + |m0 rho|) / |u - m0 rho|)`` bits. Each point takes
-    the form that loses fewer (the second is exact only at the root, but the
-    root is known to a few ulps times its condition number).
+    Two forms agree at an exact root: :math:`m/u - \gamma` and
+    :math:`u^2(u - m_0\rho)/m`. With u known to :math:`\delta u` (a few ulps,
+    :data:`_ROOT_ULPS`), their absolute errors are about
+    :math:`\epsilon(|m/u| + |\gamma|) + |m|\delta u/u^2` (cancellation, then the
+    slope in u) and :math:`(u^2/|m|)(\epsilon(u + |m_0\rho|) + \delta u)`.
+    Each point takes the form with the smaller estimate: the first unless it
+    cancels badly (e.g. u near m/gamma), the second only where it is not
+    amplified by a large :math:`u^2/|m|`.
     """
+    eps = np.finfo(np.float64).eps
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         direct = m / u - gamma
-        offset = u - m0 * rho
         at_root = _gap_at_root_numpy(u, m, rho, m0, gamma)
-        direct_loss = (np.abs(m / u) + np.abs(gamma)) / np.abs(direct)
-        root_loss = (u + np.abs(m0 * rho)) / np.abs(offset)
-        return np.asarray(np.where(direct_loss > root_loss, at_root, direct))
+        shift = _ROOT_ULPS * eps * u
+        direct_error = eps * (np.abs(m / u) + np.abs(gamma)) + np.abs(m) * shift / u**2
+        root_error = u**2 / np.abs(m) * (eps * (u + np.abs(m0 * rho)) + shift)
+        return np.asarray(np.where(root_error < direct_error, at_root, direct))
 
 
 def _penalty_at_root(
@@ -246,8 +253,10 @@ def _minimize_block(
     if zero.any():
         # m == 0: the infimum over both ways of switching the unit off; the
         # other points go through the quartic on their own.
-        off_readout = gamma**2 + m0**2 * (1 - np.maximum(rho, 0.0) ** 2)
-        interior = (rho > 0) & (off_readout <= m0**2)
+        rho_plus = np.maximum(rho, 0.0)
+        off_readout = gamma**2 + m0**2 * (1 - rho_plus) * (1 + rho_plus)
+        # |gamma| <= m0 rho decides the tie without the cancellation in off_readout.
+        interior = (rho > 0) & (np.abs(gamma) <= m0 * rho)
         u_star = np.where(interior, m0 * rho, 0.0)
         penalty = np.minimum(m0**2, off_readout)
         count = np.ones_like(m)
@@ -313,7 +322,7 @@ def _minimize_block(
     from_above = np.maximum(a, 0.0) + np.maximum(
         np.cbrt(2.0 * b_minus), np.sqrt(np.sqrt(2.0 * c))
     )
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         negative_a = np.where(a < 0, -a, np.nan)
         from_above = np.fmin(
             from_above,
@@ -717,7 +726,7 @@ def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, 
             _check_mp_arguments(m, rho, m0, gamma)
             off_hidden = m0_**2
             off_readout = gamma_**2 + m0_**2 * (1 - max(rho_, 0) ** 2)
-            if rho_ > 0 and off_readout <= off_hidden:
+            if rho_ > 0 and abs(gamma_) <= m0_ * rho_:
                 return +(m0_ * rho_), +off_readout
             return mpmath.mpf(0), +off_hidden
         candidates = relu_ptft_stationary_points_mp(m, rho, m0, gamma, dps=dps)
