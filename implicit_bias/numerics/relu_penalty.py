@@ -198,7 +198,9 @@ def _readout_gap(
     :math:`u^2(u - m_0\rho)/m`. With u known to :math:`\delta u` (a few ulps,
     :data:`_ROOT_ULPS`), their absolute errors are about
     :math:`\epsilon(|m/u| + |\gamma|) + |m|\delta u/u^2` (cancellation, then the
-    slope in u) and :math:`(u^2/|m|)(\epsilon(u + |m_0\rho|) + \delta u)`.
+    slope in u) and :math:`(u^2\epsilon(u + |a|) + u(3u + 2|a|)\delta u)/|m|`
+    with :math:`a = m_0\rho` (the second form's slope in u is
+    :math:`(3u^2 - 2au)/m`).
     Each point takes the form with the smaller estimate: the first unless it
     cancels badly (e.g. u near m/gamma), the second only where it is not
     amplified by a large :math:`u^2/|m|`.
@@ -209,7 +211,8 @@ def _readout_gap(
         at_root = _gap_at_root_numpy(u, m, rho, m0, gamma)
         shift = _ROOT_ULPS * eps * u
         direct_error = eps * (np.abs(m / u) + np.abs(gamma)) + np.abs(m) * shift / u**2
-        root_error = u**2 / np.abs(m) * (eps * (u + np.abs(m0 * rho)) + shift)
+        a = np.abs(m0 * rho)
+        root_error = (u * u * eps * (u + a) + u * (3 * u + 2 * a) * shift) / np.abs(m)
         return np.asarray(np.where(root_error < direct_error, at_root, direct))
 
 
