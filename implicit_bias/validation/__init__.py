@@ -3,8 +3,10 @@
 from implicit_bias.validation.diagonal_experiments import (
     NormsVersusSampleSize,
     OverlapVersusRescaling,
+    min_q_endpoint_errors,
     norms_versus_sample_size,
     overlap_versus_rescaling,
+    ptft_min_q_endpoint_errors,
 )
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
@@ -37,11 +39,13 @@ __all__ = [
     "UnitDeviationResult",
     "diagonal_coefficients",
     "finetuning_initialization",
+    "min_q_endpoint_errors",
     "minimize_unit_deviation",
     "minimize_unit_deviation_batch",
     "norms_versus_sample_size",
     "overlap_versus_rescaling",
     "pretrain_finetune_diagonal_networks",
+    "ptft_min_q_endpoint_errors",
     "support_overlap",
     "train_diagonal_networks",
     "train_multitask_diagonal_networks",

@@ -1,4 +1,8 @@
-r"""The Appendix E.1 experiments of ptft-diagonal-networks.
+r"""The experiments of ptft-diagonal-networks: Appendix A's endpoints and Appendix E.1.
+
+:func:`min_q_endpoint_errors` and :func:`ptft_min_q_endpoint_errors` measure how
+far gradient descent ends from Appendix A's minimum-Q interpolant as the step
+size halves (the discretization error of the flow).
 
 Appendix E.1 compares the predictors that multi-task learning (MTL),
 pretraining then finetuning (PT+FT) and single-task learning (STL) find on
@@ -25,6 +29,7 @@ from implicit_bias.numerics import (
 )
 from implicit_bias.validation.diagonal_networks import (
     finetuning_initialization,
+    pretrain_finetune_diagonal_networks,
     support_overlap,
     train_diagonal_networks,
     train_multitask_diagonal_networks,
@@ -33,8 +38,10 @@ from implicit_bias.validation.diagonal_networks import (
 __all__ = [
     "NormsVersusSampleSize",
     "OverlapVersusRescaling",
+    "min_q_endpoint_errors",
     "norms_versus_sample_size",
     "overlap_versus_rescaling",
+    "ptft_min_q_endpoint_errors",
 ]
 
 Float64Array = NDArray[np.float64]
@@ -368,3 +375,115 @@ def overlap_versus_rescaling(
         tol=tol,
         seed=seed,
     )
+
+
+#: Step sizes of the endpoint experiments: eta, eta/2, eta/4.
+ENDPOINT_LEARNING_RATES = 0.04 / 2.0 ** np.arange(3)
+
+
+def min_q_endpoint_errors(*, seed: int = 1) -> Float64Array:
+    r"""Distance of single-task descent endpoints to the min-Q interpolant vs the step.
+
+    .. math:: e(\eta) = \|\beta_{GD,\eta}(\infty) - \arg\min_{X\beta = y}
+              \|\beta\|_Q\|_2,\qquad k_d = (w^{(1)}_{0,d})^2 + (w^{(2)}_{0,d})^2
+
+    Four random problems (n = 5 < D = 10, Gaussian X and y), unbalanced random
+    initializations :math:`w^{(1)}_0 \ne w^{(2)}_0` of scale about 0.5 with
+    :math:`w_+(0) = w_-(0)`, each trained at :data:`ENDPOINT_LEARNING_RATES`, all
+    twelve networks in one batch. Appendix A's result is exact for the flow, so
+    :math:`e(\eta) = A\eta + O(\eta^2)`.
+
+    Args:
+      seed: seed of the problems.
+
+    Returns:
+      The errors, shape (4, 3): problems by step size.
+
+    Examples:
+      >>> errors = min_q_endpoint_errors()
+      >>> bool(np.all(errors[:, 1:] < errors[:, :-1]))
+      True
+
+    References:
+      Eqs. (21)-(22) of ptft-diagonal-networks.
+    """
+    rng = np.random.default_rng(seed)
+    problems, samples, dimension = 4, 5, 10
+    x = rng.standard_normal((problems, samples, dimension))
+    y = rng.standard_normal((problems, samples))
+    w1 = 0.5 * (0.5 + rng.random((problems, dimension)))
+    w2 = 0.5 * (0.5 + rng.random((problems, dimension)))
+    steps = ENDPOINT_LEARNING_RATES.size
+    result = train_diagonal_networks(
+        np.repeat(x, steps, axis=0),
+        np.repeat(y, steps, axis=0),
+        np.repeat(w1, steps, axis=0),
+        np.repeat(w2, steps, axis=0),
+        learning_rate=np.tile(ENDPOINT_LEARNING_RATES, problems),
+    )
+    endpoints = result.coefficients.reshape(problems, steps, dimension)
+    return np.array(
+        [
+            np.linalg.norm(
+                endpoints[p] - min_q_norm_interpolant(x[p], y[p], w1[p], w2[p]), axis=1
+            )
+            for p in range(problems)
+        ]
+    )
+
+
+def ptft_min_q_endpoint_errors(*, seed: int = 11) -> Float64Array:
+    r"""Distance of finetuning endpoints to the min-Q interpolant with pretrained k.
+
+    .. math:: k_d = \lambda^2 (w^{(1),aux}_d)^2 + \gamma^2,\qquad
+              e(\eta) = \|\beta_{FT,\eta}(\infty) - \arg\min_{X\beta = y}
+              \|\beta\|_Q\|_2
+
+    Pretraining from :math:`\alpha = 0.3` on 8 samples of a 4-sparse auxiliary
+    task in D = 10, rescaling :math:`\lambda` = 1 and 0.5, readout
+    :math:`\gamma = 0.1`, finetuning on a random main task with n = 5 at
+    :data:`ENDPOINT_LEARNING_RATES` (also used for pretraining).
+
+    Args:
+      seed: seed of the tasks.
+
+    Returns:
+      The errors, shape (2, 3): rescaling factor by step size.
+
+    Examples:
+      >>> errors = ptft_min_q_endpoint_errors()
+      >>> bool(np.all(errors[:, 1:] < errors[:, :-1]))
+      True
+
+    References:
+      Eqs. (21)-(22) and the end of Appendix A of ptft-diagonal-networks.
+    """
+    rng = np.random.default_rng(seed)
+    samples, dimension = 5, 10
+    x_aux = rng.standard_normal((8, dimension))
+    aux = np.zeros(dimension)
+    aux[:4] = rng.standard_normal(4)
+    x, y = rng.standard_normal((samples, dimension)), rng.standard_normal(samples)
+    steps = ENDPOINT_LEARNING_RATES.size
+    rescale = np.repeat([1.0, 0.5], steps)
+    result = pretrain_finetune_diagonal_networks(
+        x_aux,
+        x_aux @ aux,
+        x,
+        y,
+        init_scale=0.3,
+        gamma=0.1,
+        learning_rate=np.tile(ENDPOINT_LEARNING_RATES, 2),
+        rescale=rescale,
+    )
+    return np.array(
+        [
+            np.linalg.norm(
+                result.finetuned.coefficients[k]
+                - min_q_norm_interpolant(
+                    x, y, result.finetune_w1_init[k], result.finetune_w2_init[k]
+                )
+            )
+            for k in range(2 * steps)
+        ]
+    ).reshape(2, steps)

@@ -19,9 +19,12 @@ import pytest
 import implicit_bias.validation as validation
 import implicit_bias.validation.diagonal_experiments as diagonal_experiments
 from implicit_bias.validation import (
+    min_q_endpoint_errors,
     norms_versus_sample_size,
     overlap_versus_rescaling,
+    ptft_min_q_endpoint_errors,
 )
+from tests.validation.test_diagonal_networks import assert_first_order
 
 # -------------------------------------------------------- Appendix E.1 claims
 
@@ -85,3 +88,17 @@ def test_public_names_are_documented(name: str) -> None:
         for section in (".. math::", "Args:", "Returns:", "Examples:", "References:"):
             assert section in doc, f"{name} lacks {section}"
         assert "of ptft-diagonal-networks" in doc
+
+
+def test_endpoint_error_to_min_q_is_first_order_in_learning_rate() -> None:
+    errors = min_q_endpoint_errors()
+    # Observed (seed 1): ratios 2.067/2.030, 2.031/2.015, 2.013/2.007, 2.043/2.021.
+    assert np.all(errors > 1e-6)  # far above the stopping and solver errors
+    assert_first_order(errors)
+
+
+def test_ptft_endpoint_error_to_min_q_with_pretrained_k_is_first_order() -> None:
+    errors = ptft_min_q_endpoint_errors()
+    # Observed (seed 11): ratios 1.98/1.99 at lambda = 1 and at lambda = 0.5.
+    assert np.all(errors > 1e-6)
+    assert_first_order(errors)

@@ -34,12 +34,12 @@ from implicit_bias.numerics import (
 )
 from implicit_bias.theory import diagonal_networks as theory
 from implicit_bias.validation.diagonal_experiments import (
+    min_q_endpoint_errors,
+    ptft_min_q_endpoint_errors,
     norms_versus_sample_size,
     overlap_versus_rescaling,
 )
 from implicit_bias.validation.diagonal_networks import (
-    pretrain_finetune_diagonal_networks,
-    train_diagonal_networks,
     train_multitask_diagonal_networks,
 )
 
@@ -119,68 +119,20 @@ def _orders(errors: np.ndarray) -> np.ndarray:
 
 
 def _check_stl_endpoint() -> Verdict:
-    rng = np.random.default_rng(1)
-    problems, samples, dimension = 4, 5, 10
-    x = rng.standard_normal((problems, samples, dimension))
-    y = rng.standard_normal((problems, samples))
-    w1 = 0.5 * (0.5 + rng.random((problems, dimension)))
-    w2 = 0.5 * (0.5 + rng.random((problems, dimension)))
-    rates = 0.04 / 2.0 ** np.arange(3)
-    result = train_diagonal_networks(
-        np.repeat(x, 3, axis=0),
-        np.repeat(y, 3, axis=0),
-        np.repeat(w1, 3, axis=0),
-        np.repeat(w2, 3, axis=0),
-        learning_rate=np.tile(rates, problems),
-    )
-    endpoints = result.coefficients.reshape(problems, 3, dimension)
-    errors = np.array(
-        [
-            np.linalg.norm(
-                endpoints[p] - min_q_norm_interpolant(x[p], y[p], w1[p], w2[p]), axis=1
-            )
-            for p in range(problems)
-        ]
-    )
+    errors = min_q_endpoint_errors()
     orders = _orders(errors)
+    first = np.array2string(errors[0], precision=2)
     detail = (
-        f"{problems} problems (n = 5, D = 10, w1 != w2 ~ 0.5), eta = 0.04, 0.02, 0.01: "
-        f"|beta_GD - beta_minQ| = {np.array2string(errors[0], precision=2)} (first "
-        f"problem); observed orders in eta {np.round(orders, 3).tolist()}"
+        f"{errors.shape[0]} problems (n = 5, D = 10, w1 != w2 ~ 0.5), eta = 0.04, "
+        f"0.02, 0.01: |beta_GD - beta_minQ| = {first} (first problem); observed "
+        f"orders in eta {np.round(orders, 3).tolist()}"
     )
     ok = np.all(np.abs(orders - 1) <= _ORDER_TOLERANCE) and np.all(errors > 1e-8)
     return Verdict.holds(detail) if ok else Verdict.fails(detail)
 
 
 def _check_ptft_endpoint() -> Verdict:
-    rng = np.random.default_rng(11)
-    samples, dimension = 5, 10
-    x_aux = rng.standard_normal((8, dimension))
-    aux = np.zeros(dimension)
-    aux[:4] = rng.standard_normal(4)
-    x, y = rng.standard_normal((samples, dimension)), rng.standard_normal(samples)
-    rescale = np.repeat([1.0, 0.5], 3)
-    result = pretrain_finetune_diagonal_networks(
-        x_aux,
-        x_aux @ aux,
-        x,
-        y,
-        init_scale=0.3,
-        gamma=0.1,
-        learning_rate=np.tile(0.04 / 2.0 ** np.arange(3), 2),
-        rescale=rescale,
-    )
-    errors = np.array(
-        [
-            np.linalg.norm(
-                result.finetuned.coefficients[k]
-                - min_q_norm_interpolant(
-                    x, y, result.finetune_w1_init[k], result.finetune_w2_init[k]
-                )
-            )
-            for k in range(6)
-        ]
-    ).reshape(2, 3)
+    errors = ptft_min_q_endpoint_errors()
     orders = _orders(errors)
     detail = (
         "pretrain (alpha = 0.3) on a 4-sparse auxiliary task, rescale by 1 and 0.5, "
