@@ -25,8 +25,6 @@ from implicit_bias.claims.ptft_diagonal_networks.symbolic import SOURCE
 from implicit_bias.numerics import (
     cka,
     ensd,
-    l12_norm,
-    min_l12_interpolant,
     min_q_norm_interpolant,
     participation_ratio,
     q_potential,
@@ -35,12 +33,11 @@ from implicit_bias.numerics import (
 from implicit_bias.theory import diagonal_networks as theory
 from implicit_bias.validation.diagonal_experiments import (
     min_q_endpoint_errors,
+    multitask_dense_gap,
+    multitask_planted_distances,
     ptft_min_q_endpoint_errors,
     norms_versus_sample_size,
     overlap_versus_rescaling,
-)
-from implicit_bias.validation.diagonal_networks import (
-    train_multitask_diagonal_networks,
 )
 
 __all__ = ["NUMERIC_CLAIMS"]
@@ -144,31 +141,8 @@ def _check_ptft_endpoint() -> Verdict:
     return Verdict.holds(detail) if ok else Verdict.fails(detail)
 
 
-def _mtl_distances(
-    x: np.ndarray, targets: np.ndarray, reference: np.ndarray, alphas: np.ndarray
-) -> np.ndarray:
-    result = train_multitask_diagonal_networks(
-        x,
-        targets,
-        alphas[:, None],
-        alphas[:, None, None],
-        learning_rate=0.04,
-        # The tail near a sparse predictor is slow: 1e-4 relative residual.
-        tol=1e-8,
-    )
-    return np.linalg.norm(result.coefficients - reference, axis=(1, 2))
-
-
 def _check_mtl_min_l12() -> Verdict:
-    rng = np.random.default_rng(0)
-    x, targets = rng.standard_normal((5, 12)), rng.standard_normal((5, 2))
-    best = min_l12_interpolant(x, targets).beta
-    alphas = np.array([1e-2, 1e-4])
-    result = train_multitask_diagonal_networks(
-        x, targets, alphas[:, None], alphas[:, None, None], learning_rate=0.02
-    )
-    excess = l12_norm(result.coefficients) / l12_norm(best) - 1.0
-    distance = np.linalg.norm(result.coefficients - best, axis=(1, 2))
+    excess, distance = multitask_dense_gap()
     detail = (
         "n = 5, D = 12, O = 2, dense targets: from alpha = 1e-2 and 1e-4 the "
         "endpoint's "
@@ -182,13 +156,7 @@ def _check_mtl_min_l12() -> Verdict:
 
 
 def _check_mtl_planted() -> Verdict:
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((20, 40))
-    truth = np.zeros((2, 40))
-    truth[:, :5] = rng.standard_normal((2, 5))
-    alphas = np.array([1e-1, 1e-2, 1e-3])
-    distance = _mtl_distances(x, x @ truth.T, truth, alphas)
-    relative = distance / np.linalg.norm(truth)
+    relative = multitask_planted_distances()
     detail = (
         "n = 20, D = 40, O = 2 outputs sharing 5 inputs (the planted B is the unique "
         "min-l1,2 interpolant): relative distance of the endpoint to it at alpha = "
