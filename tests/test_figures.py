@@ -1,0 +1,49 @@
+"""Tests of implicit_bias.figures: every registered figure draws; clear errors."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from implicit_bias import figures
+from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_every_figure_draws_a_png(name: str, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = draw_figure(name, tmp_path / "figure.png", dpi=40)
+    data = path.read_bytes()
+    assert data.startswith(_PNG_SIGNATURE)
+    assert len(data) > 5_000  # an empty canvas at this size is ~1 kB
+
+
+def test_every_source_with_figures_is_named_by_its_id() -> None:
+    sources = {name.split(":")[0] for name in FIGURES}
+    assert "ptft-relu-penalty" in sources
+    assert all(":" in name for name in FIGURES)
+
+
+def test_unknown_figure_names_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="ptft-relu-penalty:1a"):
+        draw_figure("no-such-figure", tmp_path / "x.png")
+
+
+def test_missing_matplotlib_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    real_import = importlib.import_module
+
+    def without_matplotlib(name: str, package: str | None = None) -> object:
+        if name.startswith("matplotlib"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, package)
+
+    monkeypatch.setattr(figures.importlib, "import_module", without_matplotlib)
+    with pytest.raises(MissingExtraError, match=r"implicit-bias\[plot\]"):
+        draw_figure("ptft-relu-penalty:1a", tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
