@@ -11,23 +11,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import timedelta
 
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
-settings.register_profile("dev", max_examples=50, deadline=timedelta(seconds=5))
-settings.register_profile(
-    "ci",
-    max_examples=60,
-    derandomize=True,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("thorough", max_examples=5000, deadline=None)
+from implicit_bias.strategies import register_profiles
+
+register_profiles()
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

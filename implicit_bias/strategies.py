@@ -1,0 +1,520 @@
+r"""Hypothesis strategies for the papers' parameter domains, and the test profiles.
+
+Property tests of a formula need inputs from the formula's domain, with the
+edges included and with magnitudes that exercise the arithmetic without
+leaving the range where the formula is meant to hold. This module collects
+those domains once, so every test (ours and a user's) draws from the same
+place:
+
+* :func:`cosines` -- a cosine similarity :math:`\rho\in[-1,1]` (eq. (6) of
+  ptft-relu-penalty);
+* :func:`angles` -- an angle :math:`\theta\in[0,\pi]` between two weight
+  vectors, :math:`\rho = \cos\theta`;
+* :func:`positive_scales` -- a norm, variance or step size :math:`10^e` with
+  the exponent e drawn from an interval, so that every decade is sampled;
+* :func:`dimension_ratios` -- an aspect ratio :math:`\gamma = d/n` of a design,
+  log-uniform as well;
+* :func:`gaussian_designs` -- a design matrix with i.i.d. standard normal
+  entries, drawn from a seed so that Hypothesis can shrink and replay it;
+* :func:`omegas` -- a penalty :math:`\omega:\mathbb{R}\to\mathbb{R}` that is
+  continuous, strictly quasi-convex and minimized at :math:`\omega(1) = 0`,
+  the assumptions of Proposition 3 of adaptive-tangent-features; each is a
+  :class:`QuasiConvexPenalty`, vectorized, picklable and with a repr that
+  rebuilds it.
+
+Every strategy shrinks towards a simple member of its domain: a cosine
+towards 0, a scale and a ratio towards 1, a design towards seed 0 and the
+smallest shape, a penalty towards :math:`\omega(v) = |v-1|` (the
+:math:`\omega_2` of Figure 2 of adaptive-tangent-features).
+
+:func:`register_profiles` registers the Hypothesis settings profiles used by
+the test suite (``dev``, ``ci``, ``thorough``), so that a user's suite runs
+under the same settings.
+
+Example -- a user checks a formula of their own: the squared distance
+:math:`\|w-w_0\|^2` between vectors of norms :math:`m, m_0` at cosine
+:math:`\rho`, written as a sum of nonnegative terms (the law of cosines
+rearranged so that nothing cancels), is symmetric (bitwise: IEEE products
+commute), nonnegative, and below :math:`(m+m_0)^2` up to its roundings
+(a sum of positive terms with at most 4 roundings each, against one
+rounding of the bound: 4 eps covers both):
+
+>>> import numpy as np
+>>> from hypothesis import given
+>>> from implicit_bias.strategies import cosines, positive_scales
+>>> def squared_distance(m, m0, rho):
+...     return (m - m0) ** 2 + 2.0 * m * m0 * (1.0 - rho)
+>>> @given(m=positive_scales(-3, 3), m0=positive_scales(-3, 3), rho=cosines())
+... def test_squared_distance(m, m0, rho):
+...     distance = squared_distance(m, m0, rho)
+...     assert distance == squared_distance(m0, m, rho)
+...     assert 0.0 <= distance <= (m + m0) ** 2 * (1 + 4 * np.finfo(float).eps)
+>>> test_squared_distance()
+
+and that every admissible penalty of Proposition 3 is nonnegative:
+
+>>> from implicit_bias.strategies import omegas
+>>> @given(omega=omegas())
+... def test_nonnegative(omega):
+...     assert np.all(omega(np.linspace(-4.0, 6.0, 101)) >= 0.0)
+>>> test_nonnegative()
+
+References:
+  Eq. (6) of ptft-relu-penalty; Proposition 3 of adaptive-tangent-features.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import timedelta
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import InvalidArgumentError
+
+try:
+    from hypothesis import HealthCheck, settings
+    from hypothesis import strategies as st
+    from hypothesis.strategies import SearchStrategy
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "implicit_bias.strategies needs Hypothesis; install it with "
+        "`pip install 'implicit-bias[dev]'` or `pip install hypothesis`"
+    ) from error
+
+__all__ = [
+    "PROFILES",
+    "QuasiConvexPenalty",
+    "angles",
+    "cosines",
+    "dimension_ratios",
+    "gaussian_designs",
+    "omegas",
+    "positive_scales",
+    "register_profiles",
+]
+
+PROFILES = ("dev", "ci", "thorough")
+"""Names of the Hypothesis profiles that :func:`register_profiles` registers."""
+
+# Seeds of numpy's default_rng; 2**32 distinct designs per shape are plenty,
+# and a small integer shrinks and prints well.
+_MAX_SEED = 2**32 - 1
+
+
+def register_profiles() -> tuple[str, ...]:
+    """Register the Hypothesis settings profiles ``dev``, ``ci`` and ``thorough``.
+
+    * ``dev`` -- quick feedback while editing (50 examples, 5 s deadline);
+    * ``ci`` -- derandomized and bounded, so CI is reproducible (60 examples,
+      no deadline, failure blobs printed for replay);
+    * ``thorough`` -- 5000 examples without deadline, for hunting bugs.
+
+    Registering does not load a profile; load one with
+    ``hypothesis.settings.load_profile(name)``, e.g. from the environment
+    variable ``HYPOTHESIS_PROFILE`` in a ``conftest.py``.
+
+    Returns:
+      The registered names, :data:`PROFILES`.
+
+    Examples:
+      >>> from hypothesis import settings
+      >>> register_profiles()
+      ('dev', 'ci', 'thorough')
+      >>> settings.get_profile("ci").derandomize
+      True
+    """
+    settings.register_profile("dev", max_examples=50, deadline=timedelta(seconds=5))
+    settings.register_profile(
+        "ci",
+        max_examples=60,
+        derandomize=True,
+        deadline=None,
+        print_blob=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    settings.register_profile("thorough", max_examples=5000, deadline=None)
+    return PROFILES
+
+
+def _check_finite_interval(
+    low_name: str, low: float, high_name: str, high: float
+) -> None:
+    for name, value in ((low_name, low), (high_name, high)):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise InvalidArgumentError(f"{name}={value!r} is not a real number")
+        if not math.isfinite(value):
+            raise InvalidArgumentError(
+                f"{name}={value!r} is not finite: {name} must be a finite real number"
+            )
+    if low > high:
+        raise InvalidArgumentError(
+            f"{low_name}={low!r} exceeds {high_name}={high!r}: the interval is empty"
+        )
+
+
+def cosines() -> SearchStrategy[float]:
+    r"""Cosine similarities :math:`\rho \in [-1, 1]`, endpoints included.
+
+    Eq. (6) of ptft-relu-penalty: :math:`\rho_h` is the cosine between the
+    pretrained and the finetuned hidden weights of a unit.
+
+    Returns:
+      A strategy of floats in ``[-1, 1]`` (no NaN), shrinking towards 0.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> @given(cosines())
+      ... def test_domain(rho):
+      ...     assert -1.0 <= rho <= 1.0
+      >>> test_domain()
+    """
+    return st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
+
+
+def angles() -> SearchStrategy[float]:
+    r"""Angles :math:`\theta \in [0, \pi]` between two vectors, endpoints included.
+
+    The angle of a cosine similarity, :math:`\rho = \cos\theta`; the upper
+    endpoint is the float64 nearest to :math:`\pi` (just below it).
+
+    Returns:
+      A strategy of floats in ``[0, math.pi]``, shrinking towards 0.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> @given(angles())
+      ... def test_cosine_is_a_cosine(theta):
+      ...     assert -1.0 <= np.cos(theta) <= 1.0
+      >>> test_cosine_is_a_cosine()
+    """
+    return st.floats(min_value=0.0, max_value=math.pi, allow_nan=False)
+
+
+def _log_uniform(min_exponent: float, max_exponent: float) -> SearchStrategy[float]:
+    low, high = 10.0**min_exponent, 10.0**max_exponent
+    # The clip keeps rounding of the power inside the advertised bounds.
+    return st.floats(min_value=min_exponent, max_value=max_exponent).map(
+        lambda exponent: min(max(10.0**exponent, low), high)
+    )
+
+
+def positive_scales(
+    min_exponent: float = -3.0, max_exponent: float = 3.0
+) -> SearchStrategy[float]:
+    r"""Positive magnitudes :math:`s = 10^e` with :math:`e` in an interval.
+
+    .. math:: s = 10^{e},\qquad e \in [e_{\min}, e_{\max}]
+
+    Norms (:math:`m_{0h}`), variances, initialization scales and step sizes
+    matter by their order of magnitude; drawing the exponent samples every
+    decade alike, where a uniform draw would almost never produce small
+    values. Let :math:`e_{\min}` be ``min_exponent`` and :math:`e_{\max}` be
+    ``max_exponent``.
+
+    Args:
+      min_exponent: the smallest decimal exponent, finite.
+      max_exponent: the largest decimal exponent, finite, ``>= min_exponent``.
+
+    Returns:
+      A strategy of floats in :math:`[10^{e_{\min}}, 10^{e_{\max}}]`, shrinking
+      towards 1 when the interval contains 0.
+
+    Raises:
+      InvalidArgumentError: an exponent is not a finite real number, the
+        interval is empty, or its ends under- or overflow float64.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> @given(positive_scales(-2, 2))
+      ... def test_domain(scale):
+      ...     assert 1e-2 <= scale <= 1e2
+      >>> test_domain()
+    """
+    _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
+    if not -300.0 <= min_exponent <= max_exponent <= 300.0:
+        raise InvalidArgumentError(
+            f"[{min_exponent!r}, {max_exponent!r}] is outside [-300, 300]: the "
+            "exponents must keep 10**e a normal float64"
+        )
+    return _log_uniform(float(min_exponent), float(max_exponent))
+
+
+def dimension_ratios(
+    min_value: float = 0.1, max_value: float = 10.0
+) -> SearchStrategy[float]:
+    r"""Aspect ratios :math:`\gamma = d/n` of a design, log-uniform in an interval.
+
+    .. math:: \gamma = d/n \in [\gamma_{\min}, \gamma_{\max}]
+
+    Under- (:math:`\gamma < 1`) and overparameterized (:math:`\gamma > 1`)
+    regimes are equally likely when the interval is symmetric in
+    :math:`\log\gamma`; the interpolation threshold :math:`\gamma = 1`, where
+    ridgeless risks diverge, is a possible draw (and the shrink target), so a
+    test of such a risk should exclude it with ``.filter``.
+
+    Args:
+      min_value: the smallest ratio, ``> 0``.
+      max_value: the largest ratio, ``>= min_value``.
+
+    Returns:
+      A strategy of floats in ``[min_value, max_value]``.
+
+    Raises:
+      InvalidArgumentError: a bound is not a finite positive number, or the
+        interval is empty.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> @given(dimension_ratios(0.5, 4.0))
+      ... def test_domain(gamma):
+      ...     assert 0.5 <= gamma <= 4.0
+      >>> test_domain()
+    """
+    _check_finite_interval("min_value", min_value, "max_value", max_value)
+    if min_value <= 0:
+        raise InvalidArgumentError(
+            f"min_value={min_value!r} is not positive: gamma = d/n is > 0"
+        )
+    return _log_uniform(math.log10(min_value), math.log10(max_value)).map(
+        lambda ratio: min(max(ratio, float(min_value)), float(max_value))
+    )
+
+
+def _sizes(name: str, size: int | SearchStrategy[int]) -> SearchStrategy[int]:
+    if isinstance(size, SearchStrategy):
+        return size
+    if isinstance(size, bool) or not isinstance(size, int | np.integer):
+        raise InvalidArgumentError(
+            f"{name}={size!r} is neither an integer nor a Hypothesis strategy"
+        )
+    if size < 1:
+        raise InvalidArgumentError(
+            f"{name}={size!r} is below 1: {name} counts rows or columns"
+        )
+    return st.just(int(size))
+
+
+def gaussian_designs(
+    n: int | SearchStrategy[int], d: int | SearchStrategy[int]
+) -> SearchStrategy[NDArray[np.float64]]:
+    r"""Design matrices :math:`X \in \mathbb{R}^{n\times d}` with i.i.d. N(0,1) entries.
+
+    .. math:: X_{ij} \overset{\text{iid}}{\sim} \mathcal N(0, 1)
+
+    The entries come from ``numpy.random.default_rng(seed)`` with the seed
+    drawn by Hypothesis, so a failing design shrinks (towards seed 0 and the
+    smallest shape) and replays exactly. Rescale in the test where a paper
+    normalizes differently (e.g. ``X / np.sqrt(d)``).
+
+    Args:
+      n: the number of rows (samples), an integer ``>= 1`` or a strategy of them.
+      d: the number of columns (features), an integer ``>= 1`` or a strategy.
+
+    Returns:
+      A strategy of float64 arrays of shape ``(n, d)``.
+
+    Raises:
+      InvalidArgumentError: ``n`` or ``d`` is an integer below 1, or neither an
+        integer nor a strategy.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> from hypothesis import strategies as st
+      >>> @given(gaussian_designs(st.integers(1, 5), 3))
+      ... def test_gram_is_positive_semidefinite(x):
+      ...     assert x.shape[1] == 3
+      ...     assert np.linalg.eigvalsh(x.T @ x).min() >= -1e-12 * np.sum(x**2)
+      >>> test_gram_is_positive_semidefinite()
+    """
+    rows, columns = _sizes("n", n), _sizes("d", d)
+    seeds = st.integers(min_value=0, max_value=_MAX_SEED)
+
+    @st.composite
+    def designs(draw: st.DrawFn) -> NDArray[np.float64]:
+        shape = (draw(rows), draw(columns))
+        if shape[0] < 1 or shape[1] < 1:
+            raise InvalidArgumentError(
+                f"the drawn shape {shape} has an axis below 1: the strategies "
+                "for n and d must draw integers >= 1"
+            )
+        generator = np.random.default_rng(draw(seeds))
+        return generator.standard_normal(shape)
+
+    return designs()
+
+
+@dataclass(frozen=True)
+class QuasiConvexPenalty:
+    r"""A continuous, strictly quasi-convex penalty minimized at :math:`\omega(1) = 0`.
+
+    .. math:: \omega(v) = \begin{cases} c_L |v-1|^{p_L} & v < 1\\
+              c_R |v-1|^{p_R} & v \ge 1\end{cases}
+              \;+\; a\,(v-1)^2 \;+\; b\,\bigl(1 - e^{-(v-1)^2}\bigr)
+
+    Proposition 3 of adaptive-tangent-features assumes :math:`\omega`
+    continuous, strictly quasi-convex and minimized at :math:`\omega(1)=0`.
+    Each of the terms is zero at 1, nonincreasing on :math:`(-\infty, 1]`
+    and nondecreasing on :math:`[1, \infty)`, and the first is strictly
+    monotone on both sides (:math:`c_L, c_R > 0`), so the sum is strictly
+    decreasing then strictly increasing: strictly quasi-convex with its
+    unique minimum 0 at 1. The power terms with :math:`p \ge 1` and the
+    quadratic are convex; the saturating term :math:`b(1-e^{-(v-1)^2})` is
+    not, so a penalty with :math:`b > 0` is quasi-convex without being
+    convex (the case the proposition covers beyond convexity).
+
+    Let :math:`c_L, p_L, c_R, p_R, a, b` be ``left_coefficient``,
+    ``left_exponent``, ``right_coefficient``, ``right_exponent``,
+    ``quadratic_coefficient`` and ``saturating_coefficient``.
+
+    Calling it evaluates :math:`\omega` elementwise, returning a float64
+    array. The repr rebuilds the penalty; ``str`` shows the formula.
+
+    Raises:
+      InvalidArgumentError: a coefficient or exponent of the power terms is
+        not positive and finite, or a or b is negative or not finite.
+
+    Examples:
+      The :math:`\omega_1(v) = (v-1)^2` of Figure 2 of adaptive-tangent-features:
+
+      >>> omega_1 = QuasiConvexPenalty(1.0, 2.0, 1.0, 2.0)
+      >>> omega_1(np.array([0.0, 1.0, 3.0])).tolist()
+      [1.0, 0.0, 4.0]
+
+    References:
+      Proposition 3 and Figure 2 of adaptive-tangent-features.
+    """
+
+    left_coefficient: float
+    left_exponent: float
+    right_coefficient: float
+    right_exponent: float
+    quadratic_coefficient: float = 0.0
+    saturating_coefficient: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in (
+            "left_coefficient",
+            "left_exponent",
+            "right_coefficient",
+            "right_exponent",
+        ):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise InvalidArgumentError(
+                    f"{name}={value!r} is not a positive finite number: the power "
+                    "terms must be strictly monotone on each side of 1"
+                )
+        for name in ("quadratic_coefficient", "saturating_coefficient"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0):
+                raise InvalidArgumentError(
+                    f"{name}={value!r} is not a nonnegative finite number: the "
+                    "optional terms must not decrease away from 1"
+                )
+
+    def __call__(self, v: ArrayLike) -> NDArray[np.float64]:
+        """Evaluate the penalty elementwise at ``v``."""
+        deviation = np.asarray(v, dtype=np.float64) - 1.0
+        distance = np.abs(deviation)
+        power = np.where(
+            deviation < 0,
+            self.left_coefficient * distance**self.left_exponent,
+            self.right_coefficient * distance**self.right_exponent,
+        )
+        return np.asarray(
+            power
+            + self.quadratic_coefficient * deviation**2
+            - self.saturating_coefficient * np.expm1(-(deviation**2)),
+            dtype=np.float64,
+        )
+
+    def __str__(self) -> str:
+        terms = [
+            f"{self.left_coefficient:.6g}*|v-1|^{self.left_exponent:.6g} [v<1]",
+            f"{self.right_coefficient:.6g}*|v-1|^{self.right_exponent:.6g} [v>=1]",
+        ]
+        if self.quadratic_coefficient:
+            terms.append(f"{self.quadratic_coefficient:.6g}*(v-1)^2")
+        if self.saturating_coefficient:
+            terms.append(f"{self.saturating_coefficient:.6g}*(1-exp(-(v-1)^2))")
+        return "omega(v) = " + " + ".join(terms)
+
+
+def omegas(
+    *,
+    min_exponent: float = 1.0,
+    max_exponent: float = 4.0,
+    optional_terms: bool = True,
+    convex: bool = False,
+) -> SearchStrategy[QuasiConvexPenalty]:
+    r"""Penalties :math:`\omega` meeting the assumptions of Proposition 3.
+
+    Draws a :class:`QuasiConvexPenalty`: an asymmetric power
+    :math:`c_L|v-1|^{p_L}` left of 1 and :math:`c_R|v-1|^{p_R}` right of it,
+    with coefficients in :math:`[10^{-1}, 10]` and exponents in
+    ``[min_exponent, max_exponent]``, plus (when ``optional_terms``) a convex
+    quadratic :math:`a(v-1)^2` and a saturating, non-convex
+    :math:`b(1-e^{-(v-1)^2})`, each either absent or with a coefficient in
+    :math:`[10^{-2}, 10]`. Every draw is continuous, strictly quasi-convex
+    and minimized at :math:`\omega(1) = 0` (see :class:`QuasiConvexPenalty`);
+    with ``convex=True`` every draw is also convex (no saturating term, and
+    exponents of at least 1).
+
+    Shrinks towards :math:`\omega(v) = |v-1|` (with the default exponents).
+
+    Args:
+      min_exponent: the smallest exponent :math:`p`, ``> 0``; below 1 the
+        power term is quasi-convex but not convex.
+      max_exponent: the largest exponent, ``>= min_exponent``, at most 16 so
+        that :math:`\omega` stays finite on moderate arguments.
+      optional_terms: whether to add the quadratic and saturating terms.
+      convex: draw convex penalties only (``min_exponent`` must be ``>= 1``).
+
+    Returns:
+      A strategy of :class:`QuasiConvexPenalty` (vectorized, picklable).
+
+    Raises:
+      InvalidArgumentError: the exponent interval is empty or outside (0, 16],
+        or ``convex`` is asked for with ``min_exponent < 1``.
+
+    Examples:
+      >>> from hypothesis import given
+      >>> @given(omegas())
+      ... def test_minimum(omega):
+      ...     assert omega(1.0) == 0.0 and omega(0.5) > 0.0 and omega(2.0) > 0.0
+      >>> test_minimum()
+
+    References:
+      Proposition 3 of adaptive-tangent-features.
+    """
+    _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
+    if not 0.0 < min_exponent <= max_exponent <= 16.0:
+        raise InvalidArgumentError(
+            f"[{min_exponent!r}, {max_exponent!r}] is outside (0, 16]: the "
+            "exponents of the power terms must be positive and moderate"
+        )
+    if convex and min_exponent < 1.0:
+        raise InvalidArgumentError(
+            f"min_exponent={min_exponent!r} is below 1 with convex=True: "
+            "c|v-1|^p is convex only for p >= 1"
+        )
+    coefficients = positive_scales(-1.0, 1.0)
+    exponents = st.floats(min_value=float(min_exponent), max_value=float(max_exponent))
+    optional = (
+        st.one_of(st.just(0.0), positive_scales(-2.0, 1.0))
+        if optional_terms
+        else st.just(0.0)
+    )
+    saturating = st.just(0.0) if convex else optional
+    return st.builds(
+        QuasiConvexPenalty,
+        left_coefficient=coefficients,
+        left_exponent=exponents,
+        right_coefficient=coefficients,
+        right_exponent=exponents,
+        quadratic_coefficient=optional,
+        saturating_coefficient=saturating,
+    )
