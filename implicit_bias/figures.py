@@ -25,6 +25,12 @@ import numpy as np
 
 from implicit_bias.errors import ImplicitBiasError
 from implicit_bias.numerics import relu_ptft_log_log_slope, relu_ptft_penalty
+from implicit_bias.numerics.tangent_features import (
+    absolute_deviation,
+    join_penalty,
+    omega_tilde,
+    squared_deviation,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -83,6 +89,31 @@ def _relu_log_slope(figure: Figure) -> None:
     _relu_panels(figure, slope=True)
 
 
+def _effective_penalties(figure: Figure) -> None:
+    penalties = (
+        (r"$\omega_1 = (v-1)^2$", squared_deviation),
+        (r"$\omega_2 = |v-1|$", absolute_deviation),
+        (
+            r"$\omega_3 = \omega_1 \oplus \omega_2$",
+            join_penalty(squared_deviation, absolute_deviation),
+        ),
+    )
+    linear, logarithmic = figure.subplots(1, 2)
+    for v, axis in (
+        (np.linspace(0.0, 4.0, 300), linear),
+        (np.geomspace(1e-2, 1e3, 300), logarithmic),
+    ):
+        for label, omega in penalties:
+            axis.plot(v, omega_tilde(omega, v), label=rf"$\tilde\omega$ of {label}")
+        axis.plot(v, v**2, "k:", label="$v^2$")
+        axis.set_xlabel("$v$")
+    linear.set_ylim(0.0, 8.0)
+    linear.set_ylabel(r"$\tilde\omega(v)$")
+    logarithmic.set_xscale("log")
+    logarithmic.set_yscale("log")
+    linear.legend(fontsize="small")
+
+
 _SPECS = (
     FigureSpec(
         "ptft-relu-penalty:1a",
@@ -95,6 +126,12 @@ _SPECS = (
         "Fig. 1b of ptft-relu-penalty: the elasticity d log r~ / d log m "
         "(2: l2-like, 1: l1-like).",
         _relu_log_slope,
+    ),
+    FigureSpec(
+        "adaptive-tangent-features:2",
+        "Fig. 2 of adaptive-tangent-features: the effective penalties (eq. (12)) of "
+        "(v-1)^2, |v-1| and their join (eq. (11)) are sub-quadratic, yet ~ v^2 at 0.",
+        _effective_penalties,
     ),
 )
 

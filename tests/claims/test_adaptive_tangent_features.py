@@ -1,0 +1,124 @@
+"""The symbolic and numeric claims of adaptive-tangent-features give their verdicts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sympy as sp
+
+from implicit_bias.claims.adaptive_tangent_features import numeric, symbolic
+from implicit_bias.claims.adaptive_tangent_features.source import SOURCE
+from implicit_bias.claims.engine import (
+    Claim,
+    Kind,
+    Result,
+    Status,
+    run_claims,
+    unique_ids,
+)
+from implicit_bias.theory.tangent_features import GLYPHS
+
+CLAIMS = symbolic.CLAIMS + numeric.CLAIMS
+QUICK = [claim for claim in CLAIMS if not claim.slow]
+
+#: Equations and statements of the paper this module must cover (the brief's
+#: scope: (8)-(9), (11)-(12), (17)-(18), Propositions 3-4, Lemma 5 (27)-(29),
+#: A.1 (21)-(22), the proof of Proposition 3 and (24)-(26)).
+COVERED = {
+    "6",
+    "8",
+    "9",
+    "11",
+    "12",
+    "17-18",
+    "21",
+    "22",
+    "23",
+    "24",
+    "25",
+    "26",
+    "27",
+    "28-29",
+    "prop-3",
+    "prop-3-proof",
+    "prop-4",
+    "fig-2",
+    "sec-3.1",
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {result.claim.id: result for result in run_claims(QUICK)}
+
+
+def test_claims_belong_to_the_source_and_have_unique_ids() -> None:
+    assert {claim.source for claim in CLAIMS} == {SOURCE}
+    assert len(unique_ids(CLAIMS)) == len(CLAIMS)
+    assert {claim.kind for claim in numeric.CLAIMS} == {Kind.NUMERIC}
+
+
+@pytest.mark.parametrize("claim", QUICK, ids=lambda claim: claim.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.verdict.status == claim.expected, result.verdict.detail
+
+
+def test_every_scoped_equation_has_a_claim() -> None:
+    assert {claim.equation for claim in CLAIMS} >= COVERED
+
+
+def test_every_failing_claim_has_a_holding_correction() -> None:
+    ids = {claim.id: claim for claim in CLAIMS}
+    failing = {claim.id for claim in CLAIMS if claim.expected == Status.FAILS}
+    corrected = {claim.corrects for claim in CLAIMS if claim.corrects}
+    assert failing == corrected
+    for claim in CLAIMS:
+        if claim.corrects:
+            assert claim.expected == Status.HOLDS
+            assert ids[claim.corrects].equation == claim.equation
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("sec-3.1:l1-as-printed", ["2 |beta|", "2||.||_1"]),
+        ("17-18:as-printed", ["a1**2*b2**2 - 1", "j = k"]),
+        ("prop-3:strict-increase-as-proved", ["not attained", "omega~(2) = omega~(3)"]),
+        ("prop-3-proof:conjugate-as-printed", ["-> oo", "+oo"]),
+        ("26:case-split-as-printed", ["3/2", "z* = 1 +"]),
+        ("27:alignment-as-printed", ["0.484176", "0.323255"]),
+    ],
+)
+def test_failures_report_residual_or_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    detail = results[f"{SOURCE}:{claim_id}"].verdict.detail
+    for needle in needles:
+        assert needle in detail
+
+
+def test_symbolic_claims_are_exact_where_sympy_decides(
+    results: dict[str, Result],
+) -> None:
+    # Only the radical (Ferrari) root is checked numerically, at 50 digits.
+    for claim in symbolic.CLAIMS:
+        detail = results[claim.id].verdict.detail
+        if claim.label != "squared-radicals":
+            assert "numerically" not in detail, claim.id
+
+
+def test_claims_are_quick(results: dict[str, Result]) -> None:
+    assert max(result.seconds for result in results.values()) < 15
+
+
+def test_formulas_typeset_in_paper_notation() -> None:
+    for claim in CLAIMS:
+        if claim.formula is None:
+            continue
+        formula = claim.formula()
+        symbols = {s for s in formula.free_symbols if not isinstance(s, sp.Indexed)}
+        assert symbols <= set(GLYPHS), claim.id
+        text = sp.latex(formula, symbol_names=GLYPHS)
+        assert not re.search(r"omega_tilde|(?<!\\)beta", text), claim.id

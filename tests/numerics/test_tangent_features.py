@@ -1,0 +1,354 @@
+r"""Tests of :mod:`implicit_bias.numerics.tangent_features` (adaptive-tangent-features).
+
+:math:`\tilde\omega(v) = \min_{z\ge1}\omega(z) + v^2/z^2` (eq. 12) and
+:math:`(\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\omega_1(z)+\omega_2(v/z)`
+(eq. 11). References: the mpmath minimizations at 30-50 digits and the SymPy
+parametric closed forms of :mod:`implicit_bias.theory.tangent_features`.
+Property tests draw penalties from :func:`implicit_bias.strategies.omegas`
+(continuous, strictly quasi-convex, :math:`\omega(1) = 0`, coercive because
+the power term grows without bound) and check Propositions 3 and 4.
+
+Tolerances: the closed forms round a bounded number of times (Newton's method
+ends at rounding; the value is a sum of two non-negative terms), observed
+<= 4e-16, tested at ``CLOSED_RTOL`` = 1e-13; the generic minimizer promises
+``RTOL`` = 1e-10 (its golden-section cells shrink to 1e-19 of a grid cell),
+observed below 1e-13.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.tangent_features import (
+    Penalty,
+    absolute_deviation,
+    join_penalty,
+    omega_join,
+    omega_join_mp,
+    omega_tilde,
+    omega_tilde_mp,
+    power_deviation,
+    squared_deviation,
+)
+from implicit_bias.strategies import QuasiConvexPenalty, omegas
+from implicit_bias.theory import tangent_features as theory
+
+#: The accuracy contract of the generic minimizers (relative).
+RTOL = 1e-10
+#: The closed forms: a few roundings (see the module docstring).
+CLOSED_RTOL = 1e-13
+
+V_POINTS = [1e-8, 1e-3, 0.3, 1 / math.sqrt(2), 1.0, 2.0, 17.0, 1e4, 1e9]
+
+
+def _relative(a: float, b: float) -> float:
+    return abs(a - b) / max(abs(b), 1e-300)
+
+
+# --- closed forms against references
+
+
+@pytest.mark.parametrize(
+    "penalty",
+    [
+        squared_deviation,
+        absolute_deviation,
+        power_deviation(0.5),
+        power_deviation(1.5),
+        power_deviation(3.0),
+    ],
+    ids=lambda penalty: penalty.name,
+)
+def test_closed_form_tilde_matches_mp_reference(penalty: Penalty) -> None:
+    fast = omega_tilde(penalty, np.array(V_POINTS))
+    for v, computed in zip(V_POINTS, fast, strict=True):
+        exact = omega_tilde_mp(penalty, v, dps=30)  # mpmath, dps=30
+        assert _relative(float(computed), float(exact)) <= CLOSED_RTOL, v
+
+
+@pytest.mark.parametrize("v", [1.0, 1.0 + 1e-6, 1.2, (1 + math.sqrt(3)) / 2, 2.5, 1e6])
+def test_closed_form_join_matches_mp_reference(v: float) -> None:
+    computed = float(omega_join(squared_deviation, absolute_deviation, v))
+    exact = omega_join_mp(squared_deviation, absolute_deviation, v, dps=30)
+    assert abs(computed - float(exact)) <= CLOSED_RTOL * float(exact) + 1e-300
+    # Eq. (11) is symmetric under omega_1 <-> omega_2 (substitute z -> v/z).
+    assert computed == float(omega_join(absolute_deviation, squared_deviation, v))
+
+
+def test_closed_forms_match_the_sympy_parametric_curves() -> None:
+    for exponent, penalty in (
+        (sp.Rational(3, 2), power_deviation(1.5)),
+        (sp.Integer(2), squared_deviation),
+    ):
+        u_of_w, tilde_of_w = theory.power_tilde_parametric(exponent)
+        v_of = sp.lambdify(theory.w, sp.sqrt(u_of_w), modules="mpmath")
+        tilde_of = sp.lambdify(theory.w, tilde_of_w, modules="mpmath")
+        with mpmath.workdps(50):
+            for w in ("1e-9", "0.01", "0.5", "2", "1e5"):
+                v, tilde = float(v_of(mpmath.mpf(w))), float(tilde_of(mpmath.mpf(w)))
+                assert _relative(float(omega_tilde(penalty, v)), tilde) <= CLOSED_RTOL
+
+
+def test_figure2_omega3_tilde_closed_form_matches_generic() -> None:
+    omega3 = join_penalty(squared_deviation, absolute_deviation)
+    generic = Penalty("omega_3 without closed form", omega3.function, omega3.mp)
+    v = np.concatenate([np.geomspace(1e-4, 1e6, 25), [0.0, 0.8, 0.9]])
+    closed = omega_tilde(omega3, v)
+    numeric = omega_tilde(generic, v)
+    np.testing.assert_allclose(closed, numeric, rtol=RTOL, atol=0.0)
+
+
+def test_absolute_deviation_explicit_values() -> None:
+    # omega~ = v^2 up to v^2 = 1/2, then 3/2 (2 v^2)^(1/3) - 1 (theory).
+    v = np.array([0.0, 0.5, 1 / math.sqrt(2), 2.0])
+    expected = np.array([0.0, 0.25, 0.5, 1.5 * 8 ** (1 / 3) - 1])
+    np.testing.assert_allclose(omega_tilde(absolute_deviation, v), expected, rtol=4e-16)
+
+
+# --- generic path
+
+
+def cosh_log(z):
+    return (z - 1.0) ** 2 / (2.0 * z)
+
+
+def cosh_log_mp(z):
+    return (z - 1) ** 2 / (2 * z)
+
+
+@pytest.mark.parametrize("v", V_POINTS)
+def test_generic_tilde_matches_mp_reference(v: float) -> None:
+    computed = float(omega_tilde(cosh_log, v))
+    exact = omega_tilde_mp(cosh_log_mp, v, dps=30)
+    assert _relative(computed, float(exact)) <= RTOL
+
+
+def test_generic_agrees_with_closed_forms_on_a_grid() -> None:
+    v = np.concatenate([np.geomspace(1e-6, 1e8, 60), -np.geomspace(1e-3, 1e3, 5)])
+    for penalty in (squared_deviation, absolute_deviation, power_deviation(0.3)):
+        generic = omega_tilde(penalty.function, v)
+        np.testing.assert_allclose(omega_tilde(penalty, v), generic, rtol=RTOL)
+
+
+def test_two_local_minima_are_compared() -> None:
+    # |z-1|^(1/2): the objective has a local minimum at z = 1 (infinite slope)
+    # and one inside; for v^2 = 3 the interior one is lower, for v^2 = 0.5 not.
+    root = power_deviation(0.5)
+    for v in (math.sqrt(0.5), math.sqrt(3.0)):
+        exact = float(omega_tilde_mp(root, v, dps=30))
+        assert _relative(float(omega_tilde(root.function, v)), exact) <= RTOL
+        assert _relative(float(omega_tilde(root, v)), exact) <= CLOSED_RTOL
+    assert float(omega_tilde(root, math.sqrt(0.5))) == math.sqrt(0.5) ** 2
+    assert float(omega_tilde(root, math.sqrt(3.0))) < 3.0
+
+
+def test_generic_join_matches_mp_reference() -> None:
+    for v in (1.001, 1.7, 30.0):
+        computed = float(omega_join(power_deviation(3.0), cosh_log, v))
+        exact = omega_join_mp(power_deviation(3.0), cosh_log_mp, v, dps=30)
+        assert _relative(computed, float(exact)) <= RTOL
+
+
+def test_mp_references_are_consistent_across_precisions() -> None:
+    low = omega_tilde_mp(squared_deviation, 1.3, dps=30)
+    high = omega_tilde_mp(squared_deviation, 1.3, dps=50)
+    assert abs(low - high) <= mpmath.mpf(10) ** -28 * high
+    low = omega_join_mp(squared_deviation, absolute_deviation, 3, dps=30)
+    high = omega_join_mp(squared_deviation, absolute_deviation, 3, dps=50)
+    assert abs(low - high) <= mpmath.mpf(10) ** -28 * high
+
+
+# --- shapes and vectorization
+
+
+def test_shapes_broadcast_and_dtype() -> None:
+    v = np.linspace(0.0, 3.0, 12).reshape(3, 4)
+    for penalty in (squared_deviation, cosh_log):
+        out = omega_tilde(penalty, v)
+        assert out.shape == (3, 4)
+        assert out.dtype == np.float64
+        assert omega_tilde(penalty, 2.0).shape == ()
+    joined = omega_join(squared_deviation, cosh_log, 1.0 + v)
+    assert joined.shape == (3, 4)
+    assert joined.dtype == np.float64
+    assert omega_join(squared_deviation, absolute_deviation, [1.0, 2.0]).shape == (2,)
+
+
+def test_even_in_v() -> None:
+    v = np.array([0.1, 1.0, 7.0])
+    for penalty in (squared_deviation, cosh_log):
+        np.testing.assert_array_equal(omega_tilde(penalty, v), omega_tilde(penalty, -v))
+
+
+# --- invalid arguments
+
+
+def _shifted(z):
+    return (z - 1.0) ** 2 + 0.5
+
+
+def _negative(z):
+    return -np.abs(z - 1.0)
+
+
+def _decreasing(z):
+    # |z-1| up to z = 2, falling to 0.5 at z = 3, then rising steeply.
+    w = np.abs(z - 1.0)
+    return np.where(w <= 1.0, w, np.where(w <= 2.0, 1.5 - 0.5 * w, 3.0 * w - 5.5))
+
+
+def _infinite(z):
+    return np.where(z > 3.0, np.inf, (z - 1.0) ** 2)
+
+
+def _not_vectorized(z):
+    return 0.0 * float(np.sum(z))
+
+
+def _bounded(z):
+    return 1.0 - 1.0 / (1.0 + np.abs(z - 1.0)) ** 2
+
+
+@pytest.mark.parametrize(
+    ("omega", "v", "needle"),
+    [
+        (_shifted, 1.0, "omega(1)"),
+        (_negative, 1.0, "< 0"),
+        (_decreasing, 2.0, "decreases"),
+        (_infinite, 30.0, "not finite"),
+        (_bounded, 2.0, "not attained"),
+        (squared_deviation, float("nan"), "v=nan"),
+        (squared_deviation, [1.0, float("inf")], "v=inf"),
+        ("not a function", 1.0, "not callable"),
+    ],
+)
+def test_omega_tilde_rejects(omega: Any, v: Any, needle: str) -> None:
+    with pytest.raises(
+        InvalidArgumentError, match=needle.replace("(", r"\(").replace(")", r"\)")
+    ):
+        omega_tilde(omega, v)
+
+
+@pytest.mark.parametrize(
+    ("omega1", "omega2", "v", "needle"),
+    [
+        (squared_deviation, absolute_deviation, 0.5, "below 1"),
+        (squared_deviation, cosh_log, [2.0, 0.9], "below 1"),
+        (_shifted, cosh_log, 2.0, "omega1"),
+        (cosh_log, _negative, 2.0, "omega2"),
+        (cosh_log, _decreasing, 6.0, "decreases"),
+        (cosh_log, cosh_log, float("nan"), "v=nan"),
+    ],
+)
+def test_omega_join_rejects(omega1: Any, omega2: Any, v: Any, needle: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=needle):
+        omega_join(omega1, omega2, v)
+
+
+@pytest.mark.parametrize("p", [0.0, -1.0, float("nan"), float("inf"), "two"])
+def test_power_deviation_rejects(p: Any) -> None:
+    with pytest.raises(InvalidArgumentError, match="p="):
+        power_deviation(p)
+
+
+def test_mp_references_reject() -> None:
+    with pytest.raises(InvalidArgumentError, match=">= 1"):
+        omega_join_mp(squared_deviation, absolute_deviation, 0.5)
+    with pytest.raises(InvalidArgumentError, match="dps"):
+        omega_tilde_mp(squared_deviation, 1.0, dps=5)
+    with pytest.raises(InvalidArgumentError, match="omega"):
+        omega_tilde_mp(lambda z: (z - 1) ** 2 + 1, 1.0)
+    with pytest.raises(InvalidArgumentError, match="not finite"):
+        omega_tilde_mp(squared_deviation, mpmath.inf)
+
+
+# --- Propositions 3 and 4 over Hypothesis-generated penalties
+
+U_GRID = np.linspace(0.0, 40.0, 81)
+
+
+def _power_lower_bound(omega: QuasiConvexPenalty, u: float) -> float:
+    r"""omega~/v^2 >= 1/(1 + w_u)^2 with w_u = (u/c_R)^{1/p_R} >= omega^-1(u)."""
+    w_u = (u / omega.right_coefficient) ** (1.0 / omega.right_exponent)
+    return 1.0 / (1.0 + w_u) ** 2
+
+
+@given(omega=omegas(min_exponent=0.5, max_exponent=4.0))
+@example(omega=QuasiConvexPenalty(1.0, 2.0, 1.0, 2.0))
+@example(omega=QuasiConvexPenalty(1.0, 1.0, 1.0, 0.5, 0.0, 5.0))
+def test_proposition3_increasing_concave_in_v_squared(
+    omega: QuasiConvexPenalty,
+) -> None:
+    values = omega_tilde(omega, np.sqrt(U_GRID))
+    scale = float(values.max())
+    # Relative errors <= RTOL per value: first differences can be off by
+    # 2 RTOL scale, second differences by 4 RTOL scale.
+    assert values[0] == 0.0
+    assert np.all(np.diff(values) > 2 * RTOL * scale)
+    assert np.all(np.diff(values, 2) <= 4 * RTOL * scale)
+    assert np.all(values <= U_GRID * (1 + RTOL))  # z = 1 gives v^2
+
+
+@given(omega=omegas(min_exponent=0.5, max_exponent=4.0))
+@example(omega=QuasiConvexPenalty(0.1, 4.0, 0.1, 4.0))
+def test_proposition3_quadratic_near_zero(omega: QuasiConvexPenalty) -> None:
+    previous = 0.0
+    for u in (1e-2, 1e-4, 1e-6, 1e-8):
+        ratio = float(omega_tilde(omega, math.sqrt(u))) / u
+        assert _power_lower_bound(omega, u) - RTOL <= ratio <= 1.0 + RTOL
+        # Concavity in u with omega~(0) = 0: omega~/u does not decrease as u -> 0.
+        assert ratio >= previous - RTOL
+        previous = ratio
+
+
+@given(
+    omega1=omegas(min_exponent=0.5, max_exponent=4.0),
+    omega2=omegas(min_exponent=0.5, max_exponent=4.0),
+)
+def test_proposition4_join_increasing_from_zero(
+    omega1: QuasiConvexPenalty, omega2: QuasiConvexPenalty
+) -> None:
+    v = np.concatenate([[1.0], 1.0 + np.geomspace(1e-2, 1e2, 40)])
+    values = omega_join(omega1, omega2, v)
+    assert values[0] == 0.0
+    assert np.all(np.diff(values) > 2 * RTOL * values[1:])
+
+
+@given(
+    omega1=omegas(min_exponent=0.5, max_exponent=4.0),
+    omega2=omegas(min_exponent=0.5, max_exponent=4.0),
+    v=st.floats(min_value=1.01, max_value=50.0),
+)
+def test_proposition4_no_lower_value_outside_one_to_v(
+    omega1: QuasiConvexPenalty, omega2: QuasiConvexPenalty, v: float
+) -> None:
+    # Proof of Proposition 4: the minimum over z in (0, oo) lies in [1, v], so a
+    # dense scan of z in [v^-2, v^3] finds nothing below the join.
+    log_z = np.linspace(-2 * math.log(v), 3 * math.log(v), 4001)
+    z = np.exp(log_z)
+    scanned = float(np.min(omega1(z) + omega2(v / z)))
+    join = float(omega_join(omega1, omega2, v))
+    assert join <= scanned * (1 + RTOL)
+
+
+@given(omega=omegas(min_exponent=1.0, max_exponent=3.0))
+def test_join_with_itself_bounds(omega: QuasiConvexPenalty) -> None:
+    # (omega (+) omega)(v) <= min(omega(v), 2 omega(sqrt v)) (z = v and z = sqrt v).
+    v = np.array([1.5, 4.0, 30.0])
+    values = omega_join(omega, omega, v)
+    bound = np.minimum(omega(v), 2 * omega(np.sqrt(v)))
+    assert np.all(values <= bound * (1 + RTOL))
+
+
+def test_join_of_penalty_has_no_closed_form_unless_named() -> None:
+    assert join_penalty(squared_deviation, cosh_log).tilde is None
+    assert join_penalty(absolute_deviation, squared_deviation).tilde is not None
