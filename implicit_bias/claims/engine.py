@@ -22,7 +22,7 @@ import os
 import signal
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
@@ -36,6 +36,7 @@ __all__ = [
     "Result",
     "Status",
     "Verdict",
+    "in_paper_order",
     "run_claims",
     "time_limit",
     "unique_ids",
@@ -268,6 +269,41 @@ def run_claims(
                     ),
                 )
     return [results[i] for i in range(len(claims))]
+
+
+def in_paper_order(
+    claims: Iterable[Claim], positions: Mapping[str, float] | None = None
+) -> tuple[Claim, ...]:
+    """The claims sorted stably by where their equation is printed in the paper.
+
+    An equation ``"12"`` or a range ``"17-18"`` sorts at 12 or 17; any other
+    label (``"sec-3.1"``, ``"prop-3"``) at ``positions[label]``, a number
+    placing it between the equations around it (e.g. 9.5 between (9) and
+    (10)). Claims at the same place keep their order.
+
+    Raises:
+      ValueError: a label is neither a number, a range nor in ``positions``.
+
+    Examples:
+      >>> claims = [Claim("s", label, label, Kind.NUMERIC, "", print, Status.HOLDS)
+      ...           for label in ("12", "sec-3.1", "2", "17-18")]
+      >>> [c.equation for c in in_paper_order(claims, {"sec-3.1": 9.5})]
+      ['2', 'sec-3.1', '12', '17-18']
+    """
+    places = dict(positions or {})
+
+    def place(claim: Claim) -> float:
+        if claim.equation in places:
+            return places[claim.equation]
+        first = claim.equation.split("-")[0]
+        if first.isdigit():
+            return float(first)
+        raise ValueError(
+            f"equation={claim.equation!r} of {claim.id} is not a number or range; "
+            "give its position in the paper"
+        )
+
+    return tuple(sorted(claims, key=place))
 
 
 def unique_ids(claims: Iterable[Claim]) -> list[Claim]:

@@ -6,11 +6,16 @@ from types import MappingProxyType
 
 import sympy as sp
 
-from implicit_bias.claims import ptft_diagonal_networks, ptft_relu_penalty
+from implicit_bias.claims import (
+    adaptive_tangent_features,
+    ptft_diagonal_networks,
+    ptft_relu_penalty,
+)
 from implicit_bias.claims.engine import Claim, unique_ids
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import relu_penalty as relu_penalty_theory
 from implicit_bias.theory import representations as representations_theory
+from implicit_bias.theory import tangent_features as tangent_features_theory
 
 __all__ = ["GLYPHS", "SOURCES", "all_claims", "claims_for", "get_claim"]
 
@@ -19,6 +24,7 @@ SOURCES: MappingProxyType[str, tuple[Claim, ...]] = MappingProxyType(
     {
         ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS,
         ptft_diagonal_networks.SOURCE: ptft_diagonal_networks.CLAIMS,
+        adaptive_tangent_features.SOURCE: adaptive_tangent_features.CLAIMS,
     }
 )
 
@@ -30,6 +36,7 @@ GLYPHS: MappingProxyType[str, dict[sp.Symbol, str]] = MappingProxyType(
             **diagonal_networks_theory.GLYPHS,
             **representations_theory.GLYPHS,
         },
+        adaptive_tangent_features.SOURCE: tangent_features_theory.GLYPHS,
     }
 )
 

@@ -1,0 +1,242 @@
+"""Direct solutions of problems (4) and (27) against Theorem 1 and Lemma 5.
+
+:mod:`implicit_bias.validation.tangent_features` descends the original
+bilinear problems; :mod:`implicit_bias.numerics.tangent_features` evaluates
+the effective penalties the paper reduces them to. Tolerances (derived in the
+validation module's docstring):
+
+* value of (4): the duality gap is a rigorous bound on suboptimality, so the
+  predicted minimum lies in ``[dual_bound - rounding, objective + rounding]``
+  with ``rounding`` = (cond(J M^2 J^T) + P + 16) ulps of 1 + |value| (the
+  Cholesky solve and the P penalty terms);
+* value of (27): ``g^2 / 2 mu`` (quadratic model) + 64 ulps + twice the
+  numerics' stated 1e-12 relative accuracy (omega~ of a join is nested);
+* gradients: central differences with step h have error
+  O(h^2 |third derivative|) + O(eps / h); h = 1e-5 gives ~1e-10 at O(1) data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.tangent_features import (
+    Penalty,
+    absolute_deviation,
+    join_penalty,
+    omega_tilde,
+    power_deviation,
+    squared_deviation,
+)
+from implicit_bias.validation.tangent_features import (
+    _spectral_value_and_gradient,
+    minimum_norm_coefficients,
+    relaxed_dual_bound,
+    solve_relaxed_problem,
+    solve_two_sided_problem,
+    theorem_one_value,
+)
+
+EPS = float(np.finfo(np.float64).eps)
+QUARTIC = power_deviation(4.0)
+#: Central-difference step and the resulting absolute tolerance (docstring).
+STEP = 1e-5
+GRADIENT_TOL = 1e-7
+
+
+def random_problem(seed: int, rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((rows, columns)), 2.0 * rng.standard_normal(rows)
+
+
+def rounding(features: np.ndarray, matrix: np.ndarray, value: float) -> float:
+    mapped = features @ matrix
+    condition = float(np.linalg.cond(mapped @ mapped.T))
+    return (condition + matrix.shape[0] + 16.0) * EPS * (1.0 + abs(value))
+
+
+@pytest.mark.parametrize("penalty", [squared_deviation, QUARTIC], ids=["p2", "p4"])
+def test_spectral_gradient_matches_central_differences(penalty: Penalty) -> None:
+    rng = np.random.default_rng(3)
+    noise = rng.standard_normal((4, 4))
+    matrix = np.eye(4) + 0.3 * (noise + noise.T)
+    exponent = float(penalty.exponent or 0.0)
+    _, gradient = _spectral_value_and_gradient(penalty, exponent, matrix)
+    for i in range(4):
+        for j in range(i, 4):
+            direction = np.zeros((4, 4))
+            direction[i, j] = direction[j, i] = 1.0
+            plus, _ = _spectral_value_and_gradient(
+                penalty, exponent, matrix + STEP * direction
+            )
+            minus, _ = _spectral_value_and_gradient(
+                penalty, exponent, matrix - STEP * direction
+            )
+            numeric = (plus - minus) / (2 * STEP)
+            assert abs(numeric - np.sum(gradient * direction)) <= GRADIENT_TOL
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 3),
+    extra=st.integers(0, 3),
+    scale=st.floats(0.0, 0.9),
+)
+def test_theorem_one_value_is_certified_by_the_duality_gap(
+    seed: int, rows: int, extra: int, scale: float
+) -> None:
+    features, targets = random_problem(seed, rows, rows + extra + 1)
+    predicted = theorem_one_value(features, targets, squared_deviation)
+    solution = solve_relaxed_problem(
+        features, targets, squared_deviation, init_scale=scale, seed=seed
+    )
+    slack = rounding(features, solution.feature_map, predicted)
+    assert solution.dual_bound - slack <= predicted <= solution.objective + slack
+    assert solution.duality_gap <= 1e-7 * (1.0 + predicted)
+
+
+@given(seed=st.integers(0, 2**32 - 1), scale=st.floats(0.0, 0.9))
+def test_weak_duality_at_random_feasible_points(seed: int, scale: float) -> None:
+    rng = np.random.default_rng(seed)
+    features, targets = random_problem(seed, 2, 4)
+    noise = rng.standard_normal((4, 4))
+    matrix = np.eye(4) + scale * (noise + noise.T) / np.linalg.norm(noise + noise.T)
+    mapped = features @ matrix
+    delta = mapped.T @ np.linalg.solve(mapped @ mapped.T, targets)
+    singular = np.linalg.svd(matrix, compute_uv=False)
+    for penalty in (squared_deviation, QUARTIC):
+        objective = float(np.sum(penalty(singular))) + float(delta @ delta)
+        multiplier = rng.standard_normal(2) * rng.uniform(0.0, 0.5)
+        bound = relaxed_dual_bound(features, targets, multiplier, penalty)
+        assert bound <= objective + 64 * EPS * (1.0 + objective)
+
+
+def test_theorem_one_minimizer_and_kernel() -> None:
+    features, targets = random_problem(11, 3, 6)
+    solution = solve_relaxed_problem(
+        features, targets, squared_deviation, init_scale=0.5, seed=1
+    )
+    assert solution.converged
+    assert solution.curvature > 0
+    beta = minimum_norm_coefficients(features, targets)
+    rho = float(np.linalg.norm(beta))
+    direction = beta / rho
+    eigenvalues, vectors = np.linalg.eigh(solution.feature_map)
+    s = eigenvalues[-1]
+    distance = 2 * solution.location_bound + math.sqrt(EPS)
+    # Spectrum {1, ..., 1, s}, the top eigenvector along beta_hat.
+    assert np.all(np.abs(eigenvalues[:-1] - 1.0) <= distance)
+    assert abs(abs(vectors[:, -1] @ direction) - 1.0) <= distance
+    # s minimizes omega(z) + rho^2 / z^2 over z >= 1: nearby z do no better.
+    value = float(squared_deviation(s)) + rho**2 / s**2
+    assert abs(value - float(omega_tilde(squared_deviation, rho))) <= 1e-12
+    assert np.allclose(solution.coefficients, beta / s, atol=rho * distance + 1e-7)
+    kernel = features @ solution.feature_map @ solution.feature_map @ features.T
+    predicted = features @ features.T + (s**2 - 1) / rho**2 * np.outer(targets, targets)
+    assert np.allclose(kernel, predicted, atol=1e-6)
+
+
+def test_zero_targets_leave_the_features_unchanged() -> None:
+    features, _ = random_problem(2, 2, 4)
+    solution = solve_relaxed_problem(features, np.zeros(2), squared_deviation)
+    assert solution.objective == 0.0
+    assert np.array_equal(solution.feature_map, np.eye(4))
+
+
+@pytest.mark.parametrize(
+    ("shape", "left", "right"),
+    [
+        ((3, 3), squared_deviation, squared_deviation),
+        ((3, 3), squared_deviation, QUARTIC),
+        ((2, 4), QUARTIC, squared_deviation),
+        ((4, 2), squared_deviation, squared_deviation),
+    ],
+)
+def test_lemma_five_value(
+    shape: tuple[int, int], left: Penalty, right: Penalty
+) -> None:
+    target = 2.0 * np.random.default_rng(sum(shape)).standard_normal(shape)
+    singular = np.linalg.svd(target, compute_uv=False)
+    per_value = omega_tilde(join_penalty(left, right), singular)
+    predicted = float(np.sum(per_value))
+    for seed in (0, 1):
+        solution = solve_two_sided_problem(
+            target, left, right, init_scale=0.5, seed=seed
+        )
+        assert solution.converged
+        assert solution.curvature > 0
+        tolerance = (
+            solution.gap_bound
+            + 64 * EPS * (1 + predicted)
+            + 2e-12 * float(np.sum(1 + per_value))
+        )
+        assert abs(solution.objective - predicted) <= tolerance
+        # W is the constrained factor: M1 W M2 = B exactly.
+        product = solution.left_map @ solution.weights @ solution.right_map
+        assert np.allclose(product, target, rtol=0, atol=1e-12 * np.abs(target).max())
+
+
+def test_lemma_five_for_rank_one_b_keeps_the_orthogonal_complement_at_one() -> None:
+    target = np.outer([1.0, 2.0, 0.0], [0.5, -1.0])
+    solution = solve_two_sided_problem(
+        target, squared_deviation, squared_deviation, init_scale=0.3, seed=4
+    )
+    distance = 2 * solution.location_bound + math.sqrt(EPS)
+    left = np.sort(np.linalg.eigvalsh(solution.left_map))
+    right = np.sort(np.linalg.eigvalsh(solution.right_map))
+    # Only the singular pair of B moves; the other eigenvalues stay at 1 (eq. 28).
+    assert np.all(np.abs(left[:2] - 1.0) <= distance)
+    assert np.abs(right[0] - 1.0) <= distance
+    assert left[2] > 1.0
+    assert right[1] > 1.0
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], absolute_deviation),
+            "p >= 2",
+        ),
+        (lambda: solve_relaxed_problem([[1.0], [2.0]], [1.0, 1.0], squared_deviation),
+         "1 <= N <= P"),
+        (lambda: solve_relaxed_problem([[1.0, 1.0], [2.0, 2.0]], [1.0, 1.0],
+                                       squared_deviation), "full row rank"),
+        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0, 2.0], squared_deviation),
+         "one per row"),
+        (lambda: solve_relaxed_problem([[1.0, 0.0]], [np.nan], squared_deviation),
+         "not finite"),
+        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
+                                       init_scale=1.5), "init_scale"),
+        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
+                                       gradient_tol=0.0), "gradient_tol"),
+        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
+                                       max_iterations=0), "max_iterations"),
+        (lambda: solve_two_sided_problem([1.0, 2.0], squared_deviation,
+                                         squared_deviation), "2 axes"),
+        (
+            lambda: solve_two_sided_problem(
+                [[1.0]], squared_deviation, power_deviation(1.5)
+            ),
+            "right_penalty",
+        ),
+        (lambda: relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0, 2.0], squared_deviation),
+         "multiplier"),
+    ],
+)
+def test_invalid_arguments(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        call()
+
+
+def test_dual_bound_is_minus_infinity_past_the_quadratic_growth() -> None:
+    # For (z-1)^2 the Lagrangian is unbounded below once ||J^T lambda|| >= 1.
+    bound = relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0], squared_deviation)
+    assert bound == -math.inf
+    assert math.isfinite(relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0], QUARTIC))
