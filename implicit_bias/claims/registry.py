@@ -10,6 +10,7 @@ from implicit_bias.claims import (
     adaptive_tangent_features,
     ptft_diagonal_networks,
     ptft_relu_penalty,
+    ptft_relu_penalty_fig1c,
 )
 from implicit_bias.claims.engine import Claim, unique_ids
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
@@ -22,7 +23,8 @@ __all__ = ["GLYPHS", "SOURCES", "all_claims", "claims_for", "get_claim"]
 #: Source id -> its claims, in the paper's order.
 SOURCES: MappingProxyType[str, tuple[Claim, ...]] = MappingProxyType(
     {
-        ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS,
+        ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS
+        + ptft_relu_penalty_fig1c.CLAIMS,
         ptft_diagonal_networks.SOURCE: ptft_diagonal_networks.CLAIMS,
         adaptive_tangent_features.SOURCE: adaptive_tangent_features.CLAIMS,
     }

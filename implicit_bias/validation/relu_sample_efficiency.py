@@ -1,0 +1,584 @@
+r"""Fig. 1c of ptft-relu-penalty: sample efficiency of STL and PT+FT in ReLU networks.
+
+The paper's novel prediction (Section 1.2, last paragraph): the penalty
+:math:`\tilde r` of eq. (11) makes a pretrained unit cheap to reuse for a
+finetuning feature at correlation :math:`\rho = 1` whatever the magnitudes, but
+at a moderate correlation (:math:`\rho = 0.9`) a unit pretrained with a much
+larger weight than the finetuning feature's (:math:`m^{aux} = 100`,
+:math:`m \approx 1`) costs more than a fresh one. Fig. 1c tests it with
+teacher-student networks; this module runs that experiment at a laptop's size.
+
+Networks. A two-layer ReLU network without biases, eq. (1),
+
+.. math:: f_w(x) = \sum_{h=1}^H w_h^{(2)}\,(\langle w_h^{(1)}, x\rangle)_+,
+
+trained on the loss :math:`L = \frac1{2n}\sum_i (f_w(x_i) - y_i)^2` by full-batch
+gradient descent with the hand-written gradients
+
+.. math:: \frac{\partial L}{\partial w_h^{(2)}} = \frac1n\sum_i r_i
+          (\langle w_h^{(1)}, x_i\rangle)_+,\qquad
+          \frac{\partial L}{\partial w_h^{(1)}} = \frac1n\sum_i r_i\,
+          w_h^{(2)}\,\mathbb 1[\langle w_h^{(1)}, x_i\rangle > 0]\,x_i,
+
+:math:`r_i = f_w(x_i) - y_i` (the ReLU's derivative at 0 is taken as 0, a
+null set for Gaussian inputs). K networks advance together as (K, H, d) and
+(K, H) arrays, each on its own data (K, n, d).
+
+Teachers. Inputs are :math:`x\sim\mathcal N(0, I_d)`. The auxiliary
+(pretraining) teacher has :math:`k = 6` units :math:`v_j` uniform on
+:math:`S^{d-1}` and readouts 1 (feature magnitude :math:`m^{aux} = 1`):
+:math:`f^{aux}(x) = \sum_j (\langle v_j, x\rangle)_+`. The finetuning teacher
+has units :math:`u_j = \rho v_j + \sqrt{1-\rho^2}\,v_j^\perp` with
+:math:`v_j^\perp` a uniformly random unit vector orthogonal to :math:`v_j`, so
+that :math:`\langle u_j, v_j\rangle = \rho`, and readouts m:
+:math:`f(x) = m\sum_j(\langle u_j, x\rangle)_+`. A smaller m is a larger
+relative auxiliary magnitude (Fig. 1c's caption: the same as raising
+:math:`m^{aux}` with m fixed).
+
+Training. STL starts from a small random initialization,
+:math:`w_h^{(1)}\sim\mathcal N(0, \sigma^2 I_d/d)`,
+:math:`w_h^{(2)}\sim\mathcal N(0,\sigma^2)`. PT+FT trains the same way on n_aux
+samples of the auxiliary task, then keeps the hidden weights and re-initializes
+every readout to :math:`\gamma`, the initialization of eq. (2), and trains on
+the n finetuning samples. Generalization error is the mean squared error on
+fresh test inputs divided by the teacher's mean square on them (the error of
+the zero function), so that magnitudes compare.
+
+Scale equivalence of STL. Scaling every weight by :math:`\sqrt m` scales the
+network by m, the loss by :math:`m^2` and the gradient step relative to the
+weights by m; so STL on the teacher of magnitude m from initialization
+:math:`\sigma\sqrt m` with learning rate :math:`\eta/m` follows exactly the
+trajectory of STL on magnitude 1 from :math:`\sigma` with :math:`\eta`, scaled
+by :math:`\sqrt m`, and has the same relative error. STL is therefore run once
+per correlation, at magnitude 1 (:func:`train_relu_networks` is checked for this
+in the tests). PT+FT has no such symmetry: its pretrained weights fix a scale.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    check_closed_interval,
+    check_iteration_count,
+)
+from implicit_bias.validation.relu_kernels import sample_sphere
+
+__all__ = [
+    "SampleEfficiency",
+    "SampleEfficiencySetup",
+    "TrainedNetworks",
+    "correlated_units",
+    "relu_loss_and_gradients",
+    "relu_network_outputs",
+    "sample_efficiency",
+    "teacher_outputs",
+    "train_relu_networks",
+]
+
+Float64Array = NDArray[np.float64]
+
+
+def relu_network_outputs(
+    inputs: ArrayLike, hidden_weights: ArrayLike, readout: ArrayLike
+) -> Float64Array:
+    r"""Outputs of K two-layer ReLU networks without biases, eq. (1).
+
+    .. math:: f_w(x) = \sum_{h=1}^H w_h^{(2)}(\langle w_h^{(1)}, x\rangle)_+
+
+    Args:
+      inputs: x, (K, n, d) (or (n, d), shared by all networks).
+      hidden_weights: :math:`w^{(1)}`, (K, H, d).
+      readout: :math:`w^{(2)}`, (K, H).
+
+    Returns:
+      The outputs, (K, n).
+
+    Raises:
+      InvalidArgumentError: a value is not finite or the shapes do not match.
+
+    Examples:
+      >>> w1 = np.array([[[1.0, 0.0], [0.0, -1.0]]])
+      >>> relu_network_outputs([[[2.0, 3.0], [-1.0, -4.0]]], w1, [[0.5, 2.0]])
+      array([[1., 8.]])
+
+    References:
+      Eq. (1) of ptft-relu-penalty.
+    """
+    x, w1, w2 = _network_arrays(inputs, hidden_weights, readout)
+    return _outputs(x, w1, w2)
+
+
+def _network_arrays(
+    inputs: ArrayLike, hidden_weights: ArrayLike, readout: ArrayLike
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    w1 = as_finite_array("hidden_weights", hidden_weights, ndim=3)
+    w2 = as_finite_array("readout", readout, ndim=2)
+    x = as_finite_array("inputs", inputs)
+    if x.ndim == 2:
+        x = np.broadcast_to(x, (w1.shape[0], *x.shape))
+    if x.ndim != 3:
+        raise InvalidArgumentError(
+            f"inputs has shape {x.shape}: inputs must be (K, n, d) or (n, d)"
+        )
+    count, width, dimension = w1.shape
+    if w2.shape != (count, width) or x.shape[0] != count or x.shape[2] != dimension:
+        raise InvalidArgumentError(
+            f"shapes do not match: inputs {x.shape}, hidden_weights {w1.shape}, "
+            f"readout {w2.shape}; they must be (K, n, d), (K, H, d), (K, H)"
+        )
+    return x, w1, w2
+
+
+def _outputs(x: Float64Array, w1: Float64Array, w2: Float64Array) -> Float64Array:
+    features = np.maximum(x @ w1.transpose(0, 2, 1), 0.0)
+    return np.asarray((features @ w2[:, :, None])[..., 0])
+
+
+def _loss_and_gradients(
+    x: Float64Array, y: Float64Array, w1: Float64Array, w2: Float64Array
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    # Stacked matrix products (BLAS per network), several times faster than einsum.
+    preactivation = x @ w1.transpose(0, 2, 1)
+    features = np.maximum(preactivation, 0.0)
+    residual = (features @ w2[:, :, None])[..., 0] - y
+    count = x.shape[1]
+    loss = 0.5 * np.sum(residual * residual, axis=1) / count
+    readout_gradient = (residual[:, None, :] @ features)[:, 0] / count
+    gated = (preactivation > 0) * residual[:, :, None]
+    hidden_gradient = (gated.transpose(0, 2, 1) @ x) * (w2[:, :, None] / count)
+    return loss, hidden_gradient, readout_gradient
+
+
+def relu_loss_and_gradients(
+    inputs: ArrayLike, targets: ArrayLike, hidden_weights: ArrayLike, readout: ArrayLike
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    r"""The squared loss of K ReLU networks and its gradients (module docstring).
+
+    .. math:: L = \frac1{2n}\sum_i r_i^2,\quad
+              \partial_{w_h^{(2)}}L = \frac1n\sum_i r_i(\langle w_h^{(1)},x_i\rangle)_+,
+              \quad \partial_{w_h^{(1)}}L = \frac{w_h^{(2)}}n\sum_i r_i
+              \mathbb 1[\langle w_h^{(1)},x_i\rangle>0]\,x_i
+
+    Args:
+      inputs: x, (K, n, d) or (n, d).
+      targets: y, (K, n) (or (n,), shared).
+      hidden_weights: :math:`w^{(1)}`, (K, H, d).
+      readout: :math:`w^{(2)}`, (K, H).
+
+    Returns:
+      ``(loss, hidden_gradient, readout_gradient)``: (K,), (K, H, d), (K, H).
+
+    Raises:
+      InvalidArgumentError: a value is not finite or the shapes do not match.
+
+    Examples:
+      A network that fits its data has zero loss and gradient:
+
+      >>> loss, g1, g2 = relu_loss_and_gradients(
+      ...     [[[1.0, 2.0]]], [[5.0]], [[[1.0, 2.0]]], [[1.0]]
+      ... )
+      >>> float(loss[0]), float(np.abs(g1).max()), float(np.abs(g2).max())
+      (0.0, 0.0, 0.0)
+
+    References:
+      Eq. (1) of ptft-relu-penalty (the network); the loss is our choice.
+    """
+    x, w1, w2 = _network_arrays(inputs, hidden_weights, readout)
+    y = np.broadcast_to(as_finite_array("targets", targets), x.shape[:2]).copy()
+    return _loss_and_gradients(x, y, w1, w2)
+
+
+@dataclass(frozen=True, eq=False)
+class TrainedNetworks:
+    """K ReLU networks after gradient descent.
+
+    Attributes:
+      hidden_weights: :math:`w^{(1)}`, (K, H, d).
+      readout: :math:`w^{(2)}`, (K, H).
+      relative_loss: the final training loss over that of the zero function,
+        :math:`\\sum_i r_i^2 / \\sum_i y_i^2` (the loss itself where y = 0),
+        (K,).
+    """
+
+    hidden_weights: Float64Array
+    readout: Float64Array
+    relative_loss: Float64Array
+
+
+def train_relu_networks(
+    inputs: ArrayLike,
+    targets: ArrayLike,
+    hidden_init: ArrayLike,
+    readout_init: ArrayLike,
+    *,
+    learning_rate: ArrayLike,
+    steps: int,
+) -> TrainedNetworks:
+    r"""Full-batch gradient descent on K ReLU networks at once.
+
+    .. math:: w \leftarrow w - \eta_k\,\nabla_w L_k(w)
+
+    with the gradients of :func:`relu_loss_and_gradients`, for ``steps`` steps.
+
+    Args:
+      inputs: x, (K, n, d) or (n, d).
+      targets: y, (K, n) or (n,).
+      hidden_init: :math:`w^{(1)}(0)`, (K, H, d).
+      readout_init: :math:`w^{(2)}(0)`, (K, H).
+      learning_rate: :math:`\eta > 0`, () or (K,).
+      steps: number of steps, >= 1.
+
+    Returns:
+      A :class:`TrainedNetworks`.
+
+    Raises:
+      InvalidArgumentError: a value is not finite, a shape does not match, the
+        learning rate is not positive or ``steps`` is not an integer >= 1.
+      ConvergenceError: the loss overflows (the learning rate is too large).
+
+    Examples:
+      One unit learns a single ReLU feature:
+
+      >>> x = np.random.default_rng(0).standard_normal((1, 64, 2))
+      >>> y = np.maximum(x[..., 0], 0.0)
+      >>> trained = train_relu_networks(
+      ...     x, y, [[[0.5, 0.1]]], [[0.5]], learning_rate=0.5, steps=2000
+      ... )
+      >>> bool(trained.relative_loss[0] < 1e-8)
+      True
+
+    References:
+      Eq. (1) of ptft-relu-penalty.
+    """
+    x, w1, w2 = _network_arrays(inputs, hidden_init, readout_init)
+    y = np.broadcast_to(as_finite_array("targets", targets), x.shape[:2]).copy()
+    rate = as_finite_array("learning_rate", learning_rate)
+    if rate.ndim > 1 or (rate.ndim == 1 and rate.shape[0] != w1.shape[0]):
+        raise InvalidArgumentError(
+            f"learning_rate has shape {rate.shape}: it must be () or (K,) with "
+            f"K = {w1.shape[0]}"
+        )
+    if np.any(rate <= 0):
+        raise InvalidArgumentError(
+            f"learning_rate={float(rate[rate <= 0].flat[0])!r} is not positive: "
+            "it is the gradient-descent step size"
+        )
+    check_iteration_count("steps", steps)
+    rate = np.broadcast_to(rate, w1.shape[:1])
+    w1, w2 = w1.copy(), w2.copy()
+    # A step size past stability overflows; that is reported once, below.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(steps):
+            _, hidden_gradient, readout_gradient = _loss_and_gradients(x, y, w1, w2)
+            w1 -= rate[:, None, None] * hidden_gradient
+            w2 -= rate[:, None] * readout_gradient
+        loss, _, _ = _loss_and_gradients(x, y, w1, w2)
+    if not np.all(np.isfinite(loss)):
+        k = int(np.flatnonzero(~np.isfinite(loss))[0])
+        raise ConvergenceError(
+            f"the loss of network {k} overflows with learning_rate={rate[k]!r}: "
+            "lower the learning rate"
+        )
+    scale = 0.5 * np.mean(y * y, axis=1)
+    return TrainedNetworks(w1, w2, np.asarray(loss / np.where(scale > 0, scale, 1.0)))
+
+
+def correlated_units(
+    units: ArrayLike, rho: float, rng: np.random.Generator
+) -> Float64Array:
+    r"""Unit vectors :math:`u_j = \rho v_j + \sqrt{1-\rho^2}\,v_j^\perp`.
+
+    :math:`v_j^\perp` is a uniformly random unit vector orthogonal to
+    :math:`v_j`, so that :math:`\langle u_j, v_j\rangle = \rho` (the
+    :math:`\rho_h` of eq. (8) between a pretraining and a finetuning feature).
+
+    Args:
+      units: the rows :math:`v_j`, unit vectors, (k, d) with d >= 2.
+      rho: the correlation, in [-1, 1].
+      rng: the generator drawing :math:`v_j^\perp`.
+
+    Returns:
+      The rows :math:`u_j`, (k, d).
+
+    Raises:
+      InvalidArgumentError: ``units`` is not (k, d) with d >= 2 and unit rows,
+        or rho is outside [-1, 1].
+
+    Examples:
+      >>> v = np.eye(3)[:2]
+      >>> u = correlated_units(v, 0.9, np.random.default_rng(0))
+      >>> bool(np.allclose(np.sum(u * v, axis=1), 0.9))
+      True
+      >>> bool(np.allclose(np.linalg.norm(u, axis=1), 1.0))
+      True
+
+    References:
+      Eq. (8) of ptft-relu-penalty (definition of :math:`\rho_h`).
+    """
+    v = as_finite_array("units", units, ndim=2)
+    if v.shape[1] < 2 or not np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-10):
+        raise InvalidArgumentError(
+            f"units has shape {v.shape} or rows off the unit sphere: units must be "
+            "(k, d) unit vectors with d >= 2"
+        )
+    correlation = as_finite_array("rho", rho, ndim=0)
+    check_closed_interval("rho", correlation, -1.0, 1.0, "a cosine similarity")
+    noise = rng.standard_normal(v.shape)
+    noise -= np.sum(noise * v, axis=1, keepdims=True) * v
+    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+    r = float(correlation)
+    # sqrt((1 - rho)(1 + rho)): no cancellation near |rho| = 1.
+    return np.asarray(r * v + math.sqrt((1.0 - r) * (1.0 + r)) * noise)
+
+
+def teacher_outputs(
+    inputs: ArrayLike, units: ArrayLike, magnitude: ArrayLike
+) -> Float64Array:
+    r"""A teacher :math:`f(x) = m\sum_j(\langle u_j, x\rangle)_+`.
+
+    Args:
+      inputs: x, (..., n, d).
+      units: :math:`u_j`, (..., k, d), broadcasting with ``inputs``.
+      magnitude: m, broadcasting with the leading axes (...).
+
+    Returns:
+      The outputs, (..., n).
+
+    Examples:
+      >>> teacher_outputs([[1.0, -2.0]], [[1.0, 0.0], [0.0, -1.0]], 3.0)
+      array([9.])
+
+    References:
+      The teacher-student setup of Fig. 1c of ptft-relu-penalty.
+    """
+    x = as_finite_array("inputs", inputs)
+    u = as_finite_array("units", units)
+    m = as_finite_array("magnitude", magnitude)
+    features = np.maximum(np.einsum("...nd,...kd->...nk", x, u), 0.0)
+    return np.asarray(np.sum(features, axis=-1) * m[..., None])
+
+
+@dataclass(frozen=True)
+class SampleEfficiencySetup:
+    r"""The configuration of the Fig. 1c experiment (module docstring).
+
+    Attributes:
+      correlations: the :math:`\rho` of the finetuning teacher, (R,).
+      magnitudes: finetuning feature magnitudes m (auxiliary: 1), (M,).
+      sample_sizes: finetuning sample sizes n, (N,).
+      seeds: independent repeats S (teachers, data, initializations).
+      dimension: d. teacher_units: k. width: H.
+      aux_samples: pretraining sample size.
+      init_scale: :math:`\sigma` of the random initialization.
+      readout_reinit: :math:`\gamma`, the readouts PT+FT finetunes from.
+      learning_rate: :math:`\eta`, every phase (STL at magnitude 1).
+      steps: gradient steps, every phase.
+      test_samples: fresh inputs for the generalization error.
+      seed: the master seed.
+    """
+
+    correlations: tuple[float, ...] = (1.0, 0.9)
+    magnitudes: tuple[float, ...] = (1.0, 0.01)
+    sample_sizes: tuple[int, ...] = (16, 64)
+    seeds: int = 6
+    dimension: int = 8
+    teacher_units: int = 6
+    width: int = 24
+    aux_samples: int = 256
+    init_scale: float = 1e-2
+    readout_reinit: float = 0.0
+    learning_rate: float = 0.2
+    steps: int = 3000
+    test_samples: int = 2000
+    seed: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class SampleEfficiency:
+    """Relative generalization errors of STL and PT+FT (Fig. 1c).
+
+    Attributes:
+      setup: the configuration.
+      stl_error: (R, M, N, S); equal across M by the scale equivalence of STL.
+      ptft_error: (R, M, N, S).
+      stl_train_loss, ptft_train_loss: final relative training losses, same
+        shapes; pretraining_loss: (S,).
+    """
+
+    setup: SampleEfficiencySetup
+    stl_error: Float64Array
+    ptft_error: Float64Array
+    stl_train_loss: Float64Array
+    ptft_train_loss: Float64Array
+    pretraining_loss: Float64Array
+
+
+def _small_init(
+    count: int, width: int, dimension: int, scale: float, rng: np.random.Generator
+) -> tuple[Float64Array, Float64Array]:
+    hidden = (
+        scale * rng.standard_normal((count, width, dimension)) / math.sqrt(dimension)
+    )
+    return hidden, scale * rng.standard_normal((count, width))
+
+
+def _check_setup(setup: SampleEfficiencySetup) -> None:
+    for name in ("seeds", "dimension", "teacher_units", "width", "aux_samples"):
+        check_iteration_count(name, getattr(setup, name))
+    check_iteration_count("steps", setup.steps)
+    check_iteration_count("test_samples", setup.test_samples)
+    if setup.dimension < 2:
+        raise InvalidArgumentError(
+            f"dimension={setup.dimension!r} is below 2: correlated units need "
+            "two directions"
+        )
+    for name in ("correlations", "magnitudes", "sample_sizes"):
+        if len(getattr(setup, name)) == 0:
+            raise InvalidArgumentError(f"{name} is empty: it needs at least one value")
+    for n in setup.sample_sizes:
+        check_iteration_count("sample_sizes", n)
+    correlations = as_finite_array("correlations", setup.correlations, ndim=1)
+    check_closed_interval("correlations", correlations, -1.0, 1.0, "a cosine")
+    magnitudes = as_finite_array("magnitudes", setup.magnitudes, ndim=1)
+    if np.any(magnitudes <= 0):
+        raise InvalidArgumentError(
+            f"magnitudes={setup.magnitudes!r} has a value <= 0: magnitudes are "
+            "teacher readouts m > 0"
+        )
+    for name in ("init_scale", "learning_rate"):
+        value = float(getattr(setup, name))
+        if not (math.isfinite(value) and value > 0):
+            raise InvalidArgumentError(f"{name}={value!r} is not a positive number")
+    if not math.isfinite(setup.readout_reinit):
+        raise InvalidArgumentError(
+            f"readout_reinit={setup.readout_reinit!r} is not finite"
+        )
+
+
+def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
+    r"""Run Fig. 1c: STL and PT+FT errors versus n, for each (rho, m), S seeds.
+
+    .. math:: e = \frac{\sum_{t}(f_w(x_t) - f(x_t))^2}{\sum_t f(x_t)^2}
+
+    on fresh test inputs :math:`x_t`. Per seed: one auxiliary teacher, one
+    pretrained network (shared by every finetuning run of that seed), one
+    finetuning teacher per correlation (drawn from the auxiliary units), and
+    nested data sets (the first n of one draw of ``max(sample_sizes)``
+    inputs). STL and PT+FT of a seed see the same finetuning data, so their
+    errors are paired.
+
+    Args:
+      setup: the configuration.
+
+    Returns:
+      A :class:`SampleEfficiency`.
+
+    Raises:
+      InvalidArgumentError: the setup is out of range.
+      ConvergenceError: a loss overflows.
+
+    References:
+      Fig. 1c and Section 1.2 of ptft-relu-penalty.
+    """
+    _check_setup(setup)
+    rng = np.random.default_rng(setup.seed)
+    seeds, d, k = setup.seeds, setup.dimension, setup.teacher_units
+    aux_units = np.stack([sample_sphere(k, d, rng) for _ in range(seeds)])
+    aux_x = rng.standard_normal((seeds, setup.aux_samples, d))
+    aux_y = teacher_outputs(aux_x, aux_units, np.ones(seeds))
+    hidden, readout = _small_init(seeds, setup.width, d, setup.init_scale, rng)
+    pretrained = train_relu_networks(
+        aux_x,
+        aux_y,
+        hidden,
+        readout,
+        learning_rate=setup.learning_rate,
+        steps=setup.steps,
+    )
+    largest = max(setup.sample_sizes)
+    rhos, magnitudes = setup.correlations, setup.magnitudes
+    units = np.stack(
+        [np.stack([correlated_units(v, r, rng) for v in aux_units]) for r in rhos]
+    )  # (R, S, k, d)
+    x = rng.standard_normal((seeds, largest, d))
+    x_test = rng.standard_normal((seeds, setup.test_samples, d))
+    stl_init = _small_init(len(rhos) * seeds, setup.width, d, setup.init_scale, rng)
+    shape = (len(rhos), len(magnitudes), len(setup.sample_sizes), seeds)
+    stl_error, ptft_error = np.empty(shape), np.empty(shape)
+    stl_loss, ptft_loss = np.empty(shape), np.empty(shape)
+    unit_target = teacher_outputs(x[None], units, np.ones((len(rhos), seeds)))
+    unit_test = teacher_outputs(x_test[None], units, np.ones((len(rhos), seeds)))
+    for index, n in enumerate(setup.sample_sizes):
+        inputs = np.broadcast_to(x[None, :, :n], (len(rhos), seeds, n, d))
+        stl = train_relu_networks(
+            inputs.reshape(-1, n, d),
+            unit_target[:, :, :n].reshape(-1, n),
+            *stl_init,
+            learning_rate=setup.learning_rate,
+            steps=setup.steps,
+        )
+        stl_error[:, :, index] = _relative_error(
+            stl, x_test, unit_test, len(rhos), seeds
+        )[:, None]
+        stl_loss[:, :, index] = stl.relative_loss.reshape(len(rhos), 1, seeds)
+        # PT+FT for every (rho, m): the pretrained hidden weights, readouts gamma.
+        count = len(rhos) * len(magnitudes) * seeds
+        targets = (
+            unit_target[:, None, :, :n] * np.asarray(magnitudes)[None, :, None, None]
+        ).reshape(count, n)
+        ft_inputs = np.broadcast_to(
+            x[None, None, :, :n], (len(rhos), len(magnitudes), seeds, n, d)
+        ).reshape(count, n, d)
+        ft_hidden = np.broadcast_to(
+            pretrained.hidden_weights[None, None],
+            (len(rhos), len(magnitudes), *pretrained.hidden_weights.shape),
+        ).reshape(count, setup.width, d)
+        ptft = train_relu_networks(
+            ft_inputs,
+            targets,
+            ft_hidden,
+            np.full((count, setup.width), setup.readout_reinit),
+            learning_rate=setup.learning_rate,
+            steps=setup.steps,
+        )
+        outputs = _outputs(
+            np.broadcast_to(
+                x_test[None, None], (len(rhos), len(magnitudes), *x_test.shape)
+            ).reshape(count, setup.test_samples, d),
+            ptft.hidden_weights,
+            ptft.readout,
+        ).reshape(len(rhos), len(magnitudes), seeds, -1)
+        truth = unit_test[:, None] * np.asarray(magnitudes)[None, :, None, None]
+        ptft_error[:, :, index] = np.sum((outputs - truth) ** 2, axis=-1) / np.sum(
+            truth**2, axis=-1
+        )
+        ptft_loss[:, :, index] = ptft.relative_loss.reshape(
+            len(rhos), len(magnitudes), seeds
+        )
+    return SampleEfficiency(
+        setup, stl_error, ptft_error, stl_loss, ptft_loss, pretrained.relative_loss
+    )
+
+
+def _relative_error(
+    trained: TrainedNetworks,
+    x_test: Float64Array,
+    truth: Float64Array,
+    correlations: int,
+    seeds: int,
+) -> Float64Array:
+    """(R, S) relative test errors of R*S networks on their seed's test inputs."""
+    test = np.broadcast_to(x_test[None], (correlations, *x_test.shape))
+    outputs = _outputs(
+        test.reshape(-1, *x_test.shape[1:]), trained.hidden_weights, trained.readout
+    ).reshape(correlations, seeds, -1)
+    return np.asarray(
+        np.sum((outputs - truth) ** 2, axis=-1) / np.sum(truth**2, axis=-1)
+    )

@@ -1,0 +1,251 @@
+"""Batched gradient descent on two-layer ReLU networks and the Fig. 1c experiment.
+
+Tolerances. The hand-written gradients are compared with central differences
+of step h = 1e-6: the truncation error is O(h^2 L''') ~ 1e-12 and the rounding
+error about eps * |L| / h ~ 1e-10 relative to the loss, so rtol 1e-6 with atol
+1e-8 leaves a margin of 100 without hiding a wrong factor (a missing readout or
+1/n is off by O(1)). Test points are drawn so that no preactivation is within
+1e-3 of the ReLU's kink, where the loss is not differentiable and a difference
+of step 1e-6 would straddle it. The STL scale equivalence is exact in exact
+arithmetic; in float64 the two trajectories differ by rounding amplified over
+the steps, kept below 1e-9 relative for the short run tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.validation.relu_sample_efficiency import (
+    SampleEfficiencySetup,
+    correlated_units,
+    relu_loss_and_gradients,
+    relu_network_outputs,
+    sample_efficiency,
+    teacher_outputs,
+    train_relu_networks,
+)
+
+#: A setup small enough for a test (about 0.1 s).
+TINY = SampleEfficiencySetup(
+    sample_sizes=(4, 8),
+    seeds=2,
+    dimension=4,
+    teacher_units=2,
+    width=4,
+    aux_samples=16,
+    steps=30,
+    test_samples=50,
+)
+
+
+def _problem(
+    seed: int, count: int = 3, samples: int = 5, width: int = 4, dimension: int = 3
+) -> tuple[NDArray[np.float64], ...]:
+    """Random networks and data with every preactivation 1e-3 away from the kink."""
+    rng = np.random.default_rng(seed)
+    while True:
+        x = rng.standard_normal((count, samples, dimension))
+        w1 = rng.standard_normal((count, width, dimension))
+        if np.abs(x @ w1.transpose(0, 2, 1)).min() > 1e-3:
+            break
+    return (
+        x,
+        rng.standard_normal((count, samples)),
+        w1,
+        rng.standard_normal((count, width)),
+    )
+
+
+def _naive_loss(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    w1: NDArray[np.float64],
+    w2: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Textbook loop: L_k = sum_i (sum_h a_h relu(w_h . x_i) - y_i)^2 / (2n)."""
+    losses = np.zeros(x.shape[0])
+    for k in range(x.shape[0]):
+        for i in range(x.shape[1]):
+            output = sum(
+                w2[k, h] * max(float(w1[k, h] @ x[k, i]), 0.0)
+                for h in range(w1.shape[1])
+            )
+            losses[k] += (output - y[k, i]) ** 2 / (2 * x.shape[1])
+    return losses
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_gradients_match_central_differences(seed: int) -> None:
+    x, y, w1, w2 = _problem(seed)
+    loss, hidden_gradient, readout_gradient = relu_loss_and_gradients(x, y, w1, w2)
+    np.testing.assert_allclose(loss, _naive_loss(x, y, w1, w2), rtol=1e-12)
+    step = 1e-6
+    for array, gradient in ((w1, hidden_gradient), (w2, readout_gradient)):
+        numeric = np.empty_like(array)
+        for index in np.ndindex(array.shape):
+            plus, minus = array.copy(), array.copy()
+            plus[index] += step
+            minus[index] -= step
+            arguments = [(plus, minus) if a is array else (a, a) for a in (w1, w2)]
+            upper = relu_loss_and_gradients(x, y, arguments[0][0], arguments[1][0])[0]
+            lower = relu_loss_and_gradients(x, y, arguments[0][1], arguments[1][1])[0]
+            numeric[index] = (upper - lower)[index[0]] / (2 * step)
+        np.testing.assert_allclose(gradient, numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_outputs_and_shapes() -> None:
+    x, _, w1, w2 = _problem(3, count=2, samples=6, width=5, dimension=3)
+    outputs = relu_network_outputs(x, w1, w2)
+    assert outputs.shape == (2, 6)
+    assert outputs.dtype == np.float64
+    expected = np.einsum(
+        "knh,kh->kn", np.maximum(np.einsum("knd,khd->knh", x, w1), 0), w2
+    )
+    np.testing.assert_allclose(outputs, expected, rtol=1e-13)
+    # Shared inputs (n, d) broadcast over the K networks.
+    shared = relu_network_outputs(x[0], w1, w2)
+    np.testing.assert_allclose(shared[0], outputs[0], rtol=1e-13)
+    loss, g1, g2 = relu_loss_and_gradients(x[0], np.zeros(6), w1, w2)
+    assert (loss.shape, g1.shape, g2.shape) == ((2,), (2, 5, 3), (2, 5))
+
+
+def test_training_decreases_the_loss_and_keeps_the_arguments() -> None:
+    x, y, w1, w2 = _problem(4, count=2, samples=8)
+    w1_before, w2_before = w1.copy(), w2.copy()
+    initial = relu_loss_and_gradients(x, y, w1, w2)[0]
+    trained = train_relu_networks(x, y, w1, w2, learning_rate=0.02, steps=200)
+    assert np.array_equal(w1, w1_before)
+    assert np.array_equal(w2, w2_before)
+    final = relu_loss_and_gradients(x, y, trained.hidden_weights, trained.readout)[0]
+    assert np.all(final < initial)
+    np.testing.assert_allclose(
+        trained.relative_loss, final / (0.5 * np.mean(y * y, axis=1)), rtol=1e-12
+    )
+
+
+def test_stl_scale_equivalence() -> None:
+    # Weights x sqrt(m), target x m, learning rate / m: the same trajectory, scaled.
+    x, y, w1, w2 = _problem(5, count=2, samples=10)
+    w1, w2 = 1e-2 * w1, 1e-2 * w2
+    y = teacher_outputs(x, np.eye(3)[:2], 1.0)
+    magnitude = 0.01
+    unit = train_relu_networks(x, y, w1, w2, learning_rate=0.2, steps=300)
+    scaled = train_relu_networks(
+        x,
+        magnitude * y,
+        np.sqrt(magnitude) * w1,
+        np.sqrt(magnitude) * w2,
+        learning_rate=0.2 / magnitude,
+        steps=300,
+    )
+    np.testing.assert_allclose(
+        scaled.hidden_weights, np.sqrt(magnitude) * unit.hidden_weights, rtol=1e-9
+    )
+    np.testing.assert_allclose(scaled.relative_loss, unit.relative_loss, rtol=1e-9)
+
+
+def test_divergence_raises() -> None:
+    x, y, w1, w2 = _problem(6)
+    with pytest.raises(ConvergenceError, match="lower the learning rate"):
+        train_relu_networks(x, 100 * y, w1, w2, learning_rate=1e3, steps=200)
+
+
+@pytest.mark.parametrize("rho", [1.0, 0.9, 0.0, -0.5])
+def test_correlated_units(rho: float) -> None:
+    rng = np.random.default_rng(7)
+    v = rng.standard_normal((6, 5))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    u = correlated_units(v, rho, rng)
+    np.testing.assert_allclose(np.sum(u * v, axis=1), rho, atol=1e-14)
+    np.testing.assert_allclose(np.linalg.norm(u, axis=1), 1.0, atol=1e-14)
+
+
+def test_sample_efficiency_shapes_and_ranges() -> None:
+    result = sample_efficiency(replace(TINY, magnitudes=(1.0, 0.1, 0.01)))
+    shape = (2, 3, 2, 2)
+    for array in (
+        result.stl_error,
+        result.ptft_error,
+        result.stl_train_loss,
+        result.ptft_train_loss,
+    ):
+        assert array.shape == shape
+        assert np.all(np.isfinite(array))
+        assert np.all(array >= 0)
+    assert result.pretraining_loss.shape == (2,)
+    # STL is run once per correlation (scale equivalence): equal across magnitudes.
+    assert np.array_equal(result.stl_error[:, 0], result.stl_error[:, 2])
+
+
+def test_sample_efficiency_is_reproducible_by_seed() -> None:
+    first, second = sample_efficiency(TINY), sample_efficiency(TINY)
+    assert np.array_equal(first.ptft_error, second.ptft_error)
+    assert np.array_equal(first.stl_error, second.stl_error)
+    other = sample_efficiency(replace(TINY, seed=1))
+    assert not np.array_equal(first.ptft_error, other.ptft_error)
+
+
+def test_teacher_outputs() -> None:
+    x = np.array([[1.0, -2.0], [0.5, 0.5]])
+    units = np.array([[1.0, 0.0], [0.0, -1.0]])
+    np.testing.assert_allclose(teacher_outputs(x, units, 2.0), [6.0, 1.0])
+
+
+_GOOD = _problem(8)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (
+            lambda: relu_network_outputs(_GOOD[0], _GOOD[2][:, :, :2], _GOOD[3]),
+            "shapes",
+        ),
+        (lambda: relu_network_outputs(_GOOD[0], _GOOD[2], _GOOD[3][:, :2]), "shapes"),
+        (lambda: relu_network_outputs(_GOOD[0][0, 0], _GOOD[2], _GOOD[3]), "inputs"),
+        (lambda: relu_network_outputs(_GOOD[0], _GOOD[2][0], _GOOD[3]), "hidden"),
+        (
+            lambda: relu_network_outputs(
+                np.full_like(_GOOD[0], np.nan), _GOOD[2], _GOOD[3]
+            ),
+            "not finite",
+        ),
+        (
+            lambda: train_relu_networks(*_GOOD, learning_rate=0.0, steps=1),
+            "learning_rate",
+        ),
+        (
+            lambda: train_relu_networks(*_GOOD, learning_rate=[0.1, 0.1], steps=1),
+            "learning_rate",
+        ),
+        (lambda: train_relu_networks(*_GOOD, learning_rate=0.1, steps=0), "steps"),
+        (
+            lambda: train_relu_networks(*_GOOD, learning_rate=0.1, steps=1.5),  # type: ignore[arg-type]
+            "steps",
+        ),
+        (lambda: correlated_units(np.eye(3), 1.5, np.random.default_rng()), "rho"),
+        (lambda: correlated_units(2 * np.eye(3), 0.5, np.random.default_rng()), "unit"),
+        (
+            lambda: correlated_units(np.ones((2, 1)), 0.5, np.random.default_rng()),
+            "d >= 2",
+        ),
+        (lambda: sample_efficiency(replace(TINY, correlations=(1.2,))), "correlations"),
+        (lambda: sample_efficiency(replace(TINY, magnitudes=(0.0,))), "magnitudes"),
+        (lambda: sample_efficiency(replace(TINY, sample_sizes=(0,))), "sample_sizes"),
+        (lambda: sample_efficiency(replace(TINY, seeds=0)), "seeds"),
+        (lambda: sample_efficiency(replace(TINY, dimension=1)), "dimension"),
+        (lambda: sample_efficiency(replace(TINY, init_scale=-1.0)), "init_scale"),
+        (lambda: sample_efficiency(replace(TINY, learning_rate=np.inf)), "learning"),
+        (lambda: sample_efficiency(replace(TINY, readout_reinit=np.nan)), "readout"),
+        (lambda: sample_efficiency(replace(TINY, sample_sizes=())), "empty"),
+    ],
+)
+def test_bad_input_raises(call: Callable[[], object], match: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=match):
+        call()
