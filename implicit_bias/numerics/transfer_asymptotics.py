@@ -1,0 +1,476 @@
+r"""Exact finite-size transfer risks of features-are-fate, and Monte Carlo draws.
+
+The paper states the scratch and ridge-transfer risks only as
+:math:`n, d\to\infty` limits (eqs. (10), (15)); here are their exact
+finite-size forms for Gaussian data, whose SymPy statements are in
+:mod:`implicit_bias.theory.transfer_asymptotics`:
+
+* :func:`scratch_risk_finite` -- the min-norm least-squares risk, from the
+  inverse-Wishart mean;
+* :func:`ridge_transfer_risk_finite` -- eq. (128) with :math:`I_1, I_2`
+  (129)-(130) evaluated exactly as expectations over
+  :math:`\|z\|_2^2\sim\chi^2_n`; float64 by Gauss-Legendre quadrature in
+  :math:`s = \log(\chi^2_n/n)`, and :func:`ridge_transfer_risk_finite_mp`, the
+  mpmath reference by adaptive quadrature over the :math:`\chi^2_n` density;
+* :func:`finetune_endpoint` -- the endpoint of fine-tuning a balanced depth-2
+  network (the correction of eq. (142)).
+
+"Risk" is the paper's generalization error (8) averaged over the training
+set, :math:`E_{X,\epsilon}\|\hat\beta - \beta_t\|_2^2` with
+:math:`x\sim\mathcal N(0, I_d)`, :math:`\|\beta_t\|_2 = \|\beta_s\|_2 = 1`,
+:math:`\beta_s^\top\beta_t = \cos\theta` and label noise of variance
+:math:`\sigma^2` -- the normalization of eqs. (10)-(15). Let ``n`` be
+:math:`n`, ``d`` be :math:`d`, ``lam`` be :math:`\lambda`, ``theta`` be
+:math:`\theta` and ``sigma`` be :math:`\sigma`.
+
+The ``*_samples`` functions draw the risk of single training sets
+(:math:`\|\hat\beta - \beta_t\|_2^2` for one draw of :math:`X, \epsilon`), for
+Monte Carlo checks of the exact forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mpmath
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    as_finite_arrays,
+    check_nonnegative,
+)
+
+__all__ = [
+    "chi_square_ridge_integrals",
+    "chi_square_ridge_integrals_mp",
+    "finetune_endpoint",
+    "ridge_transfer_risk_finite",
+    "ridge_transfer_risk_finite_mp",
+    "ridge_transfer_risk_samples",
+    "scratch_risk_finite",
+    "scratch_risk_samples",
+]
+
+Float64Array = NDArray[np.float64]
+
+#: Gauss-Legendre panels of the float64 chi-square quadrature in s = log(chi2/n):
+#: the left tail [s_lo, 0] (long for small n, where it decays like e^{(n/2-1)s},
+#: and carrying the logistic step of x/(x+lam) at s = log(lam), of width 1) is cut
+#: into equal panels of _NODES_LEFT nodes, the right tail [0, s_hi] is one panel.
+#: The integrand is entire; these reach float64 accuracy for every n >= 3 and
+#: lam >= 0 (tested against the mpmath reference).
+_PANELS_LEFT = 8
+_NODES_LEFT = 48
+_NODES_RIGHT = 96
+#: Points evaluated at once by the quadrature (bounds its work arrays to ~16 MB).
+_CHUNK = 4096
+#: The quadrature stops where the integrand is below e^-45 (~3e-20) of its peak.
+_TAIL_EXPONENT = 45.0
+
+
+def _unit_rule(nodes: int) -> tuple[Float64Array, Float64Array]:
+    """Gauss-Legendre nodes and weights on [0, 1]."""
+    points, weights = np.polynomial.legendre.leggauss(nodes)
+    return (points + 1.0) / 2.0, weights / 2.0
+
+
+def _panel_rule(panels: int, nodes: int) -> tuple[Float64Array, Float64Array]:
+    """A composite Gauss-Legendre rule on [0, 1]: equal panels of ``nodes`` each."""
+    points, weights = _unit_rule(nodes)
+    offsets = np.arange(panels)[:, None]
+    return ((offsets + points) / panels).ravel(), np.tile(weights / panels, panels)
+
+
+_LEFT_NODES, _LEFT_WEIGHTS = _panel_rule(_PANELS_LEFT, _NODES_LEFT)
+_RIGHT_NODES, _RIGHT_WEIGHTS = _unit_rule(_NODES_RIGHT)
+
+
+def _check_integer_at_least(name: str, values: Float64Array, minimum: int) -> None:
+    bad = (values != np.round(values)) | (values < minimum)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"{name}={float(values[bad].flat[0])!r} is not an integer >= {minimum}: "
+            f"{name} counts {'samples' if name == 'n' else 'dimensions'}"
+        )
+
+
+def scratch_risk_finite(n: ArrayLike, d: ArrayLike, sigma: ArrayLike) -> Float64Array:
+    r"""Exact expected risk of min-norm least squares on Gaussian data (from scratch).
+
+    .. math:: E_{X,\epsilon}\|X^+y_t - \beta_t\|_2^2 = \begin{cases}
+              1 - \frac nd + \frac{\sigma^2 n}{d - n - 1} & n < d - 1\\
+              \frac{\sigma^2 d}{n - d - 1} & n > d + 1\end{cases}
+
+    from Eq. (95) with :math:`E\|P_{row(X)}\beta_t\|^2 = \min(n,d)/d` and the
+    inverse-Wishart mean :math:`E\operatorname{tr}((X^+)^\top X^+)`
+    (:func:`implicit_bias.theory.transfer_asymptotics.scratch_risk_finite`).
+    "Risk" is the generalization error (8) with noise-free test targets,
+    :math:`\mathcal R = E_{x\sim\mathcal N(0,I_d)}[(\hat\beta^\top x -
+    \beta_t^\top x)^2] = \|\hat\beta-\beta_t\|_2^2` with
+    :math:`\|\beta_t\|_2 = 1`, averaged over the training set :math:`X,
+    \epsilon` -- eq. (10)'s :math:`E_{\mathcal D}\mathcal R`. Its limit
+    :math:`n = \gamma d\to\infty` is eq. (10) of features-are-fate; for
+    :math:`\gamma<1` the difference is exactly
+    :math:`\sigma^2\gamma/((1-\gamma)(d(1-\gamma)-1)) = O(1/d)` (none at
+    :math:`\sigma = 0`). For :math:`|n - d|\le 1` and :math:`\sigma > 0` the
+    expectation is infinite and ``inf`` is returned.
+
+    Args:
+      n: samples, an integer >= 1.
+      d: input dimension, an integer >= 1.
+      sigma: label-noise standard deviation, >= 0.
+
+    Returns:
+      The expected risk, broadcast over the arguments (float64).
+
+    Examples:
+      >>> bool(np.isclose(scratch_risk_finite(10, 40, 0.5), 1 - 10/40 + 0.25*10/29))
+      True
+    """
+    n_, d_, sigma_ = as_finite_arrays({"n": n, "d": d, "sigma": sigma})
+    _check_integer_at_least("n", n_, 1)
+    _check_integer_at_least("d", d_, 1)
+    check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
+    # (d - n)/d rounds once (integers are exact); 1 - n/d would cancel.
+    signal = np.where(n_ < d_, (d_ - n_) / d_, 0.0)
+    finite = np.abs(n_ - d_) >= 2
+    gap = np.where(finite, np.abs(n_ - d_) - 1.0, 1.0)
+    trace = np.where(n_ < d_, n_, d_) / gap
+    noise = np.where(finite, sigma_**2 * trace, np.where(sigma_ > 0, np.inf, 0.0))
+    return np.asarray(signal + noise, dtype=np.float64)
+
+
+def _ridge_arguments(
+    n: ArrayLike, lam: ArrayLike, theta: ArrayLike, sigma: ArrayLike
+) -> list[Float64Array]:
+    n_, lam_, theta_, sigma_ = as_finite_arrays(
+        {"n": n, "lam": lam, "theta": theta, "sigma": sigma}
+    )
+    _check_integer_at_least("n", n_, 3)
+    check_nonnegative("lam", lam_, "the ridge parameter")
+    check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
+    return [n_, lam_, theta_, sigma_]
+
+
+def _left_cutoff(k: Float64Array) -> Float64Array:
+    r"""Where :math:`\phi(s) = k(e^s - 1 - s) + s` (minus the log of the worst
+    integrand, :math:`x^{-1}` times the density of :math:`s`) reaches the tail
+    exponent on :math:`s < 0`, by Newton's method from the left (:math:`\phi` is
+    convex and decreasing there, so the iterates rise monotonically to the root).
+    """
+    s = -(_TAIL_EXPONENT + 1.0 + k) / (k - 1.0)
+    for _ in range(60):
+        value = k * (np.expm1(s) - s) + s - _TAIL_EXPONENT
+        slope = k * np.expm1(s) + 1.0
+        s = s - value / slope
+    return s
+
+
+def chi_square_ridge_integrals(
+    n: ArrayLike, lam: ArrayLike
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    r"""The integrals :math:`I_1(n+2,\lambda), I_1(n,\lambda), I_2(n,\lambda)` of (128).
+
+    Eqs. (129)-(130) of features-are-fate, as expectations over
+    :math:`\|z\|_2^2 = nx\sim\chi^2_n`:
+
+    .. math:: I_1(n+2) = E\frac{x^2}{(x+\lambda)^2},\quad
+              I_1(n) = \frac1n E\frac{x}{(x+\lambda)^2},\quad
+              I_2(n) = E\frac{x}{x+\lambda}.
+
+    Float64 by Gauss-Legendre quadrature in :math:`s = \log x`, whose density
+    :math:`\propto e^{-k(e^s - 1 - s)}` (:math:`k = n/2`) is written without the
+    cancellation of :math:`ks - ke^s` and normalized by the same rule (so the
+    constant :math:`k^k/\Gamma(k)` is never formed); panels split at the
+    mode, cut where the integrand falls below :math:`e^{-45}` of its peak.
+
+    Args:
+      n: samples, an integer >= 3 (:math:`E\chi_n^{-2}` is finite).
+      lam: ridge parameter :math:`\lambda\ge 0`.
+
+    Returns:
+      ``(I1(n+2), I1(n), I2(n))`` as float64 arrays.
+
+    Examples:
+      >>> shifted, plain, second = chi_square_ridge_integrals(10, 0.0)
+      >>> bool(np.isclose(plain, 1 / 8))  # E 1/chi2_n = 1/(n - 2)
+      True
+    """
+    n_, lam_, _, _ = _ridge_arguments(n, lam, 0.0, 0.0)
+    samples, ridges = n_.ravel(), lam_.ravel()
+    results = np.empty((3, samples.size))
+    # Chunks bound the (points x nodes) work arrays to ~_CHUNK x 480 floats.
+    for start in range(0, samples.size, _CHUNK):
+        chunk = slice(start, start + _CHUNK)
+        results[:, chunk] = _chi_square_quadrature(samples[chunk], ridges[chunk])
+    shifted, plain, second = (row.reshape(n_.shape) for row in results)
+    return shifted, plain, second
+
+
+def _chi_square_quadrature(
+    samples: Float64Array, ridges: Float64Array
+) -> tuple[Float64Array, Float64Array, Float64Array]:
+    """The three integrals for 1-d arrays of checked n >= 3 and lam >= 0."""
+    k = (samples / 2.0)[:, None]
+    ridge = ridges[:, None]
+    left = _left_cutoff(k)
+    right = np.sqrt(2.0 * _TAIL_EXPONENT / k)
+    s = np.concatenate([left * (1.0 - _LEFT_NODES), right * _RIGHT_NODES], axis=-1)
+    weights = np.concatenate([-left * _LEFT_WEIGHTS, right * _RIGHT_WEIGHTS], axis=-1)
+    density = weights * np.exp(-k * (np.expm1(s) - s))
+    x = np.exp(s)
+    total = density.sum(axis=-1)
+    fraction = x / (x + ridge)
+    shifted = (density * fraction**2).sum(axis=-1) / total
+    second = (density * fraction).sum(axis=-1) / total
+    # x / (x + lam)^2 = fraction / (x + lam): bounded by 1/x, finite for n >= 3.
+    plain = (density * fraction / (x + ridge)).sum(axis=-1) / total / samples
+    return shifted, plain, second
+
+
+def chi_square_ridge_integrals_mp(
+    n: int, lam: float, *, dps: int = 30
+) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
+    r"""Reference :math:`I_1(n+2), I_1(n), I_2(n)`: mpmath quadrature over chi-square.
+
+    Adaptive tanh-sinh quadrature of
+
+    .. math:: E\,h(\|z\|_2^2) = \int_0^\infty h(v)\,
+              \frac{v^{n/2-1}e^{-v/2}}{2^{n/2}\Gamma(n/2)}\,dv
+
+    for the three integrands of :func:`chi_square_ridge_integrals` (Eqs.
+    (129)-(130) of features-are-fate), with breaks at the mode and five
+    standard deviations either side, at
+    ``dps + 10`` digits, rounded to ``dps`` digits.
+
+    Examples:
+      >>> shifted, plain, second = chi_square_ridge_integrals_mp(6, 0.0, dps=20)
+      >>> bool(abs(plain - mpmath.mpf(1) / 4) < mpmath.mpf(10) ** -19)
+      True
+    """
+    n_, lam_, _, _ = _ridge_arguments(n, lam, 0.0, 0.0)
+    if n_.ndim or lam_.ndim:
+        raise InvalidArgumentError("n and lam must be scalars for the mpmath reference")
+    with mpmath.workdps(dps + 10):
+        dof = mpmath.mpf(int(n_))
+        ridge = mpmath.mpf(float(lam_)) * dof
+        log_normalizer = dof / 2 * mpmath.log(2) + mpmath.loggamma(dof / 2)
+
+        def density(v: mpmath.mpf) -> mpmath.mpf:
+            return mpmath.exp((dof / 2 - 1) * mpmath.log(v) - v / 2 - log_normalizer)
+
+        spread = 5 * mpmath.sqrt(2 * dof)
+        breaks = [mpmath.mpf(0)]
+        breaks += [b for b in (dof - spread, dof, dof + spread) if b > 0]
+        breaks.append(mpmath.inf)
+
+        def expectation(h: Callable[[mpmath.mpf], mpmath.mpf]) -> mpmath.mpf:
+            return mpmath.quad(lambda v: h(v) * density(v), breaks)
+
+        shifted = expectation(lambda v: v**2 / (v + ridge) ** 2)
+        plain = expectation(lambda v: v / (v + ridge) ** 2)
+        second = expectation(lambda v: v / (v + ridge))
+    with mpmath.workdps(dps):
+        return +shifted, +plain, +second
+
+
+def ridge_transfer_risk_finite(
+    n: ArrayLike, lam: ArrayLike, theta: ArrayLike, sigma: ArrayLike
+) -> Float64Array:
+    r"""Exact expected risk of ridge linear transfer at finite :math:`n` (eq. (128)).
+
+    .. math:: E_{X,\epsilon}\mathcal R^\lambda_{lt} = 1 + \cos^2\theta\,I_1(n+2,
+              \lambda) + (\sin^2\theta + \sigma^2) I_1(n,\lambda)
+              - 2\cos^2\theta\,I_2(n,\lambda)
+
+    with the integrals of :func:`chi_square_ridge_integrals`:
+    Eq. (128) of features-are-fate. It does not depend on :math:`d`. Its
+    :math:`n\to\infty` limit is eq. (141) = (15), approached as :math:`c_1/n`
+    (:func:`implicit_bias.theory.transfer_asymptotics.ridge_risk_expansion`);
+    at :math:`\lambda = 0` it is eq. (12),
+    :math:`\sin^2\theta + (\sin^2\theta+\sigma^2)/(n-2)`.
+
+    Args:
+      n: samples, an integer >= 3.
+      lam: ridge parameter, >= 0.
+      theta: source-target angle (radians).
+      sigma: label-noise standard deviation, >= 0.
+
+    Returns:
+      The expected risk, broadcast over the arguments (float64).
+
+    Examples:
+      >>> risk = ridge_transfer_risk_finite(12, 0.0, 0.3, 0.2)
+      >>> bool(np.isclose(risk, np.sin(0.3)**2 + (np.sin(0.3)**2 + 0.04) / 10))
+      True
+    """
+    n_, lam_, theta_, sigma_ = _ridge_arguments(n, lam, theta, sigma)
+    shifted, plain, second = chi_square_ridge_integrals(n_, lam_)
+    cos2 = np.cos(theta_) ** 2
+    sin2 = np.sin(theta_) ** 2
+    risk = 1.0 + cos2 * (shifted - 2.0 * second) + (sin2 + sigma_**2) * plain
+    return np.asarray(risk, dtype=np.float64)
+
+
+def ridge_transfer_risk_finite_mp(
+    n: int, lam: float, theta: float, sigma: float, *, dps: int = 30
+) -> mpmath.mpf:
+    r"""Reference :func:`ridge_transfer_risk_finite` at ``dps`` digits.
+
+    .. math:: E\mathcal R^\lambda_{lt} = 1 + \cos^2\theta\,I_1(n+2,\lambda)
+              + (\sin^2\theta+\sigma^2) I_1(n,\lambda)
+              - 2\cos^2\theta\,I_2(n,\lambda)
+
+    with the integrals of :func:`chi_square_ridge_integrals_mp`:
+    Eq. (128) of features-are-fate.
+
+    Examples:
+      >>> risk = ridge_transfer_risk_finite_mp(12, 0.0, 0.3, 0.2, dps=20)
+      >>> bool(abs(risk - (mpmath.sin(0.3)**2 * 11 + 0.04) / 10) < 1e-15)
+      True
+    """
+    shifted, plain, second = chi_square_ridge_integrals_mp(n, lam, dps=dps)
+    with mpmath.workdps(dps + 10):
+        angle = mpmath.mpf(float(theta))
+        cos2, sin2 = mpmath.cos(angle) ** 2, mpmath.sin(angle) ** 2
+        noise = mpmath.mpf(float(sigma)) ** 2
+        risk = 1 + cos2 * (shifted - 2 * second) + (sin2 + noise) * plain
+    with mpmath.workdps(dps):
+        return +risk
+
+
+def _draw_count(draws: int) -> int:
+    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
+        raise InvalidArgumentError(f"draws={draws!r} is not an integer >= 1")
+    return int(draws)
+
+
+def scratch_risk_samples(
+    n: int, d: int, sigma: float, *, draws: int, seed: int
+) -> Float64Array:
+    r"""Risks :math:`\|X^+y_t - \beta_t\|_2^2` of ``draws`` Gaussian training sets.
+
+    :math:`X\in\mathbb{R}^{n\times d}` standard Gaussian, :math:`\beta_t` a unit
+    vector, :math:`y_t = X\beta_t + \epsilon`,
+    :math:`\epsilon\sim\mathcal N(0,\sigma^2 I_n)`; the mean estimates
+    :func:`scratch_risk_finite`, the finite form of
+    Eq. (10) of features-are-fate:
+
+    .. math:: \mathcal R = \|X^+(X\beta_t + \epsilon) - \beta_t\|_2^2.
+
+    Examples:
+      >>> risks = scratch_risk_samples(30, 3, 0.0, draws=5, seed=0)
+      >>> bool(np.all(risks < 1e-20))  # n > d, no noise: X^+ X = I
+      True
+    """
+    n_, d_, sigma_ = (np.asarray(v, dtype=np.float64) for v in (n, d, sigma))
+    _check_integer_at_least("n", n_, 1)
+    _check_integer_at_least("d", d_, 1)
+    check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
+    count = _draw_count(draws)
+    rng = np.random.default_rng(seed)
+    samples, dimension = int(n), int(d)
+    target = np.zeros(dimension)
+    target[0] = 1.0
+    x = rng.standard_normal((count, samples, dimension))
+    y = x[..., 0] + float(sigma) * rng.standard_normal((count, samples))
+    fit = np.einsum("kdn,kn->kd", np.linalg.pinv(x), y)
+    return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
+
+
+def ridge_transfer_risk_samples(
+    n: int, d: int, lam: float, theta: float, sigma: float, *, draws: int, seed: int
+) -> Float64Array:
+    r"""Risks of ridge linear transfer on ``draws`` training sets, eqs. (121)-(127).
+
+    The pretrained features are :math:`\Phi = (X\beta_s)v^\top` (Theorem 3.4)
+    with unit :math:`v`; the readout is eq. (121),
+    :math:`\hat W_L = (\Phi^\top\Phi + n\lambda I_d)^{-1}\Phi^\top y_t` (the
+    min-norm least-squares readout :math:`\Phi^+y_t` at :math:`\lambda = 0`),
+    and the predictor :math:`\hat\beta = \beta_s v^\top\hat W_L`. Solves the
+    full :math:`d\times d` system, so the reduction (125)-(126) is tested, not
+    assumed. The mean estimates :func:`ridge_transfer_risk_finite`,
+    Eq. (128) of features-are-fate:
+
+    .. math:: \mathcal R^\lambda_{lt} = \|\beta_s v^\top\hat W_L -
+              \beta_t\|_2^2.
+
+    Examples:
+      >>> risks = ridge_transfer_risk_samples(8, 5, 0.0, 0.0, 0.0, draws=4, seed=0)
+      >>> bool(np.all(risks < 1e-20))  # theta = 0, no noise: beta_hat = beta_t
+      True
+    """
+    n_, _, theta_, sigma_ = _ridge_arguments(n, lam, theta, sigma)
+    d_ = np.asarray(d, dtype=np.float64)
+    _check_integer_at_least("d", d_, 2)
+    count = _draw_count(draws)
+    rng = np.random.default_rng(seed)
+    samples, dimension = int(n_), int(d_)
+    source = np.zeros(dimension)
+    source[0] = 1.0
+    target = np.zeros(dimension)
+    target[0], target[1] = np.cos(float(theta_)), np.sin(float(theta_))
+    readout_direction = rng.standard_normal(dimension)
+    readout_direction /= np.linalg.norm(readout_direction)
+    x = rng.standard_normal((count, samples, dimension))
+    y = x @ target + float(sigma_) * rng.standard_normal((count, samples))
+    features = (x @ source)[..., None] * readout_direction
+    if float(lam) > 0:
+        gram = np.swapaxes(features, -1, -2) @ features
+        gram += samples * float(lam) * np.eye(dimension)
+        rhs = np.einsum("knd,kn->kd", features, y)
+        readout = np.linalg.solve(gram, rhs[..., None])[..., 0]
+    else:
+        readout = np.einsum("kdn,kn->kd", np.linalg.pinv(features), y)
+    fit = (readout @ readout_direction)[:, None] * source
+    return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
+
+
+def finetune_endpoint(
+    x: ArrayLike, y: ArrayLike, beta_source: ArrayLike
+) -> Float64Array:
+    r"""Where gradient flow fine-tuning of a balanced depth-2 linear network ends.
+
+    From the pretrained :math:`W_1 = \beta_s v^\top`, :math:`W_2 = v`
+    (:math:`D_1 = 0`, eq. (35) at :math:`\alpha\to 0`), fine-tuning on
+    :math:`(X, y)` with :math:`n < d` keeps :math:`W_1` rank one and balanced
+    and freezes its component in :math:`\ker X`, so
+
+    .. math:: \beta_{ft} = X^+y + c\,(I - P_{row(X)})\beta_s,\qquad
+              c^4 = \|X^+y\|_2^2 + c^2\|(I-P_{row(X)})\beta_s\|_2^2
+
+    (:func:`implicit_bias.theory.transfer_asymptotics.finetune_scale_equation`
+    at :math:`L = 2`). Eq. (142) of features-are-fate is this with
+    :math:`c = 1`.
+
+    Args:
+      x: the :math:`n\times d` data matrix, full row rank.
+      y: the targets, length :math:`n`.
+      beta_source: the pretrained predictor :math:`\beta_s`, length :math:`d`.
+
+    Returns:
+      :math:`\beta_{ft}`, length :math:`d`.
+
+    Examples:
+      >>> x = np.array([[1.0, 0.0, 0.0]])
+      >>> finetune_endpoint(x, np.array([0.6]), np.array([0.0, 1.0, 0.0])).round(6)
+      array([0.6     , 1.131824, 0.      ])
+    """
+    data = as_finite_array("x", x, ndim=2)
+    targets = as_finite_array("y", y, ndim=1)
+    source = as_finite_array("beta_source", beta_source, ndim=1)
+    if targets.shape[0] != data.shape[0] or source.shape[0] != data.shape[1]:
+        raise InvalidArgumentError(
+            f"shapes x {data.shape}, y {targets.shape}, beta_source {source.shape} "
+            "do not match: y needs x's rows, beta_source x's columns"
+        )
+    pseudo_inverse = np.linalg.pinv(data)
+    min_norm = pseudo_inverse @ targets
+    frozen = source - pseudo_inverse @ (data @ source)
+    a_squared = float(min_norm @ min_norm)
+    b_squared = float(frozen @ frozen)
+    scale = np.sqrt((b_squared + np.sqrt(b_squared**2 + 4.0 * a_squared)) / 2.0)
+    return np.asarray(min_norm + scale * frozen, dtype=np.float64)
