@@ -1,0 +1,541 @@
+r"""Vectorized asymptotic risks of deep linear transfer learning (features-are-fate).
+
+The expected risks and transferabilities of Theorems 3.6-3.9 (eqs. (10), (12),
+(13), (15), (16), (17)) and the boundaries of the negative-transfer regions of
+Section 3.3, as NumPy evaluators. The plain formulas are lambdified from
+:mod:`implicit_bias.theory.transfer_risks`; :func:`negative_transfer_gammas`
+is written by hand in a cancellation-free form and tested against the theory
+expression.
+
+Notation: ``gamma`` is :math:`\gamma = n/d` (target samples per input
+dimension), ``sigma`` is the label-noise standard deviation :math:`\sigma`,
+``theta`` the source-target angle :math:`\theta` (:math:`\beta_s^\top\beta_t =
+\cos\theta`, unit-norm weights), ``n`` the number of target samples and
+``lam`` the ridge parameter :math:`\lambda` of eq. (14).
+
+Domains (checked before any work; violations raise
+:class:`~implicit_bias.errors.InvalidArgumentError`, a ``ValueError``):
+:math:`\gamma>0`, :math:`\sigma\ge0`, :math:`\theta\in[0,\pi]`, :math:`n>2`,
+:math:`\lambda\ge0`, all finite.
+
+**The interpolation threshold** :math:`\gamma = 1`. Eq. (10) is printed for
+:math:`\gamma\ne1`. Both branches tend to :math:`+\infty` as
+:math:`\gamma\to1` when :math:`\sigma>0` (the double-descent peak), and to 0
+when :math:`\sigma=0`. So at ``gamma == 1`` the risks (10), (13) and (16) raise
+for ``sigma > 0`` and return their (two-sided) limit for ``sigma == 0``:
+:math:`\mathbb E\mathcal R_{sc} = 0`, :math:`\mathcal T_{lt} = -\sin^2\theta`,
+:math:`\mathbb E\mathcal R_{ft} = 0`. Eq. (17) is printed for :math:`\gamma\le1`
+and is 0 at :math:`\gamma=1` (the common limit of both sides).
+
+**Rounding.** Each evaluator is a handful of correctly rounded operations
+(relative error u = 2**-53 each) and at most one ``sin``/``cos`` (about 1 ulp in
+NumPy): the error is at most a small multiple of u times the sum of the
+absolute values of the terms (the bounds are stated per function and checked
+in tests/numerics/test_transfer_risks.py against 50-digit mpmath). A
+transferability is a difference of two risks, so near its zeros its *relative*
+error is unbounded; its *absolute* error is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import sympy as sp
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import (
+    as_finite_arrays,
+    check_closed_interval,
+    check_nonnegative,
+)
+from implicit_bias.theory import transfer_risks as theory
+
+__all__ = [
+    "finetune_risk",
+    "finetune_transferability",
+    "has_negative_transfer_region",
+    "linear_transfer_risk",
+    "linear_transferability",
+    "negative_transfer_gammas",
+    "ridge_transfer_risk",
+    "scratch_risk",
+    "underparameterized_negative_transfer_gamma",
+]
+
+Float64Array = NDArray[np.float64]
+
+
+def _lambdify(expression: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Float64Array]:
+    return sp.lambdify(symbols, expression, modules="numpy")
+
+
+_SCRATCH_OVER = _lambdify(
+    theory.scratch_risk_overparameterized(), theory.gamma, theory.sigma
+)
+_SCRATCH_UNDER = _lambdify(
+    theory.scratch_risk_underparameterized(), theory.gamma, theory.sigma
+)
+_LINEAR_TRANSFER = _lambdify(
+    theory.linear_transfer_risk(), theory.n, theory.theta, theory.sigma
+)
+_RIDGE_TRANSFER = _lambdify(theory.ridge_transfer_risk(), theory.lam, theory.theta)
+_FINETUNE_SHIFT = _lambdify(
+    theory.finetune_transferability_overparameterized(), theory.gamma, theory.theta
+)
+
+
+# ---------------------------------------------------------------------------
+# Argument checking.
+# ---------------------------------------------------------------------------
+
+
+def _check_above(name: str, values: Float64Array, bound: float, meaning: str) -> None:
+    bad = ~(values > bound)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"{name}={float(values[bad].flat[0])!r} is not > {bound:g}: {name} is "
+            f"{meaning}"
+        )
+
+
+def _check_gamma(gamma: Float64Array) -> None:
+    _check_above("gamma", gamma, 0.0, "the ratio n/d of target samples to dimension")
+
+
+def _check_sigma(sigma: Float64Array) -> None:
+    check_nonnegative("sigma", sigma, "the standard deviation of the label noise")
+
+
+def _check_theta(theta: Float64Array) -> None:
+    check_closed_interval(
+        "theta", theta, 0.0, np.pi, "the angle between source and target weights"
+    )
+
+
+def _check_not_at_threshold(gamma: Float64Array, sigma: Float64Array) -> None:
+    bad = (gamma == 1.0) & (sigma > 0.0)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"gamma=1.0 with sigma={float(sigma[bad].flat[0])!r} > 0: gamma = 1 is "
+            "the interpolation threshold, where the scratch-trained risk (10) "
+            "diverges to +inf; gamma must differ from 1 unless sigma = 0"
+        )
+
+
+def _scratch(gamma: Float64Array, sigma: Float64Array) -> Float64Array:
+    """Eq. (10) on checked arguments; 0 at gamma == 1 (there sigma == 0)."""
+    out = np.zeros_like(gamma)
+    over = gamma < 1.0
+    under = gamma > 1.0
+    out[over] = _SCRATCH_OVER(gamma[over], sigma[over])
+    out[under] = _SCRATCH_UNDER(gamma[under], sigma[under])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Training from scratch and linear transfer.
+# ---------------------------------------------------------------------------
+
+
+def scratch_risk(gamma: ArrayLike, sigma: ArrayLike) -> Float64Array:
+    r"""Expected risk of the scratch-trained (minimum-norm) model, eq. (10).
+
+    .. math:: \mathbb E_{\mathcal D}\mathcal R_{sc} = \begin{cases}
+              \frac{(1-\gamma)^2+\gamma\sigma^2}{1-\gamma} & \gamma<1\\
+              \frac{\sigma^2}{\gamma-1} & \gamma>1\end{cases}
+
+    At :math:`\gamma=1` the risk diverges for :math:`\sigma>0` (raises) and is
+    0 for :math:`\sigma=0` (the limit from both sides). Error at most 6u
+    relative (both terms of the first branch are positive: one rounding each
+    in :math:`1-\gamma` (exact for :math:`\gamma\ge1/2`), :math:`(1-\gamma)^2`,
+    :math:`\sigma^2`, the product, the sum and the quotient).
+
+    Args:
+      gamma: :math:`\gamma = n/d > 0`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      The risk, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain, or
+        ``gamma == 1`` where ``sigma > 0``.
+
+    Examples:
+      >>> bool(np.isclose(scratch_risk(0.5, 0.0), 0.5))
+      True
+      >>> bool(np.isclose(scratch_risk(3.0, 2.0), 2.0))
+      True
+
+    References:
+      Eq. (10) (Theorem 3.6) of features-are-fate.
+    """
+    gamma_, sigma_ = as_finite_arrays({"gamma": gamma, "sigma": sigma})
+    _check_gamma(gamma_)
+    _check_sigma(sigma_)
+    _check_not_at_threshold(gamma_, sigma_)
+    return _scratch(gamma_, sigma_)
+
+
+def linear_transfer_risk(
+    n: ArrayLike, theta: ArrayLike, sigma: ArrayLike
+) -> Float64Array:
+    r"""Expected risk of linear transfer with n target samples, eq. (12).
+
+    .. math:: \mathbb E_{\mathcal D}\mathcal R_{lt} = \sin^2\theta
+              + \frac{\sigma^2+\sin^2\theta}{n-2}
+
+    Stated by the paper at finite n (not in terms of :math:`\gamma`): the
+    retrained last layer sees a single sparsified feature, so the risk does
+    not depend on d. It is finite only for :math:`n>2`
+    (:math:`\mathbb E[1/\chi^2_n] = 1/(n-2)`); n need not be an integer here.
+    Error at most about 6u relative (positive terms; ``sin`` within 1 ulp).
+
+    Args:
+      n: number of target samples, :math:`n>2`.
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      The risk, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain.
+
+    Examples:
+      >>> bool(np.isclose(linear_transfer_risk(12.0, np.pi / 2, 0.0), 1.1))
+      True
+
+    References:
+      Eq. (12) (Theorem 3.7) of features-are-fate.
+    """
+    n_, theta_, sigma_ = as_finite_arrays({"n": n, "theta": theta, "sigma": sigma})
+    _check_above("n", n_, 2.0, "the number of target samples (eq. (12) needs n > 2)")
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    return np.asarray(_LINEAR_TRANSFER(n_, theta_, sigma_), dtype=np.float64)
+
+
+def linear_transferability(
+    gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike
+) -> Float64Array:
+    r"""Linear transferability as :math:`n,d\to\infty`, eq. (13).
+
+    .. math:: \mathcal T_{lt} = \mathbb E\mathcal R_{sc} - \sin^2\theta
+              = \begin{cases}
+              \frac{(1-\gamma)^2+\gamma\sigma^2}{1-\gamma} - \sin^2\theta
+              & \gamma<1\\
+              \frac{\sigma^2}{\gamma-1} - \sin^2\theta & \gamma>1\end{cases}
+
+    Positive where transfer helps. At :math:`\gamma=1`: raises for
+    :math:`\sigma>0` (eq. (10) diverges), :math:`-\sin^2\theta` for
+    :math:`\sigma=0`. Absolute error at most about
+    :math:`8u(\mathbb E\mathcal R_{sc}+\sin^2\theta)`.
+
+    Args:
+      gamma: :math:`\gamma = n/d > 0`.
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      :math:`\mathcal T_{lt}`, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain, or
+        ``gamma == 1`` where ``sigma > 0``.
+
+    Examples:
+      Anomalous positive transfer: orthogonal features still beat scratch
+      training next to the double-descent peak.
+
+      >>> bool(linear_transferability(1.01, np.pi / 2, 0.2) > 0)
+      True
+
+    References:
+      Eq. (13) of features-are-fate.
+    """
+    gamma_, theta_, sigma_ = as_finite_arrays(
+        {"gamma": gamma, "theta": theta, "sigma": sigma}
+    )
+    _check_gamma(gamma_)
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    _check_not_at_threshold(gamma_, sigma_)
+    return np.asarray(_scratch(gamma_, sigma_) - np.sin(theta_) ** 2)
+
+
+def has_negative_transfer_region(
+    theta: ArrayLike, sigma: ArrayLike
+) -> NDArray[np.bool_]:
+    r"""Whether linear transfer is negative somewhere in :math:`0<\gamma<1`.
+
+    .. math:: |\cos\theta| < 1-\sigma
+
+    Equivalently :math:`\sigma<1` and :math:`\theta\in(\arccos(1-\sigma),
+    \pi-\arccos(1-\sigma))`: the discriminant of :math:`q` (module
+    :mod:`implicit_bias.theory.transfer_risks`) is positive exactly there. On
+    the boundary :math:`|\cos\theta| = 1-\sigma` the roots merge and
+    :math:`\mathcal T_{lt}\ge0`.
+
+    Args:
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      A boolean array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain.
+
+    Examples:
+      >>> has_negative_transfer_region([0.1, 1.5], 0.2).tolist()
+      [False, True]
+
+    References:
+      Section 3.3 of features-are-fate (text after eq. (13)).
+    """
+    theta_, sigma_ = as_finite_arrays({"theta": theta, "sigma": sigma})
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    return np.asarray(np.abs(np.cos(theta_)) + sigma_ < 1.0)
+
+
+def negative_transfer_gammas(
+    theta: ArrayLike, sigma: ArrayLike
+) -> tuple[Float64Array, Float64Array]:
+    r"""The overparameterized negative-transfer interval :math:`(\gamma_-, \gamma_+)`.
+
+    .. math:: \gamma_\pm = \tfrac12\Big[(1+\cos^2\theta-\sigma^2)
+              \pm\sqrt{(1+\cos^2\theta-\sigma^2)^2-4\cos^2\theta}\Big]
+
+    For :math:`0<\gamma<1`, eq. (13) is negative exactly for
+    :math:`\gamma_-<\gamma<\gamma_+`, with :math:`0\le\gamma_-<\gamma_+\le1`
+    (:math:`\gamma_+ = 1` only at :math:`\sigma = 0`, where it is a zero of
+    :math:`(1-\gamma)\mathcal T_{lt}` but not of :math:`\mathcal T_{lt}`, which
+    tends to :math:`-\sin^2\theta` there).
+    Evaluated without cancellation: the discriminant as the product
+    :math:`(1-\sigma-c)(1-\sigma+c)(1+\sigma-c)(1+\sigma+c)`,
+    :math:`c=|\cos\theta|`, and :math:`\gamma_- = \cos^2\theta/\gamma_+`
+    (Vieta). The roots are ill-conditioned only where they merge
+    (:math:`c\to1-\sigma`), as a double root is.
+
+    The text prints the interval as :math:`(\gamma_+,\gamma_-)`; with
+    :math:`\gamma_\pm` as defined there, :math:`\gamma_-\le\gamma_+`, so the
+    interval is returned in that order (claim ``13:interval-as-printed``).
+
+    Where there is no such interval (:func:`has_negative_transfer_region` is
+    False: :math:`|\cos\theta|\ge1-\sigma`, e.g. :math:`\sigma\ge1`) this
+    raises rather than return NaN or an empty interval; mask with
+    :func:`has_negative_transfer_region` first to sweep a grid.
+
+    Args:
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      ``(gamma_minus, gamma_plus)``, two float64 arrays of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain, or some
+        ``(theta, sigma)`` has no negative-transfer interval.
+
+    Examples:
+      The noiseless limit is :math:`(\cos^2\theta, 1)`:
+
+      >>> low, high = negative_transfer_gammas(np.pi / 3, 0.0)
+      >>> bool(np.isclose(low, 0.25) and np.isclose(high, 1.0))
+      True
+
+    References:
+      Section 3.3 of features-are-fate (text after eq. (13)).
+    """
+    theta_, sigma_ = as_finite_arrays({"theta": theta, "sigma": sigma})
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    cosine = np.abs(np.cos(theta_))
+    missing = ~(cosine + sigma_ < 1.0)
+    if missing.any():
+        raise InvalidArgumentError(
+            f"theta={float(theta_[missing].flat[0])!r}, "
+            f"sigma={float(sigma_[missing].flat[0])!r}: linear transfer is never "
+            "negative for 0 < gamma < 1 there (|cos theta| >= 1 - sigma); "
+            "(gamma_-, gamma_+) exists only where |cos theta| < 1 - sigma, see "
+            "has_negative_transfer_region"
+        )
+    discriminant = (
+        (1.0 - sigma_ - cosine)
+        * (1.0 - sigma_ + cosine)
+        * (1.0 + sigma_ - cosine)
+        * (1.0 + sigma_ + cosine)
+    )
+    linear = 1.0 + cosine * cosine - sigma_ * sigma_
+    gamma_plus = 0.5 * (linear + np.sqrt(discriminant))
+    gamma_minus = cosine * cosine / gamma_plus
+    return np.asarray(gamma_minus), np.asarray(gamma_plus)
+
+
+def underparameterized_negative_transfer_gamma(
+    theta: ArrayLike, sigma: ArrayLike
+) -> Float64Array:
+    r"""Where negative linear transfer starts for :math:`\gamma>1`.
+
+    .. math:: \gamma_{\rm under} = 1+\frac{\sigma^2}{\sin^2\theta}
+
+    For :math:`\gamma>1`, eq. (13) is negative exactly for
+    :math:`\gamma>\gamma_{\rm under}` (the text's
+    :math:`\gamma-1>\sigma^2/\sin^2\theta`). At :math:`\sin\theta=0` there is no
+    negative transfer for :math:`\gamma>1` and this raises.
+
+    Args:
+      theta: source-target angle :math:`\theta\in[0,\pi]`, :math:`\sin\theta\ne0`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      :math:`\gamma_{\rm under}\ge1`, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain, or
+        :math:`\sin\theta = 0`.
+
+    Examples:
+      >>> bool(np.isclose(underparameterized_negative_transfer_gamma(np.pi / 2, 0.5),
+      ...                 1.25))
+      True
+
+    References:
+      Section 3.3 of features-are-fate (text after eq. (13)).
+    """
+    theta_, sigma_ = as_finite_arrays({"theta": theta, "sigma": sigma})
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    sine = np.sin(theta_)
+    bad = sine == 0.0
+    if bad.any():
+        raise InvalidArgumentError(
+            f"theta={float(theta_[bad].flat[0])!r} has sin(theta) = 0: identical "
+            "source and target features never transfer negatively for gamma > 1; "
+            "theta must lie in (0, pi)"
+        )
+    return np.asarray(1.0 + (sigma_ / sine) ** 2)
+
+
+# ---------------------------------------------------------------------------
+# Ridge linear transfer and fine-tuning.
+# ---------------------------------------------------------------------------
+
+
+def ridge_transfer_risk(lam: ArrayLike, theta: ArrayLike) -> Float64Array:
+    r"""Large-n risk of ridge linear transfer, eq. (15).
+
+    .. math:: \lim_{n\to\infty}\mathbb E_{\mathcal D}\mathcal R^\lambda_{lt}
+              = 1 - \cos^2\theta\,\frac{1+2\lambda}{(1+\lambda)^2}
+
+    Independent of :math:`\sigma` (the noise averages out as
+    :math:`n\to\infty`). At :math:`\lambda = 0` it is :math:`\sin^2\theta`, the
+    :math:`n\to\infty` limit of eq. (12). Absolute error at most about 8u.
+
+    Args:
+      lam: ridge parameter :math:`\lambda\ge0` of eq. (14).
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+
+    Returns:
+      The risk, a float64 array of the broadcast shape, in
+      :math:`[\sin^2\theta, 1]`.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain.
+
+    Examples:
+      >>> bool(np.isclose(ridge_transfer_risk(1.0, 0.0), 0.25))
+      True
+
+    References:
+      Eq. (15) (Theorem 3.8) of features-are-fate.
+    """
+    lam_, theta_ = as_finite_arrays({"lam": lam, "theta": theta})
+    check_nonnegative("lam", lam_, "the ridge parameter lambda of eq. (14)")
+    _check_theta(theta_)
+    return np.asarray(_RIDGE_TRANSFER(lam_, theta_), dtype=np.float64)
+
+
+def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float64Array:
+    r"""Expected risk of fine-tuning from the pretrained weights, eq. (16).
+
+    .. math:: \mathbb E_{\mathcal D}\mathcal R_{ft} = \begin{cases}
+              \mathbb E_{\mathcal D}\mathcal R_{sc}+(1-\gamma)(1-2\cos\theta)
+              & \gamma\le1\\
+              \mathbb E_{\mathcal D}\mathcal R_{sc} & \gamma>1\end{cases}
+
+    with :math:`\mathbb E\mathcal R_{sc}` of eq. (10). At :math:`\gamma=1`:
+    raises for :math:`\sigma>0`, 0 for :math:`\sigma=0`.
+
+    Args:
+      gamma: :math:`\gamma = n/d > 0`.
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0`.
+
+    Returns:
+      The risk, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain, or
+        ``gamma == 1`` where ``sigma > 0``.
+
+    Examples:
+      >>> bool(finetune_risk(0.5, 0.0, 0.1) < scratch_risk(0.5, 0.1))
+      True
+
+    References:
+      Eq. (16) (Theorem 3.9) of features-are-fate.
+    """
+    gamma_, theta_, sigma_ = as_finite_arrays(
+        {"gamma": gamma, "theta": theta, "sigma": sigma}
+    )
+    _check_gamma(gamma_)
+    _check_theta(theta_)
+    _check_sigma(sigma_)
+    _check_not_at_threshold(gamma_, sigma_)
+    return np.asarray(_scratch(gamma_, sigma_) - _finetune_gain(gamma_, theta_))
+
+
+def _finetune_gain(gamma: Float64Array, theta: Float64Array) -> Float64Array:
+    """Eq. (17) on checked arguments."""
+    out = np.zeros_like(gamma)
+    over = gamma <= 1.0
+    out[over] = _FINETUNE_SHIFT(gamma[over], theta[over])
+    return out
+
+
+def finetune_transferability(gamma: ArrayLike, theta: ArrayLike) -> Float64Array:
+    r"""Fine-tuning transferability, eq. (17).
+
+    .. math:: \mathcal T_{ft} = \begin{cases}(\gamma-1)(1-2\cos\theta)
+              & \gamma\le1\\ 0 & \gamma>1\end{cases}
+
+    Positive for :math:`\theta<\pi/3` and negative for :math:`\theta>\pi/3`
+    when :math:`\gamma<1`; 0 at :math:`\gamma=1` (as printed) and above.
+    Independent of :math:`\sigma`. Absolute error at most about 4u.
+
+    Args:
+      gamma: :math:`\gamma = n/d > 0`.
+      theta: source-target angle :math:`\theta\in[0,\pi]`.
+
+    Returns:
+      :math:`\mathcal T_{ft}`, a float64 array of the broadcast shape.
+
+    Raises:
+      InvalidArgumentError: an argument is outside its domain.
+
+    Examples:
+      >>> finetune_transferability([0.5, 2.0], 0.0).tolist()
+      [0.5, 0.0]
+
+    References:
+      Eq. (17) of features-are-fate.
+    """
+    gamma_, theta_ = as_finite_arrays({"gamma": gamma, "theta": theta})
+    _check_gamma(gamma_)
+    _check_theta(theta_)
+    return _finetune_gain(gamma_, theta_)
