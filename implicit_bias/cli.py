@@ -1,4 +1,8 @@
-"""The command line: ``implicit-bias verify | latex | list``."""
+"""The command line: ``implicit-bias verify | latex | list | docs | figure | sweep``.
+
+Each subcommand is added to the parser by its own ``_add_<name>`` function and
+run by its own ``_<name>`` function (``set_defaults(handler=...)``).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,20 @@ import json
 import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from implicit_bias.claims.engine import Claim, Result
-from implicit_bias.claims.engine import run_claims
+from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
 from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
-from implicit_bias.latex import claims_latex
+from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
+from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
+from implicit_bias.reports import gather_verdicts, read_verdicts, stale_docs, write_docs
+from implicit_bias.validation.sweeps import (
+    BUILTIN_SWEEPS,
+    EXECUTORS,
+    SweepError,
+    run_sweep,
+)
 
 __all__ = ["main"]
 
@@ -83,12 +96,84 @@ def _verify(arguments: argparse.Namespace) -> int:
     return 1 if unexpected else 0
 
 
+def _recorded(arguments: argparse.Namespace) -> dict[str, Verdict]:
+    return read_verdicts(arguments.verdicts or ())
+
+
 def _latex(arguments: argparse.Namespace) -> int:
     claims = (
         [get_claim(arguments.claim)] if arguments.claim else _selected(arguments.source)
     )
-    print(claims_latex(claims), end="")
+    ledger = arguments.ledger or arguments.run or bool(arguments.verdicts)
+    if arguments.output is None and not ledger:
+        print(claims_latex(claims), end="")
+        return 0
+    recorded = _recorded(arguments)
+    verdicts = gather_verdicts(
+        claims,
+        recorded,
+        run=arguments.run,
+        quick=arguments.quick,
+        workers=arguments.workers,
+        on_result=_progress,
+    )
+    statuses = {claim_id: verdict.status for claim_id, verdict in verdicts.items()}
+    if arguments.output is None:
+        print(ledgers_latex(claims, statuses), end="")
+        return 0
+    from_files = sum(1 for claim in claims if claim.id in recorded)
+    checked = len(verdicts) - from_files
+    note = (
+        f"Verdicts in the margin: {from_files} recorded "
+        f"({', '.join(map(str, arguments.verdicts or ())) or 'no files'}), "
+        f"{checked} checked now, {len(claims) - len(verdicts)} not run "
+        "(their expected verdict is shown, in italics)."
+    )
+    Path(arguments.output).write_text(
+        document_latex(claims, statuses, note=note), encoding="utf-8"
+    )
+    print(f"wrote {arguments.output}", file=sys.stderr)
     return 0
+
+
+def _docs(arguments: argparse.Namespace) -> int:
+    output = Path(arguments.output)
+    if arguments.check:
+        problems = stale_docs(output, prefaces=arguments.prefaces)
+        for problem in problems:
+            print(problem)
+        return 1 if problems else 0
+    sources = [arguments.source] if arguments.source else list(SOURCES)
+    claims = [claim for source in sources for claim in claims_for(source)]
+    verdicts = gather_verdicts(
+        claims,
+        _recorded(arguments),
+        run=True,
+        quick=arguments.quick,
+        workers=arguments.workers,
+        on_result=_progress,
+    )
+    kept = [c for c in claims if c.id not in verdicts]
+    if kept:
+        # Slow claims skipped by --quick keep the verdict recorded by an earlier run.
+        records = [output / "verdicts" / f"{source}.json" for source in sources]
+        earlier = read_verdicts(path for path in records if path.is_file())
+        unknown = [c.id for c in kept if c.id not in earlier]
+        if unknown:
+            raise ValueError(
+                f"no recorded verdict for {', '.join(unknown)}: "
+                "run `implicit-bias docs` without --quick"
+            )
+        verdicts.update({c.id: earlier[c.id] for c in kept})
+        print(f"kept the recorded verdicts of {len(kept)} slow claims", file=sys.stderr)
+    for path in write_docs(
+        output, verdicts, sources=sources, prefaces=arguments.prefaces
+    ):
+        print(f"wrote {path}", file=sys.stderr)
+    unexpected = [c.id for c in claims if verdicts[c.id].status != c.expected]
+    if unexpected:
+        print(f"UNEXPECTED verdicts: {', '.join(unexpected)}", file=sys.stderr)
+    return 1 if unexpected else 0
 
 
 def _list(arguments: argparse.Namespace) -> int:
@@ -102,6 +187,158 @@ def _list(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _add_verify(commands: Any, source_help: str) -> None:
+    verify = commands.add_parser("verify", help="check the claims and print verdicts")
+    verify.add_argument("--source", help=source_help)
+    verify.add_argument("--quick", action="store_true", help="skip slow simulations")
+    verify.add_argument("--json", action="store_true", help="print JSON records")
+    verify.add_argument("--workers", type=int, default=None, help="parallel processes")
+    verify.set_defaults(handler=_verify)
+
+
+def _add_verdict_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--verdicts",
+        nargs="+",
+        metavar="FILE",
+        help="JSON verdict records (`verify --json`, docs/verdicts/*.json) to use "
+        "instead of running those claims; the first file naming a claim wins",
+    )
+    parser.add_argument("--quick", action="store_true", help="do not run slow claims")
+    parser.add_argument("--workers", type=int, default=None, help="parallel processes")
+
+
+def _add_latex(commands: Any, source_help: str) -> None:
+    latex = commands.add_parser(
+        "latex",
+        help="print the claims as LaTeX, or write a compilable ledger",
+        description="Without --output: one tagged equation per claim with a "
+        "formula (fragments). With --output FILE: a standalone article, each "
+        "source's claims as an align* ledger in the paper's order with the "
+        "verdict in the margin; --ledger prints the ledgers alone. Margin "
+        "verdicts come from --verdicts records, else from running the claims "
+        "(--run), else the expected verdict is shown, labelled 'expected'.",
+    )
+    latex.add_argument("--source", help=source_help)
+    latex.add_argument("--claim", help="only this claim id (source:equation:label)")
+    latex.add_argument("--output", metavar="FILE", help="write a standalone .tex")
+    latex.add_argument("--ledger", action="store_true", help="print the align* ledgers")
+    latex.add_argument(
+        "--run", action="store_true", help="check the claims that have no record"
+    )
+    _add_verdict_options(latex)
+    latex.set_defaults(handler=_latex)
+
+
+def _add_list(commands: Any, source_help: str) -> None:
+    listing = commands.add_parser("list", help="list the claims, one per line")
+    listing.add_argument("--source", help=source_help)
+    listing.set_defaults(handler=_list)
+
+
+def _add_docs(commands: Any, source_help: str) -> None:
+    docs = commands.add_parser(
+        "docs",
+        help="generate the Markdown pages of the sources and the API reference",
+        description="Write OUTPUT/<source>.md (preface from OUTPUT/prefaces, "
+        "every claim with its formula, verdict and evidence), "
+        "OUTPUT/verdicts/<source>.json (the evidence) and OUTPUT/api.md. The "
+        "claims are run, except those given by --verdicts; with --quick, slow "
+        "claims keep the verdict recorded in OUTPUT/verdicts. Exits 1 when a "
+        "verdict is not the expected one.",
+    )
+    docs.add_argument("--output", default="docs", help="the docs directory")
+    docs.add_argument("--source", help=source_help)
+    docs.add_argument(
+        "--prefaces", metavar="DIR", help="the prefaces (default OUTPUT/prefaces)"
+    )
+    docs.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; list what is stale and exit 1 if anything is",
+    )
+    _add_verdict_options(docs)
+    docs.set_defaults(handler=_docs)
+
+
+def _sweep(arguments: argparse.Namespace) -> int:
+    sweep = BUILTIN_SWEEPS[arguments.name]()
+    store = arguments.store or f"{arguments.name}.sqlite"
+    try:
+        summary = run_sweep(
+            sweep.function,
+            sweep.configurations,
+            store=store,
+            version=sweep.version,
+            workers=arguments.workers,
+            executor=arguments.executor,
+            scheduler=arguments.scheduler,
+            progress=not arguments.quiet,
+        )
+    except SweepError as error:
+        print(f"implicit-bias sweep: {error}", file=sys.stderr)
+        return 1
+    except ImportError as error:
+        print(f"implicit-bias sweep: error: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"{arguments.name}: {summary.total} configurations, "
+        f"{summary.already_stored} already stored, {summary.computed} computed "
+        f"in {summary.seconds:.1f} s; results in {store}"
+    )
+    return 0
+
+
+def _add_sweep(commands: Any, source_help: str) -> None:
+    descriptions = "; ".join(
+        f"{name}: {' '.join((factory.__doc__ or '').split())}"
+        for name, factory in BUILTIN_SWEEPS.items()
+    )
+    sweep = commands.add_parser(
+        "sweep",
+        help="run a built-in simulation sweep, resuming from its store",
+        description="Run a built-in sweep, storing each result in SQLite as it "
+        f"completes; rerunning resumes. Sweeps: {descriptions}",
+    )
+    sweep.add_argument("name", choices=sorted(BUILTIN_SWEEPS), help="the sweep")
+    sweep.add_argument("--store", help="SQLite file (default: NAME.sqlite)")
+    sweep.add_argument("--workers", type=int, default=None, help="local processes")
+    sweep.add_argument(
+        "--executor", choices=EXECUTORS, default="process", help="where to compute"
+    )
+    sweep.add_argument("--scheduler", help="Dask scheduler address (--executor dask)")
+    sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    sweep.set_defaults(handler=_sweep)
+
+
+def _figure(arguments: argparse.Namespace) -> int:
+    if arguments.list or arguments.name is None:
+        for name, spec in FIGURES.items():
+            print(f"{name}  {spec.caption}")
+        return 0
+    output = arguments.output or f"{arguments.name.replace(':', '-fig')}.png"
+    try:
+        path = draw_figure(arguments.name, output)
+    except MissingExtraError as error:
+        print(f"implicit-bias figure: error: {error}", file=sys.stderr)
+        return 2
+    print(f"{arguments.name}: written to {path}")
+    return 0
+
+
+def _add_figure(commands: Any, source_help: str) -> None:
+    figure = commands.add_parser(
+        "figure",
+        help="draw one of the papers' figures from the numerics",
+        description="Draw figure NAME (source:figure, see --list) into a PNG, PDF "
+        "or SVG file. Needs matplotlib: pip install 'implicit-bias[plot]'.",
+    )
+    figure.add_argument("name", nargs="?", help="the figure, e.g. ptft-relu-penalty:1a")
+    figure.add_argument("--output", help="the file (default: NAME as a .png here)")
+    figure.add_argument("--list", action="store_true", help="list the figures")
+    figure.set_defaults(handler=_figure)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="implicit-bias",
@@ -109,22 +346,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     source_help = f"only this source ({', '.join(sorted(SOURCES))})"
-
-    verify = commands.add_parser("verify", help="check the claims and print verdicts")
-    verify.add_argument("--source", help=source_help)
-    verify.add_argument("--quick", action="store_true", help="skip slow simulations")
-    verify.add_argument("--json", action="store_true", help="print JSON records")
-    verify.add_argument("--workers", type=int, default=None, help="parallel processes")
-    verify.set_defaults(run=_verify)
-
-    latex = commands.add_parser("latex", help="print the claims as LaTeX")
-    latex.add_argument("--source", help=source_help)
-    latex.add_argument("--claim", help="only this claim id (source:equation:label)")
-    latex.set_defaults(run=_latex)
-
-    listing = commands.add_parser("list", help="list the claims, one per line")
-    listing.add_argument("--source", help=source_help)
-    listing.set_defaults(run=_list)
+    for add in (_add_verify, _add_latex, _add_list, _add_docs, _add_figure, _add_sweep):
+        add(commands, source_help)
     return parser
 
 
@@ -132,8 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = _parser().parse_args(argv)
     try:
-        return int(arguments.run(arguments))
-    except ValueError as error:
+        return int(arguments.handler(arguments))
+    except (ValueError, OSError) as error:
         print(f"implicit-bias: error: {error}", file=sys.stderr)
         return 2
 

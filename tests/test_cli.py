@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from implicit_bias import cli
-from implicit_bias.claims.registry import claims_for
+from implicit_bias.claims.registry import all_claims, claims_for
+from implicit_bias.latex import document_latex
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def test_list_prints_one_line_per_claim(capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,3 +73,148 @@ def test_console_script_exits_zero_on_list() -> None:
     )
     assert completed.returncode == 0
     assert "ptft-relu-penalty:10:quartic" in completed.stdout
+
+
+# --- latex
+
+
+def test_latex_output_writes_a_standalone_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "claims.tex"
+    assert cli.main(["latex", "--output", str(output)]) == 0
+    text = output.read_text("utf-8")
+    claims = all_claims()
+    note = (
+        "Verdicts in the margin: 0 recorded (no files), 0 checked now, "
+        f"{len(claims)} not run (their expected verdict is shown, in italics)."
+    )
+    assert text == document_latex(claims, {}, note=note)
+    assert str(output) in capsys.readouterr().err
+
+
+def test_latex_margin_shows_recorded_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "results.json"
+    records.write_text(
+        json.dumps(
+            [
+                {
+                    "id": "ptft-relu-penalty:9:derivative",
+                    "status": "fails",
+                    "detail": "",
+                },
+                {
+                    "id": "ptft-relu-penalty:7:expansion",
+                    "status": "holds",
+                    "detail": "",
+                },
+            ]
+        )
+    )
+    arguments = ["latex", "--source", "ptft-relu-penalty", "--verdicts", str(records)]
+    assert cli.main(arguments) == 0
+    ledger = capsys.readouterr().out
+    assert ledger.startswith(r"\providecommand{\verdict}")
+    assert r"\tag*{(9)\verdict{\textbf{fails} (expected holds)}}" in ledger
+    assert r"\tag*{(7)\verdict{holds}}" in ledger
+    assert r"\tag*{(8a)\verdict{\emph{expected holds}}}" in ledger
+
+
+def test_latex_run_checks_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
+    claim_id = "ptft-relu-penalty:10:quartic"
+    assert cli.main(["latex", "--claim", claim_id, "--run", "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    assert r"\tag*{(10a)\verdict{holds}}" in captured.out
+    assert f"{claim_id}: holds" in captured.err
+
+
+# --- docs
+
+
+def test_docs_check_passes_on_the_committed_docs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["docs", "--check", "--output", str(DOCS)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_docs_runs_the_claims_without_a_record(tmp_path: Path) -> None:
+    source = "ptft-relu-penalty"
+    rerun = f"{source}:7:expansion"
+    made_up = [
+        {"id": claim.id, "status": str(claim.expected), "detail": "made up"}
+        for claim in claims_for(source)
+        if claim.id != rerun
+    ]
+    records = tmp_path / "partial.json"
+    records.write_text(json.dumps(made_up))
+    output = tmp_path / "docs"
+    arguments = ["docs", "--output", str(output), "--source", source]
+    arguments += ["--verdicts", str(records), "--workers", "1"]
+    assert cli.main(arguments) == 0
+    written = json.loads((output / "verdicts" / f"{source}.json").read_text("utf-8"))
+    fresh = next(r for r in written if r["id"] == rerun)
+    assert fresh["status"] == "holds"
+    assert fresh["detail"] != "made up"
+    assert [r for r in written if r["id"] != rerun] == made_up
+    assert (output / f"{source}.md").is_file()
+    assert not (output / "ptft-diagonal-networks.md").exists()
+    assert (output / "api.md").is_file()
+
+
+def test_docs_quick_needs_recorded_slow_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = "ptft-diagonal-networks"
+    slow = {c.id for c in claims_for(source) if c.slow}
+    fast = [
+        {"id": claim.id, "status": str(claim.expected), "detail": "made up"}
+        for claim in claims_for(source)
+        if claim.id not in slow
+    ]
+    records = tmp_path / "fast.json"
+    records.write_text(json.dumps(fast))
+    arguments = ["docs", "--output", str(tmp_path / "docs"), "--source", source]
+    arguments += ["--verdicts", str(records), "--quick"]
+    assert cli.main(arguments) == 2
+    error = capsys.readouterr().err
+    assert "without --quick" in error
+    assert all(claim_id in error for claim_id in slow)
+
+
+def test_docs_rejects_a_bad_verdict_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "bad.json"
+    records.write_text("{}")
+    arguments = ["docs", "--output", str(tmp_path), "--verdicts", str(records)]
+    assert cli.main(arguments) == 2
+    assert "bad.json" in capsys.readouterr().err
+
+
+def test_sweep_runs_and_resumes_a_builtin_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "demo.sqlite"
+    command = ["sweep", "relu-penalty-demo", "--store", str(store), "--workers", "2"]
+    for already in (0, 55):
+        assert cli.main([*command, "--quiet"]) == 0
+        assert f"55 configurations, {already} already stored" in capsys.readouterr().out
+
+
+def test_figure_writes_the_named_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / "fig.png"
+    assert cli.main(["figure", "ptft-relu-penalty:1a", "--output", str(output)]) == 0
+    assert output.read_bytes().startswith(b"\x89PNG")
+    assert cli.main(["figure", "--list"]) == 0
+    assert "ptft-relu-penalty:1b" in capsys.readouterr().out
+
+
+def test_unknown_figure_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["figure", "nope", "--output", "x.png"]) == 2
+    assert "name='nope' is not a known figure" in capsys.readouterr().err

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import collections
 import contextlib
 import hashlib
@@ -27,7 +26,6 @@ from implicit_bias.numerics.relu_penalty import relu_ptft_penalty
 from implicit_bias.validation.sweeps import (
     BUILTIN_SWEEPS,
     SweepError,
-    add_sweep_command,
     configuration_grid,
     configuration_key,
     load_results,
@@ -208,21 +206,6 @@ def test_the_progress_bar_shows_counts_and_eta(tmp_path: Path) -> None:
     final = stream.getvalue().splitlines()[-1]
     assert final.startswith("[" + "#" * 30 + "] 4/4 elapsed 0:00:")
     assert final.endswith("ETA done")
-
-
-def test_the_sweep_command_runs_and_resumes_a_builtin_sweep(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    parser = argparse.ArgumentParser(prog="implicit-bias")
-    add_sweep_command(parser.add_subparsers(dest="command", required=True))
-    store = tmp_path / "demo.sqlite"
-    command = ["sweep", "relu-penalty-demo", "--store", str(store), "--workers", "2"]
-    for already in (0, 55):
-        arguments = parser.parse_args([*command, "--quiet"])
-        assert arguments.run(arguments) == 0
-        output = capsys.readouterr().out
-        assert f"55 configurations, {already} already stored" in output
-    assert len(load_results(store, RELU_PENALTY)) == 55
 
 
 def test_a_sweep_killed_by_sigkill_resumes_without_loss_or_recomputation(

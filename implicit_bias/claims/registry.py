@@ -8,24 +8,28 @@ import sympy as sp
 
 from implicit_bias.claims import (
     adaptive_tangent_features,
+    features_are_fate,
     ptft_diagonal_networks,
     ptft_relu_penalty,
-    ptft_relu_penalty_fig1c,
 )
 from implicit_bias.claims.engine import Claim, unique_ids
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
+from implicit_bias.theory import relu_kernels as relu_kernels_theory
 from implicit_bias.theory import relu_penalty as relu_penalty_theory
 from implicit_bias.theory import representations as representations_theory
 from implicit_bias.theory import tangent_features as tangent_features_theory
+from implicit_bias.theory import task_distance as task_distance_theory
+from implicit_bias.theory import transfer_asymptotics as transfer_asymptotics_theory
+from implicit_bias.theory import transfer_risks as transfer_risks_theory
 
 __all__ = ["GLYPHS", "SOURCES", "all_claims", "claims_for", "get_claim"]
 
 #: Source id -> its claims, in the paper's order.
 SOURCES: MappingProxyType[str, tuple[Claim, ...]] = MappingProxyType(
     {
-        ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS
-        + ptft_relu_penalty_fig1c.CLAIMS,
+        ptft_relu_penalty.SOURCE: ptft_relu_penalty.CLAIMS,
         ptft_diagonal_networks.SOURCE: ptft_diagonal_networks.CLAIMS,
+        features_are_fate.SOURCE: features_are_fate.CLAIMS,
         adaptive_tangent_features.SOURCE: adaptive_tangent_features.CLAIMS,
     }
 )
@@ -37,6 +41,13 @@ GLYPHS: MappingProxyType[str, dict[sp.Symbol, str]] = MappingProxyType(
         ptft_diagonal_networks.SOURCE: {
             **diagonal_networks_theory.GLYPHS,
             **representations_theory.GLYPHS,
+        },
+        features_are_fate.SOURCE: {
+            **task_distance_theory.GLYPHS,
+            # The proofs' expected risks are the main text's (their glyphs win).
+            **transfer_asymptotics_theory.GLYPHS,
+            **transfer_risks_theory.GLYPHS,
+            **relu_kernels_theory.GLYPHS,
         },
         adaptive_tangent_features.SOURCE: tangent_features_theory.GLYPHS,
     }

@@ -137,7 +137,7 @@ mean_b, mean_b_squared = sp.symbols("Eb Eb2", real=True)
 i1_shifted, i1_plain, i2_plain = sp.symbols("I1_n2 I1_n I2_n", positive=True)
 #: Fine-tuning: :math:`a = \|X^+y\|_2`, :math:`b = \|(I-P)\beta_s\|_2` and the
 #: scale :math:`c` of the balanced network (see :func:`finetune_scale_equation`).
-norm_a, norm_b, scale_c = sp.symbols("a b c", positive=True)
+norm_a, norm_b, scale_c = sp.symbols("a_ft b_ft c_ft", positive=True)
 depth = sp.Symbol("L", integer=True, positive=True)
 #: Display atoms: the expected risks, the resolvent and the rate of :math:`D_l`.
 risk_scratch = sp.Symbol("R_sc", real=True)

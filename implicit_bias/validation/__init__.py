@@ -14,13 +14,15 @@ from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TOLERANCE,
     DiagonalTrainingResult,
-    PretrainFinetuneResult,
     diagonal_coefficients,
+    train_diagonal_networks,
+    train_multitask_diagonal_networks,
+)
+from implicit_bias.validation.diagonal_pretrain_finetune import (
+    PretrainFinetuneResult,
     finetuning_initialization,
     pretrain_finetune_diagonal_networks,
     support_overlap,
-    train_diagonal_networks,
-    train_multitask_diagonal_networks,
 )
 from implicit_bias.validation.relu_networks import (
     UNIT_NORM_TOLERANCE,

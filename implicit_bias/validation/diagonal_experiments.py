@@ -12,7 +12,8 @@ the main-task predictor lies on the auxiliary task's features as the rescaling
 factor of the pretrained first layer varies (Fig. 5b,
 :func:`overlap_versus_rescaling`). Both run on the batched gradient-descent
 simulations of :mod:`implicit_bias.validation.diagonal_networks`, whose module
-docstring states the networks, the loss and the stopping rule.
+docstring states the networks, the loss and the stopping rule, and of
+:mod:`implicit_bias.validation.diagonal_pretrain_finetune` for PT+FT.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ from implicit_bias.numerics import (
     q_norm,
 )
 from implicit_bias.validation.diagonal_networks import (
+    train_diagonal_networks,
+    train_multitask_diagonal_networks,
+)
+from implicit_bias.validation.diagonal_pretrain_finetune import (
     finetuning_initialization,
     pretrain_finetune_diagonal_networks,
     support_overlap,
-    train_diagonal_networks,
-    train_multitask_diagonal_networks,
 )
 
 __all__ = [

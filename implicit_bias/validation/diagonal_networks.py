@@ -1,4 +1,4 @@
-r"""Gradient descent on diagonal linear networks, batched: STL, PT+FT and MTL.
+r"""Gradient descent on diagonal linear networks, batched: STL and MTL.
 
 A diagonal linear network with O outputs (eqs. 7 and 25 of
 ptft-diagonal-networks) computes :math:`f(x) = \beta x` with
@@ -42,19 +42,9 @@ exactly at
 .. math:: \beta(\infty) = \arg\min_{X\beta = y} \sum_d k_d\, q(2\beta_d/k_d),
           \qquad k_d = (w^{(1)}_{0,d})^2 + (w^{(2)}_{0,d})^2
 
-(eqs. 21-23). PT+FT pretrains from the constant initialization :math:`\alpha`
-on an auxiliary task, then finetunes from first-layer weights
-:math:`\lambda\sqrt{(w^{(1)}_{+,d})^2 + (w^{(1)}_{-,d})^2}` on BOTH branches
-(the pretrained magnitude of input d's first-layer weights, times the rescaling
-factor :math:`\lambda`) and second-layer weights re-initialized to the constant
-:math:`\gamma`. From small :math:`\alpha` one branch of each input dies out in
-pretraining and the magnitude is :math:`\sqrt{|\beta^{aux}_d|}`, the
-:math:`(w_0)^{(1)}_d` of Appendix A's last paragraph; sharing it between the
-branches keeps Appendix A's assumption exact, with
-:math:`k_d = \lambda^2 (w^{(1)}_{+,d})^2 + \lambda^2 (w^{(1)}_{-,d})^2
-+ \gamma^2`. (Re-using the two pretrained branches as they are would start
-finetuning from :math:`\beta(0) = \gamma(w^{(1)}_+ - w^{(1)}_-) \ne 0`,
-outside eqs. 18-21.)
+(eqs. 21-23). PT+FT
+(:mod:`implicit_bias.validation.diagonal_pretrain_finetune`) is two single-task
+runs, the second from weights that keep this assumption.
 
 Multi-task caveat. Eqs. (26)-(30) show that the minimum-PARAMETER-norm
 multi-task network has the minimum :math:`\ell_{1,2}` predictor. Gradient
@@ -96,11 +86,7 @@ __all__ = [
     "DEFAULT_MAX_STEPS",
     "DEFAULT_TOLERANCE",
     "DiagonalTrainingResult",
-    "PretrainFinetuneResult",
     "diagonal_coefficients",
-    "finetuning_initialization",
-    "pretrain_finetune_diagonal_networks",
-    "support_overlap",
     "train_diagonal_networks",
     "train_multitask_diagonal_networks",
 ]
@@ -145,24 +131,6 @@ class DiagonalTrainingResult:
     loss: Float64Array
     steps: NDArray[np.int64]
     converged: NDArray[np.bool_]
-
-
-@dataclass(frozen=True, eq=False)
-class PretrainFinetuneResult:
-    r"""K diagonal linear networks after pretraining and finetuning (PT+FT).
-
-    Attributes:
-      pretrained: the networks after pretraining on the auxiliary task.
-      finetune_w1_init: the first-layer weights finetuning starts from on both
-        branches, :math:`\lambda\sqrt{(w^{(1)}_+)^2 + (w^{(1)}_-)^2}`, (K, D).
-      finetune_w2_init: the re-initialized second layer, :math:`\gamma`, (K, D).
-      finetuned: the networks after finetuning on the main task.
-    """
-
-    pretrained: DiagonalTrainingResult
-    finetune_w1_init: Float64Array
-    finetune_w2_init: Float64Array
-    finetuned: DiagonalTrainingResult
 
 
 def _weights_to_coefficients(
@@ -675,222 +643,3 @@ def train_multitask_diagonal_networks(
         strict=strict,
         single_output=False,
     )
-
-
-def finetuning_initialization(
-    pretrained: DiagonalTrainingResult, *, rescale: ArrayLike, gamma: ArrayLike
-) -> tuple[Float64Array, Float64Array]:
-    r"""The weights PT+FT finetuning starts from, on both branches.
-
-    .. math:: w^{(1)}_{\pm,d}(0) = \lambda\sqrt{(w^{(1)}_{+,d})^2
-              + (w^{(1)}_{-,d})^2},\qquad w^{(2)}_{\pm,d}(0) = \gamma
-
-    Let :math:`\lambda` be ``rescale`` and :math:`\gamma` be ``gamma``; the
-    :math:`w^{(1)}_\pm` are the pretrained first layers. Finetuning from here
-    is Appendix A's setting with
-    :math:`k_d = w^{(1)}_{\pm,d}(0)^2 + \gamma^2` (module docstring).
-
-    Args:
-      pretrained: single-task networks after pretraining, K of them (or one,
-        shared by all finetuning runs).
-      rescale: the rescaling factor :math:`\lambda \ge 0`, () or (K,).
-      gamma: the second-layer re-initialization :math:`\gamma`, () or (K,).
-
-    Returns:
-      ``(w1_init, w2_init)``, both (K, D), K the broadcast batch size.
-
-    Raises:
-      InvalidArgumentError: ``pretrained`` is multi-task, a value is not finite,
-        ``rescale`` is negative, or the shapes do not broadcast.
-
-    Examples:
-      A first layer pretrained to :math:`(3, 0)` and :math:`(0, 4)` on the two
-      branches has magnitude 5; rescaling halves it:
-
-      >>> result = train_diagonal_networks(
-      ...     np.eye(2), [9.0, -16.0], 1e-3, 1e-3, learning_rate=0.02
-      ... )
-      >>> w1, w2 = finetuning_initialization(result, rescale=0.5, gamma=1e-2)
-      >>> bool(np.allclose(w1, [[1.5, 2.0]], rtol=1e-5) and np.all(w2 == 1e-2))
-      True
-
-    References:
-      Appendix A (last paragraph, eqs. 21-23) of ptft-diagonal-networks.
-    """
-    if pretrained.coefficients.ndim != 2:
-        raise InvalidArgumentError(
-            f"pretrained has coefficients of shape {pretrained.coefficients.shape}: "
-            "PT+FT pretrains single-task networks, (K, D)"
-        )
-    scale = _array("rescale", rescale, (0, 1), "() or (K,)")
-    check_nonnegative("rescale", scale, "the rescaling factor of the first layer")
-    gamma_ = _array("gamma", gamma, (0, 1), "() or (K,)")
-    magnitude = np.hypot(pretrained.first_layer_plus, pretrained.first_layer_minus)
-    try:
-        (count,) = np.broadcast_shapes(magnitude.shape[:1], scale.shape, gamma_.shape)
-    except ValueError as error:
-        raise InvalidArgumentError(
-            f"shapes do not broadcast (pretrained: {magnitude.shape[0]} networks, "
-            f"rescale: {scale.shape}, gamma: {gamma_.shape})"
-        ) from error
-    shape = (count, magnitude.shape[1])
-    w1 = np.broadcast_to(scale[..., None] * magnitude, shape).copy()
-    w2 = np.broadcast_to(gamma_[..., None], shape).copy()
-    return w1, w2
-
-
-def pretrain_finetune_diagonal_networks(
-    X_aux: ArrayLike,
-    y_aux: ArrayLike,
-    X: ArrayLike,
-    y: ArrayLike,
-    *,
-    init_scale: ArrayLike,
-    gamma: ArrayLike,
-    learning_rate: ArrayLike,
-    rescale: ArrayLike = 1.0,
-    aux_sample_counts: ArrayLike | None = None,
-    sample_counts: ArrayLike | None = None,
-    tol: float = DEFAULT_TOLERANCE,
-    max_steps: int = DEFAULT_MAX_STEPS,
-) -> PretrainFinetuneResult:
-    r"""PT+FT: pretrain on an auxiliary task, rescale, finetune on the main task.
-
-    .. math:: w(0) = \alpha \xrightarrow{\ (X^{aux},\, y^{aux})\ } w^{aux},
-              \qquad w^{(1)}_\pm \leftarrow \lambda|w^{(1),aux}|,\
-              w^{(2)}_\pm \leftarrow \gamma
-              \xrightarrow{\ (X,\, y)\ } \beta \approx
-              \arg\min_{X\beta=y}\|\beta\|_Q
-
-    Let :math:`X^{aux}, y^{aux}` be ``X_aux, y_aux`` (the auxiliary task),
-    :math:`X, y` be ``X, y`` (the main task), :math:`\alpha` be
-    ``init_scale``, :math:`\lambda` be ``rescale`` and :math:`\gamma` be
-    ``gamma``. Pretraining starts all weights at :math:`\alpha`; finetuning
-    starts from :func:`finetuning_initialization`, so the finetuned endpoint
-    approaches the minimum-Q interpolant with
-    :math:`k_d = \lambda^2 |w^{(1),aux}_d|^2 + \gamma^2` (eqs. 21-23).
-
-    Args:
-      X_aux: auxiliary inputs, (n_aux, D) or (K, n_aux, D).
-      y_aux: auxiliary targets, (n_aux,) or (K, n_aux).
-      X: main-task inputs, (n, D) or (K, n, D).
-      y: main-task targets, (n,) or (K, n).
-      init_scale: pretraining initialization :math:`\alpha > 0`, () or (K,).
-      gamma: second-layer re-initialization :math:`\gamma`, () or (K,).
-      learning_rate: step size of both phases, :math:`> 0`, () or (K,).
-      rescale: first-layer rescaling :math:`\lambda \ge 0`, () or (K,).
-      aux_sample_counts: rows of ``X_aux`` each network pretrains on.
-      sample_counts: rows of ``X`` each network finetunes on.
-      tol: relative loss at which each phase stops, ``>= 0``.
-      max_steps: most gradient steps per phase, an integer ``>= 0``.
-
-    Returns:
-      A :class:`PretrainFinetuneResult`.
-
-    Raises:
-      InvalidArgumentError: an argument is invalid (as for
-        :func:`train_diagonal_networks`), ``init_scale`` is not positive or
-        ``rescale`` negative.
-      ConvergenceError: a phase diverged or did not converge in ``max_steps``.
-
-    Examples:
-      With one sample per input, finetuning fits the main task exactly, and
-      the first layer it starts from is the rescaled pretrained magnitude:
-
-      >>> result = pretrain_finetune_diagonal_networks(
-      ...     np.eye(2), [4.0, 0.0], np.eye(2), [1.0, 1.0],
-      ...     init_scale=1e-3, gamma=1e-3, learning_rate=0.05, rescale=0.5,
-      ... )
-      >>> bool(np.allclose(result.finetuned.coefficients, [[1.0, 1.0]], atol=1e-9))
-      True
-      >>> bool(np.isclose(result.finetune_w1_init[0, 0], 0.5 * 2.0, rtol=1e-5))
-      True
-
-    References:
-      Appendix A (eqs. 21-23) of ptft-diagonal-networks.
-    """
-    alpha = _positive("init_scale", init_scale, "the pretraining initialization scale")
-    pretrained = train_diagonal_networks(
-        X_aux,
-        y_aux,
-        alpha[..., None],
-        alpha[..., None],
-        learning_rate=learning_rate,
-        sample_counts=aux_sample_counts,
-        tol=tol,
-        max_steps=max_steps,
-    )
-    w1_init, w2_init = finetuning_initialization(
-        pretrained, rescale=rescale, gamma=gamma
-    )
-    finetuned = train_diagonal_networks(
-        X,
-        y,
-        w1_init,
-        w2_init,
-        learning_rate=learning_rate,
-        sample_counts=sample_counts,
-        tol=tol,
-        max_steps=max_steps,
-    )
-    return PretrainFinetuneResult(
-        pretrained=pretrained,
-        finetune_w1_init=w1_init,
-        finetune_w2_init=w2_init,
-        finetuned=finetuned,
-    )
-
-
-# --------------------------------------------------------------- measurements
-
-
-def support_overlap(coefficients: ArrayLike, support: ArrayLike) -> Float64Array:
-    r"""The share of a predictor's squared norm that lies on a set of inputs.
-
-    .. math:: \mathrm{overlap}(\beta, S) = \frac{\sum_{d\in S}\beta_d^2}
-              {\sum_{d=1}^D \beta_d^2}
-
-    Let :math:`\beta` be ``coefficients`` and S the inputs where ``support``
-    is True. Appendix E.1 measures it with S the auxiliary task's features
-    ("proportion of the weight norm in the dimensions relevant for the
-    auxiliary task", Fig. 5b).
-
-    Args:
-      coefficients: predictors, (..., D), finite, none identically zero.
-      support: a boolean mask of the inputs in S, (D,).
-
-    Returns:
-      The overlap in [0, 1], shape (...).
-
-    Raises:
-      InvalidArgumentError: a value is not finite, ``support`` is not a
-        boolean (D,) mask, or a predictor is zero (its overlap is 0/0).
-
-    Examples:
-      >>> beta = np.array([3.0, 0.0, 4.0])
-      >>> float(support_overlap(beta, [True, True, False]))
-      0.36
-      >>> bool(support_overlap(beta, [True, False, True]) == 1.0)
-      True
-      >>> float(support_overlap(1e-200 * beta, [True, True, False]))
-      0.36
-
-    References:
-      Appendix E.1 (Fig. 5b) of ptft-diagonal-networks.
-    """
-    beta = _array("coefficients", coefficients, (1, 2, 3), "(..., D)")
-    mask = np.asarray(support)
-    if mask.dtype != np.bool_ or mask.shape != beta.shape[-1:]:
-        raise InvalidArgumentError(
-            f"support has dtype {mask.dtype} and shape {mask.shape}: support must "
-            f"be a boolean mask of shape ({beta.shape[-1]},)"
-        )
-    # Scaled by the largest entry first, so tiny predictors do not underflow.
-    largest = np.max(np.abs(beta), axis=-1, keepdims=True)
-    if not (largest > 0).all():
-        raise InvalidArgumentError(
-            "coefficients contains a zero predictor: its overlap is 0/0"
-        )
-    scaled = beta / largest
-    total = np.sum(scaled * scaled, axis=-1)
-    return np.asarray(np.sum(scaled[..., mask] ** 2, axis=-1) / total)

@@ -31,7 +31,7 @@ a :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes;
 
 **Built-in sweeps** (:data:`BUILTIN_SWEEPS`) are run by name from the command
 line, ``implicit-bias sweep NAME --store PATH --workers N --executor
-{process,dask} --scheduler ADDRESS`` (see :func:`add_sweep_command`).
+{process,dask} --scheduler ADDRESS``.
 
 Examples:
   >>> import tempfile, pathlib
@@ -53,7 +53,6 @@ Examples:
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import importlib
@@ -82,7 +81,6 @@ __all__ = [
     "Sweep",
     "SweepError",
     "SweepSummary",
-    "add_sweep_command",
     "configuration_grid",
     "configuration_key",
     "load_results",
@@ -660,82 +658,3 @@ BUILTIN_SWEEPS: dict[str, Callable[[], Sweep]] = {
     "relu-penalty-demo": _relu_penalty_demo,
 }
 """Sweeps runnable by name from ``implicit-bias sweep NAME``."""
-
-
-def _sweep_command(arguments: argparse.Namespace) -> int:
-    sweep = BUILTIN_SWEEPS[arguments.name]()
-    store = arguments.store or f"{arguments.name}.sqlite"
-    try:
-        summary = run_sweep(
-            sweep.function,
-            sweep.configurations,
-            store=store,
-            version=sweep.version,
-            workers=arguments.workers,
-            executor=arguments.executor,
-            scheduler=arguments.scheduler,
-            progress=not arguments.quiet,
-        )
-    except SweepError as error:
-        print(f"implicit-bias sweep: {error}", file=sys.stderr)
-        return 1
-    except ImportError as error:
-        print(f"implicit-bias sweep: error: {error}", file=sys.stderr)
-        return 2
-    print(
-        f"{arguments.name}: {summary.total} configurations, "
-        f"{summary.already_stored} already stored, {summary.computed} computed "
-        f"in {summary.seconds:.1f} s; results in {store}"
-    )
-    return 0
-
-
-def add_sweep_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """Register ``sweep NAME --store --workers --executor --scheduler`` on a CLI.
-
-    The command runs the built-in sweep ``NAME`` (one of
-    :data:`BUILTIN_SWEEPS`), resuming from ``--store`` (default
-    ``NAME.sqlite``). Its handler is set as the parser default ``run``, a
-    function of the parsed namespace returning the exit status (1 when some
-    configurations failed).
-
-    Args:
-      subparsers: the object returned by ``parser.add_subparsers()``.
-
-    Returns:
-      The ``sweep`` parser.
-
-    Examples:
-      >>> parser = argparse.ArgumentParser(prog="implicit-bias")
-      >>> _ = add_sweep_command(parser.add_subparsers(dest="command"))
-      >>> command = ["sweep", "relu-penalty-demo", "--workers", "2"]
-      >>> arguments = parser.parse_args(command)
-      >>> arguments.name, arguments.workers, arguments.executor
-      ('relu-penalty-demo', 2, 'process')
-    """
-    descriptions = "; ".join(
-        f"{name}: {' '.join((factory.__doc__ or '').split())}"
-        for name, factory in BUILTIN_SWEEPS.items()
-    )
-    parser = subparsers.add_parser(
-        "sweep",
-        help="run a built-in simulation sweep, resuming from its store",
-        description=(
-            "Run a built-in sweep, storing each result as it completes; "
-            f"rerunning resumes. Sweeps: {descriptions}"
-        ),
-    )
-    parser.add_argument("name", choices=sorted(BUILTIN_SWEEPS), help="the sweep")
-    parser.add_argument("--store", help="SQLite file (default: NAME.sqlite)")
-    parser.add_argument("--workers", type=int, default=None, help="local processes")
-    parser.add_argument(
-        "--executor", choices=EXECUTORS, default="process", help="where to compute"
-    )
-    parser.add_argument(
-        "--scheduler", help="Dask scheduler address, with --executor dask"
-    )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(run=_sweep_command)
-    return parser

@@ -11,14 +11,14 @@ import re
 import pytest
 
 from implicit_bias.claims.engine import Claim, Kind, Result, Status, run_claims
-from implicit_bias.claims.ptft_relu_penalty import SOURCE
-from implicit_bias.claims.ptft_relu_penalty_fig1c import (
+from implicit_bias.claims.ptft_relu_penalty.fig1c import (
     CLAIMS,
     REPLICATE_SETUP,
     SETUP,
     SLOW_REPLICATE_SETUP,
     SLOW_SETUP,
 )
+from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
 
 FAST = [c for c in CLAIMS if not c.slow]
 SLOW = [c for c in CLAIMS if c.slow]

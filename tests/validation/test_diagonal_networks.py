@@ -36,9 +36,6 @@ from implicit_bias.numerics import (
 )
 from implicit_bias.validation import (
     diagonal_coefficients,
-    finetuning_initialization,
-    pretrain_finetune_diagonal_networks,
-    support_overlap,
     train_diagonal_networks,
     train_multitask_diagonal_networks,
 )
@@ -196,36 +193,6 @@ def assert_first_order(errors: Array) -> None:
     deviation = np.abs(orders - 1.0)
     assert np.all(deviation <= 0.15), orders
     assert np.all(deviation[..., 1] <= 0.75 * deviation[..., 0]), orders
-
-
-def test_finetuning_starts_from_the_rescaled_pretrained_first_layer() -> None:
-    # Pretrain on a sparse auxiliary task, rescale by lambda, re-initialize the
-    # readout to gamma: both branches start at lambda |w1_aux| (so that
-    # k = (lambda |w1_aux|)^2 + gamma^2; the endpoint itself is checked in
-    # test_diagonal_experiments.py).
-    rng = np.random.default_rng(11)
-    samples, dimension = 5, 10
-    X_aux = rng.standard_normal((8, dimension))
-    aux = np.zeros(dimension)
-    aux[:4] = rng.standard_normal(4)
-    X, y = rng.standard_normal((samples, dimension)), rng.standard_normal(samples)
-    rates = np.tile(0.04 / 2.0 ** np.arange(3), 2)
-    rescale = np.repeat([1.0, 0.5], 3)
-    result = pretrain_finetune_diagonal_networks(
-        X_aux,
-        X_aux @ aux,
-        X,
-        y,
-        init_scale=0.3,
-        gamma=0.1,
-        learning_rate=rates,
-        rescale=rescale,
-    )
-    magnitude = np.hypot(
-        result.pretrained.first_layer_plus, result.pretrained.first_layer_minus
-    )
-    np.testing.assert_allclose(result.finetune_w1_init, rescale[:, None] * magnitude)
-    assert np.all(result.finetune_w2_init == 0.1)
 
 
 # ---------------------------------- Appendix A, alpha -> 0: min-Q -> min-l1
@@ -444,24 +411,6 @@ def test_multitask_rejects_bad_arguments(
         train_multitask_diagonal_networks(**arguments)  # type: ignore[arg-type]
 
 
-def test_ptft_rejects_bad_arguments() -> None:
-    with pytest.raises(InvalidArgumentError, match=r"^init_scale\b"):
-        pretrain_finetune_diagonal_networks(
-            np.eye(2), [1.0, 0.0], np.eye(2), [1.0, 1.0],
-            init_scale=0.0, gamma=0.1, learning_rate=0.1,
-        )  # fmt: skip
-    pretrained = train_diagonal_networks(
-        np.eye(2), [1.0, 0.0], 0.1, 0.1, learning_rate=0.1
-    )
-    with pytest.raises(InvalidArgumentError, match=r"^rescale\b"):
-        finetuning_initialization(pretrained, rescale=-1.0, gamma=0.1)
-    multi = train_multitask_diagonal_networks(
-        np.eye(2), np.eye(2), 0.1, 0.1, learning_rate=0.1
-    )
-    with pytest.raises(InvalidArgumentError, match=r"^pretrained\b"):
-        finetuning_initialization(multi, rescale=1.0, gamma=0.1)
-
-
 # ------------------------------------------------------------- small helpers
 
 
@@ -476,37 +425,6 @@ def test_coefficients_are_antisymmetric_in_the_branches(
     forward = diagonal_coefficients(w1p, w2p, w1m, w2m)
     backward = diagonal_coefficients(w1m, w2m, w1p, w2p)
     np.testing.assert_array_equal(forward, -backward)
-
-
-@given(
-    st.lists(finite, min_size=2, max_size=8).filter(lambda v: any(x != 0 for x in v)),
-    st.data(),
-)
-def test_overlap_of_a_set_and_its_complement_sum_to_one(
-    values: list[float], data: st.DataObject
-) -> None:
-    beta = np.array(values)
-    mask = np.array(
-        data.draw(st.lists(st.booleans(), min_size=beta.size, max_size=beta.size))
-    )
-    inside, outside = support_overlap(beta, mask), support_overlap(beta, ~mask)
-    assert 0.0 <= inside <= 1.0
-    assert inside + outside == pytest.approx(1.0, rel=1e-12)
-
-
-@pytest.mark.parametrize(
-    ("coefficients", "support", "name"),
-    [
-        ([0.0, 0.0], [True, False], "coefficients"),
-        ([1.0, 0.0], [1, 0], "support"),
-        ([1.0, 0.0], [True], "support"),
-    ],
-)
-def test_overlap_rejects_bad_arguments(
-    coefficients: object, support: object, name: str
-) -> None:
-    with pytest.raises(InvalidArgumentError, match=rf"^{name}\b"):
-        support_overlap(coefficients, support)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------ documentation

@@ -79,7 +79,7 @@ from dataclasses import replace
 import numpy as np
 
 from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
-from implicit_bias.claims.ptft_relu_penalty import SOURCE
+from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiency,

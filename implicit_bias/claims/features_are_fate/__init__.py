@@ -1,0 +1,27 @@
+"""Claims of features-are-fate (Tahir, Ganguli, Rotskoff): theory, proofs, networks.
+
+:mod:`.risks` checks Theorem 2.2 and the risks of Section 3 (eqs. (10)-(17));
+:mod:`.asymptotics` the proof steps of Appendix B ((35)-(144)) and the exact
+finite-size risks; :mod:`.kernels` Section 4 and Appendix C (the ReLU
+arc-cosine kernel and RKHS projections); :mod:`.simulations` trains deep linear
+networks by gradient descent against the theory.
+"""
+
+from implicit_bias.claims.engine import in_paper_order
+from implicit_bias.claims.features_are_fate.asymptotics import (
+    CLAIMS as ASYMPTOTIC_CLAIMS,
+)
+from implicit_bias.claims.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
+from implicit_bias.claims.features_are_fate.risks import CLAIMS as RISK_CLAIMS
+from implicit_bias.claims.features_are_fate.source import SOURCE
+
+__all__ = ["CLAIMS", "SOURCE"]
+
+#: Where the claims that are not about one numbered equation sit in the paper.
+_POSITIONS = {
+    "thm-2.2": 8.5,  # Theorem 2.2, between (8) and (9)
+    "10-17": 17.1,  # (17) = (10) - (16), after both
+    "sec-4": 17.5,  # Section 4, before its (18)
+}
+
+CLAIMS = in_paper_order(RISK_CLAIMS + ASYMPTOTIC_CLAIMS + KERNEL_CLAIMS, _POSITIONS)

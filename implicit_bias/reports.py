@@ -1,0 +1,590 @@
+r"""Generated documentation: verdict records, one Markdown page per source, the API.
+
+``implicit-bias docs --output docs/`` writes, for every registered source,
+
+* ``docs/verdicts/<source>.json`` -- the verdict and evidence of each claim,
+  as its check returned them (the records of ``implicit-bias verify --json``,
+  reduced to ``id``, ``status`` and ``detail``);
+* ``docs/<source>.md`` -- the hand-written preface ``docs/prefaces/<source>.md``
+  (if there is one), then every claim in the paper's order: its id, equation,
+  statement, formula (:func:`sympy.latex` in the paper's glyphs, between
+  ``$$``), verdict and evidence;
+
+and ``docs/api.md``, every name in every ``__all__`` of the package with its
+signature and the first line of its docstring.
+
+A page is a pure function of the registry, its preface and its verdict
+record, so :func:`stale_docs` can tell, without running a single check,
+whether the committed pages are what the code would generate. Only the
+evidence needs the checks to run; it is recorded once, when the pages are
+generated, and ``implicit-bias verify`` re-checks it at any time.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import importlib
+import inspect
+import json
+import pkgutil
+import re
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from implicit_bias.claims.engine import Claim, Result, Status, Verdict, run_claims
+from implicit_bias.claims.registry import SOURCES, claims_for
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.latex import equation_references, formula_latex
+
+__all__ = [
+    "COMMAND",
+    "api_page",
+    "escape_markdown",
+    "gather_verdicts",
+    "public_modules",
+    "read_verdicts",
+    "source_page",
+    "stale_docs",
+    "verdicts_json",
+    "write_docs",
+]
+
+#: The command that regenerates every page, as the pages cite it.
+COMMAND = "implicit-bias docs --output docs/"
+
+_STATUSES = {str(status): status for status in Status}
+
+
+# --- verdict records
+
+
+def read_verdicts(paths: Iterable[str | Path]) -> dict[str, Verdict]:
+    """The verdicts recorded in JSON files, by claim id; the first file wins.
+
+    Each file holds a list of records with at least ``id``, ``status`` and
+    ``detail``: the output of ``implicit-bias verify --json`` or a
+    ``docs/verdicts/<source>.json``.
+
+    Raises:
+      InvalidArgumentError: a file is not such a list.
+    """
+    verdicts: dict[str, Verdict] = {}
+    for path in paths:
+        try:
+            records = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise InvalidArgumentError(
+                f"verdicts={str(path)!r} cannot be read as JSON: {error}"
+            ) from error
+        if not isinstance(records, list):
+            raise InvalidArgumentError(
+                f"verdicts={str(path)!r} holds a {type(records).__name__}; "
+                "expected a list of records (implicit-bias verify --json)"
+            )
+        for record in records:
+            if not (
+                isinstance(record, dict)
+                and isinstance(record.get("id"), str)
+                and record.get("status") in _STATUSES
+                and isinstance(record.get("detail"), str)
+            ):
+                raise InvalidArgumentError(
+                    f"verdicts={str(path)!r} has the record {record!r}; a record "
+                    "needs an id, a status in "
+                    f"{sorted(_STATUSES)} and a detail string"
+                )
+            verdicts.setdefault(
+                record["id"], Verdict(_STATUSES[record["status"]], record["detail"])
+            )
+    return verdicts
+
+
+def gather_verdicts(
+    claims: Sequence[Claim],
+    recorded: Mapping[str, Verdict],
+    *,
+    run: bool,
+    quick: bool = False,
+    workers: int | None = None,
+    on_result: Callable[[Result, int, int], None] | None = None,
+) -> dict[str, Verdict]:
+    """The verdict of each claim: recorded if it is, else checked now if ``run``.
+
+    Args:
+      claims: the claims wanted.
+      recorded: verdicts already known, by claim id (see :func:`read_verdicts`).
+      run: check the claims that have no recorded verdict.
+      quick: do not check slow claims (they keep only a recorded verdict).
+      workers, on_result: passed to :func:`~implicit_bias.claims.run_claims`.
+
+    Returns:
+      Claim id -> verdict, for the claims that have one; without ``run`` some
+      may be missing.
+    """
+    verdicts = {c.id: recorded[c.id] for c in claims if c.id in recorded}
+    if run:
+        missing = [c for c in claims if c.id not in verdicts and not (quick and c.slow)]
+        for result in run_claims(missing, workers=workers, on_result=on_result):
+            verdicts[result.claim.id] = result.verdict
+    return verdicts
+
+
+def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
+    """The verdict record of ``claims`` (in their order) as committed JSON text."""
+    records = [
+        {
+            "id": claim.id,
+            "status": str(verdicts[claim.id].status),
+            "detail": verdicts[claim.id].detail,
+        }
+        for claim in claims
+    ]
+    return json.dumps(records, indent=2) + "\n"
+
+
+# --- Markdown pages of the sources
+
+# Characters that start emphasis, code, links, HTML, math or strikethrough
+# anywhere in a line; the others matter only at its start (below).
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<$~])")
+
+
+def escape_markdown(text: str) -> str:
+    r"""``text`` with Markdown's (and GitHub's math) special characters escaped.
+
+    Examples:
+      >>> escape_markdown("m_h * x <= $5")
+      'm\\_h \\* x \\<= \\$5'
+      >>> escape_markdown("- 1")
+      '\\- 1'
+      >>> escape_markdown("2. x")
+      '2\\. x'
+    """
+    escaped = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+    # A leading "-", "+", ">", "#" or "1." would start a list, quote or heading.
+    escaped = re.sub(r"^([-+>#])", r"\\\1", escaped, flags=re.MULTILINE)
+    return re.sub(r"^([0-9]+)\.", r"\1\\.", escaped, flags=re.MULTILINE)
+
+
+def _short_id(claim: Claim) -> str:
+    return f"{claim.equation}:{claim.label}"
+
+
+_LABEL_WORDS = {
+    "sec-": "Section",
+    "app-": "Appendix",
+    "thm-": "Theorem",
+    "prop-": "Proposition",
+    "lemma-": "Lemma",
+    "cor-": "Corollary",
+    "def-": "Definition",
+    "fig-": "Figure",
+}
+
+
+def _equation_words(equation: str) -> str:
+    for prefix, word in _LABEL_WORDS.items():
+        if equation.startswith(prefix):
+            return f"{word} {equation.removeprefix(prefix)}"
+    return f"eq. ({equation})"
+
+
+def _summary(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
+    statuses = [verdicts[c.id].status for c in claims]
+    corrected = {c.corrects for c in claims if c.corrects is not None}
+    failing = [c for c in claims if verdicts[c.id].status == Status.FAILS]
+    with_correction = sum(1 for c in failing if c.id in corrected)
+    parts = [
+        f"{len(claims)} claims: {statuses.count(Status.HOLDS)} hold, "
+        f"{len(failing)} fail as printed ({with_correction} of them with a "
+        f"corrected claim beside them), "
+        f"{statuses.count(Status.INCONCLUSIVE)} inconclusive"
+    ]
+    unexpected = [c for c in claims if verdicts[c.id].status != c.expected]
+    if unexpected:
+        parts.append(
+            f"{len(unexpected)} NOT AS EXPECTED: "
+            + ", ".join(f"`{_short_id(c)}`" for c in unexpected)
+        )
+    else:
+        parts.append("every verdict as the registry expects")
+    return "; ".join(parts) + "."
+
+
+def _claim_section(
+    claim: Claim,
+    verdict: Verdict,
+    reference: str,
+    corrected_by: Sequence[Claim],
+) -> list[str]:
+    status = str(verdict.status)
+    if verdict.status != claim.expected:
+        status += f" (NOT AS EXPECTED: the registry expects {claim.expected})"
+    facts = [f"`{claim.id}`", _equation_words(claim.equation), str(claim.kind)]
+    if claim.slow:
+        facts.append("slow (skipped by `verify --quick`)")
+    if claim.corrects is not None:
+        facts.append(f"corrects `{claim.corrects.removeprefix(claim.source + ':')}`")
+    if corrected_by:
+        facts.append(
+            "corrected by " + ", ".join(f"`{_short_id(c)}`" for c in corrected_by)
+        )
+    lines = [
+        f"### ({reference}) `{_short_id(claim)}`: {status}",
+        "",
+        " · ".join(facts),
+        "",
+        escape_markdown(claim.statement),
+        "",
+    ]
+    formula = formula_latex(claim)
+    if formula is not None:
+        lines += ["$$", formula, "$$", ""]
+    if claim.assumptions:
+        lines += [
+            "Assumptions: " + "; ".join(map(escape_markdown, claim.assumptions)),
+            "",
+        ]
+    lines += [f"Evidence: {escape_markdown(verdict.detail)}", ""]
+    return lines
+
+
+def source_page(
+    source: str,
+    claims: Sequence[Claim],
+    verdicts: Mapping[str, Verdict],
+    *,
+    preface: str | None = None,
+) -> str:
+    """The Markdown page of one source.
+
+    Args:
+      source: the source id.
+      claims: its claims, in the paper's order.
+      verdicts: a verdict for every claim, by id.
+      preface: hand-written Markdown placed after the title (no title of its own).
+
+    Raises:
+      InvalidArgumentError: a claim has no verdict or belongs to another source.
+    """
+    for claim in claims:
+        if claim.source != source:
+            raise InvalidArgumentError(
+                f"claims holds {claim.id!r}, which is not of source={source!r}"
+            )
+    missing = [c.id for c in claims if c.id not in verdicts]
+    if missing:
+        raise InvalidArgumentError(
+            f"verdicts has no verdict for {', '.join(missing)}: run the checks "
+            f"(`{COMMAND}`) or pass their records"
+        )
+    references = equation_references(claims)
+    lines = [
+        f"<!-- Generated by `{COMMAND}` from the claims of {source}, "
+        f"docs/prefaces/{source}.md and docs/verdicts/{source}.json. Do not edit: "
+        "edit those and regenerate. -->",
+        "",
+        f"# {source}: what holds and what does not",
+        "",
+    ]
+    if preface is not None and preface.strip():
+        lines += [preface.strip(), ""]
+    else:
+        lines += [f"Source: `../shared/papers/{source}.txt`.", ""]
+    lines += [
+        "## Reproduce",
+        "",
+        "```bash",
+        f"implicit-bias verify --source {source}          # verdicts and evidence",
+        f"implicit-bias verify --source {source} --quick  # without slow simulations",
+        f"implicit-bias latex --source {source} --output {source}.tex"
+        "  # the ledger, as LaTeX",
+        f"{COMMAND}  # this page",
+        "```",
+        "",
+        "## Every claim",
+        "",
+        _summary(claims, verdicts),
+        "",
+        "Each claim is headed by its reference in the LaTeX ledger (the paper's "
+        "equation number, with a letter where several claims share it), its id "
+        "within the source and its verdict. The evidence is what the check "
+        f"returned when this page was generated (recorded in "
+        f"`docs/verdicts/{source}.json`).",
+        "",
+    ]
+    for claim in claims:
+        corrected_by = [c for c in claims if c.corrects == claim.id]
+        lines += _claim_section(
+            claim, verdicts[claim.id], references[claim.id], corrected_by
+        )
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- the API reference
+
+
+def public_modules() -> list[types.ModuleType]:
+    """Every module of :mod:`implicit_bias` that declares ``__all__``, by name."""
+    package = importlib.import_module("implicit_bias")
+    names = [package.__name__] + [
+        info.name
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+    ]
+    modules = [importlib.import_module(name) for name in sorted(names)]
+    return [module for module in modules if hasattr(module, "__all__")]
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
+    """Names bound at module level -> (their ``#:`` doc, the assigned source text)."""
+    try:
+        source = inspect.getsource(module)
+    except (OSError, TypeError):
+        return {}
+    lines = source.splitlines()
+    names: dict[str, tuple[str, str]] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names[node.name] = ("", "")
+            continue
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        comment: list[str] = []
+        row = node.lineno - 2
+        while row >= 0 and lines[row].lstrip().startswith("#:"):
+            comment.insert(0, lines[row].lstrip().removeprefix("#:").strip())
+            row -= 1
+        value = getattr(node, "value", None)
+        text = (ast.get_source_segment(source, value) or "") if value else ""
+        for target in targets:
+            if isinstance(target, ast.Name):
+                names[target.id] = (" ".join(comment), " ".join(text.split()))
+    return names
+
+
+class _Annotation(str):
+    """A string annotation that prints without quotes in a signature."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _signature(value: Any) -> str | None:
+    try:
+        signature = inspect.signature(value)
+    except (TypeError, ValueError):
+        return None
+
+    def plain(annotation: Any) -> Any:
+        if isinstance(annotation, typing.ForwardRef):
+            annotation = annotation.__forward_arg__
+        return _Annotation(annotation) if isinstance(annotation, str) else annotation
+
+    signature = signature.replace(
+        parameters=[
+            parameter.replace(annotation=plain(parameter.annotation))
+            for parameter in signature.parameters.values()
+        ],
+        return_annotation=plain(signature.return_annotation),
+    )
+    # Object reprs carry memory addresses, which change from run to run.
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", str(signature))
+
+
+def _entry(name: str, value: Any, comment: str, assigned: str) -> str:
+    if inspect.ismodule(value):
+        return f"- module `{name}` (`{value.__name__}`): {_first_line(value.__doc__)}"
+    if inspect.isclass(value):
+        if issubclass(value, enum.Enum):
+            members = ", ".join(f"`{member.name}`" for member in value)
+            return f"- enum `{name}` ({members}): {_first_line(inspect.getdoc(value))}"
+        signature = _signature(value) or ""
+        return f"- class `{name}{signature}`: {_first_line(inspect.getdoc(value))}"
+    if typing.get_origin(value) is not None:
+        # The source text, not the repr, which spells private module paths.
+        alias = assigned or repr(value)
+        return f"- type `{name} = {alias}`" + (f": {comment}" if comment else "")
+    if inspect.isroutine(value):
+        signature = _signature(value) or "(...)"
+        return f"- `{name}{signature}`: {_first_line(inspect.getdoc(value))}"
+    kind = type(value).__name__
+    if isinstance(value, str | int | float):
+        kind += f" = {value!r}"
+    return f"- `{name}` ({kind})" + (f": {comment}" if comment else "")
+
+
+def api_page() -> str:
+    """``docs/api.md``: every public name of every module, with signature and doc.
+
+    A name a package re-exports from one of its modules is listed under the
+    package with a pointer to the module, where its signature and first
+    docstring line are given.
+    """
+    modules = public_modules()
+    defined = {module.__name__: _defined_names(module) for module in modules}
+    by_name = {module.__name__: module for module in modules}
+
+    def home(module: types.ModuleType, name: str, value: Any) -> str | None:
+        """The other documented module that defines ``name``, if any."""
+        if inspect.ismodule(value):
+            return None
+        owner = getattr(value, "__module__", None)
+        if not isinstance(owner, str) or not (
+            inspect.isclass(value) or inspect.isfunction(value)
+        ):
+            owner = next(
+                (
+                    other
+                    for other, names in defined.items()
+                    if other != module.__name__
+                    and name in names
+                    and getattr(by_name[other], name, None) is value
+                ),
+                None,
+            )
+        if (
+            owner is None
+            or owner == module.__name__
+            or owner not in by_name
+            or name not in getattr(by_name[owner], "__all__", ())
+        ):
+            return None
+        return owner
+
+    lines = [
+        f"<!-- Generated by `{COMMAND}`; do not edit. -->",
+        "",
+        "# Python API",
+        "",
+        "Every name in the `__all__` of every module of `implicit_bias`, with its "
+        "signature and the first line of its docstring (`help()` gives the rest).",
+        "",
+    ]
+    for module in modules:
+        lines += [f"## `{module.__name__}`", "", _first_line(module.__doc__), ""]
+        for name in module.__all__:
+            value = getattr(module, name)
+            owner = home(module, name, value)
+            if owner is not None:
+                lines.append(f"- `{name}`: from `{owner}`")
+            else:
+                comment, assigned = defined[module.__name__].get(name, ("", ""))
+                lines.append(_entry(name, value, comment, assigned))
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- writing and checking the docs directory
+
+
+def _preface(prefaces: Path | None, source: str) -> str | None:
+    if prefaces is None:
+        return None
+    path = prefaces / f"{source}.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def write_docs(
+    output: str | Path,
+    verdicts: Mapping[str, Verdict],
+    *,
+    sources: Iterable[str] | None = None,
+    prefaces: str | Path | None = None,
+) -> list[Path]:
+    """Write the verdict records, the source pages and ``api.md`` under ``output``.
+
+    Args:
+      output: the docs directory.
+      verdicts: a verdict for every claim of every source written, by id.
+      sources: the sources to write (default: every registered one).
+      prefaces: the directory of the prefaces (default: ``output/prefaces``).
+
+    Returns:
+      The paths written.
+    """
+    output = Path(output)
+    preface_dir = Path(prefaces) if prefaces is not None else output / "prefaces"
+    written = []
+    (output / "verdicts").mkdir(parents=True, exist_ok=True)
+    for source in SOURCES if sources is None else sources:
+        claims = claims_for(source)
+        page = source_page(
+            source, claims, verdicts, preface=_preface(preface_dir, source)
+        )
+        record = output / "verdicts" / f"{source}.json"
+        record.write_text(verdicts_json(claims, verdicts), encoding="utf-8")
+        path = output / f"{source}.md"
+        path.write_text(page, encoding="utf-8")
+        written += [record, path]
+    api = output / "api.md"
+    api.write_text(api_page(), encoding="utf-8")
+    written.append(api)
+    return written
+
+
+def stale_docs(
+    directory: str | Path, *, prefaces: str | Path | None = None
+) -> list[str]:
+    """What in a docs directory differs from what the code would generate now.
+
+    Checks, without running any claim: every registered source has its
+    verdict record, covering exactly its claims in order, each with the
+    verdict the registry expects; its page is what :func:`source_page` makes
+    of the registry, its preface and that record; no page or record is left
+    for an unregistered source; ``api.md`` is :func:`api_page`.
+
+    Returns:
+      One line per problem; empty when the docs are current.
+    """
+    directory = Path(directory)
+    preface_dir = Path(prefaces) if prefaces is not None else directory / "prefaces"
+    problems = []
+    for source, claims in SOURCES.items():
+        record = directory / "verdicts" / f"{source}.json"
+        if not record.is_file():
+            problems.append(f"{record}: missing (run `{COMMAND}`)")
+            continue
+        verdicts = read_verdicts([record])  # raises if the records are malformed
+        recorded_ids = [r["id"] for r in json.loads(record.read_text("utf-8"))]
+        if recorded_ids != [claim.id for claim in claims]:
+            problems.append(
+                f"{record}: records {len(recorded_ids)} claims, the registry has "
+                f"{len(claims)} (or another order); run `{COMMAND}`"
+            )
+            continue
+        for claim in claims:
+            if verdicts[claim.id].status != claim.expected:
+                problems.append(
+                    f"{record}: {claim.id} recorded {verdicts[claim.id].status}, "
+                    f"the registry expects {claim.expected}"
+                )
+        page = directory / f"{source}.md"
+        expected_page = source_page(
+            source, claims, verdicts, preface=_preface(preface_dir, source)
+        )
+        if not page.is_file() or page.read_text("utf-8") != expected_page:
+            problems.append(f"{page}: stale or missing (run `{COMMAND}`)")
+    for record in sorted((directory / "verdicts").glob("*.json")):
+        if record.stem not in SOURCES:
+            problems.append(f"{record}: {record.stem} is not a registered source")
+    marker = f"<!-- Generated by `{COMMAND}` from the claims of "
+    for page in sorted(directory.glob("*.md")):
+        head = page.read_text("utf-8")[: len(marker) + 200]
+        if head.startswith(marker) and page.stem not in SOURCES:
+            problems.append(f"{page}: {page.stem} is not a registered source")
+    api = directory / "api.md"
+    if not api.is_file() or api.read_text("utf-8") != api_page():
+        problems.append(f"{api}: stale or missing (run `{COMMAND}`)")
+    return problems

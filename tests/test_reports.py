@@ -1,0 +1,288 @@
+"""Generated docs: the committed pages are current, and staleness is detected.
+
+Nothing here runs a slow claim: the pages are a pure function of the
+registry, the prefaces and the recorded verdicts, which is what
+:func:`stale_docs` compares. The recorded evidence itself comes from the
+checks, run by ``implicit-bias docs``; ``implicit-bias verify`` re-checks it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from implicit_bias.claims.engine import Status, Verdict
+from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.latex import equation_references, formula_latex
+from implicit_bias.reports import (
+    COMMAND,
+    api_page,
+    escape_markdown,
+    gather_verdicts,
+    public_modules,
+    read_verdicts,
+    source_page,
+    stale_docs,
+    verdicts_json,
+    write_docs,
+)
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def _recorded(source: str) -> dict[str, Verdict]:
+    return read_verdicts([DOCS / "verdicts" / f"{source}.json"])
+
+
+def _made_up(source: str) -> dict[str, Verdict]:
+    """A verdict for every claim, as expected, with evidence full of Markdown."""
+    return {
+        claim.id: Verdict(claim.expected, f"made-up evidence of {claim.id}: a_b * <c>")
+        for claim in claims_for(source)
+    }
+
+
+def test_committed_docs_are_current() -> None:
+    # On failure, regenerate with `implicit-bias docs --output docs/`.
+    assert stale_docs(DOCS) == []
+
+
+def test_every_public_name_is_in_the_api_page() -> None:
+    text = (DOCS / "api.md").read_text("utf-8")
+    sections = dict(
+        re.findall(r"^## `([\w.]+)`\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    )
+    for module in public_modules():
+        assert module.__name__ in sections, module.__name__
+        listed = set(re.findall(r"^- (?:\w+ )?`(\w+)", sections[module.__name__], re.M))
+        assert set(module.__all__) <= listed, module.__name__
+
+
+def test_api_page_gives_signature_and_first_docstring_line() -> None:
+    text = api_page()
+    assert (
+        "- `claims_for(source: str | None) -> list[Claim]`: "
+        "The claims of one source (all when ``source`` is None)." in text
+    )
+    assert "- `Claim`: from `implicit_bias.claims.engine`" in text
+    assert "- enum `Status` (`HOLDS`, `FAILS`, `INCONCLUSIVE`)" in text
+    assert not re.search(r" at 0x[0-9a-f]+", text)
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_page_shows_every_claim_with_formula_verdict_and_evidence(source: str) -> None:
+    claims = claims_for(source)
+    verdicts = _made_up(source)
+    page = source_page(source, claims, verdicts)
+    references = equation_references(claims)
+    headings = re.findall(r"^### \((\S+)\) `(\S+)`: (\w+)", page, re.MULTILINE)
+    assert headings == [
+        (references[c.id], f"{c.equation}:{c.label}", str(verdicts[c.id].status))
+        for c in claims
+    ]
+    for claim in claims:
+        assert f"`{claim.id}`" in page
+        assert escape_markdown(claim.statement) in page
+        assert f"Evidence: {escape_markdown(verdicts[claim.id].detail)}\n" in page
+        formula = formula_latex(claim)
+        if formula is not None:
+            assert f"$$\n{formula}\n$$" in page
+    assert page.count("$$\n") == 2 * sum(1 for c in claims if c.formula is not None)
+
+
+def test_page_links_corrections_both_ways() -> None:
+    page = source_page(
+        "ptft-relu-penalty",
+        claims_for("ptft-relu-penalty"),
+        _made_up("ptft-relu-penalty"),
+    )
+    assert "corrected by `6:divergence-nonzero-m`" in page
+    assert "corrects `6:divergence`" in page
+
+
+def test_page_flags_a_verdict_that_is_not_the_expected_one() -> None:
+    claims = claims_for("ptft-relu-penalty")
+    verdicts = _made_up("ptft-relu-penalty")
+    claim = get_claim("ptft-relu-penalty:7:expansion")
+    verdicts[claim.id] = Verdict.fails("made up")
+    page = source_page("ptft-relu-penalty", claims, verdicts)
+    assert "### (7) `7:expansion`: fails (NOT AS EXPECTED" in page
+    assert "1 NOT AS EXPECTED: `7:expansion`" in page
+
+
+def test_page_needs_a_verdict_for_every_claim() -> None:
+    verdicts = _made_up("ptft-relu-penalty")
+    del verdicts["ptft-relu-penalty:9:derivative"]
+    with pytest.raises(InvalidArgumentError, match="9:derivative"):
+        source_page("ptft-relu-penalty", claims_for("ptft-relu-penalty"), verdicts)
+
+
+@given(st.text())
+def test_escaped_markdown_unescapes_to_the_text(text: str) -> None:
+    escaped = escape_markdown(text)
+    assert re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", escaped) == text
+
+
+def _copy_docs(tmp_path: Path) -> Path:
+    """Docs current by construction: made-up evidence, the committed prefaces."""
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS / "prefaces", docs / "prefaces")
+    verdicts = {}
+    for source in SOURCES:
+        verdicts.update(_made_up(source))
+    write_docs(docs, verdicts)
+    assert stale_docs(docs) == []
+    return docs
+
+
+def test_stale_docs_finds_an_edited_page(tmp_path: Path) -> None:
+    docs = _copy_docs(tmp_path)
+    page = docs / "ptft-relu-penalty.md"
+    page.write_text(page.read_text("utf-8").replace("holds", "held", 1), "utf-8")
+    assert f"{page}: stale or missing (run `{COMMAND}`)" in stale_docs(docs)
+
+
+def test_stale_docs_finds_an_edited_preface(tmp_path: Path) -> None:
+    docs = _copy_docs(tmp_path)
+    preface = docs / "prefaces" / "ptft-diagonal-networks.md"
+    preface.write_text(preface.read_text("utf-8") + "\nMore prose.\n", "utf-8")
+    page = docs / "ptft-diagonal-networks.md"
+    assert f"{page}: stale or missing (run `{COMMAND}`)" in stale_docs(docs)
+
+
+def test_stale_docs_finds_records_that_do_not_match_the_registry(
+    tmp_path: Path,
+) -> None:
+    docs = _copy_docs(tmp_path)
+    record = docs / "verdicts" / "ptft-relu-penalty.json"
+    records = json.loads(record.read_text("utf-8"))
+    holding = next(r for r in records if r["status"] == "holds")
+    holding["status"] = "fails"
+    record.write_text(json.dumps(records), "utf-8")
+    problems = stale_docs(docs)
+    assert any("the registry expects holds" in problem for problem in problems)
+    record.write_text(json.dumps(records[:-1]), "utf-8")
+    shortened = f"records {len(records) - 1} claims"
+    assert any(shortened in problem for problem in stale_docs(docs))
+
+
+def test_stale_docs_finds_leftovers_of_unregistered_sources(tmp_path: Path) -> None:
+    docs = _copy_docs(tmp_path)
+    (docs / "verdicts" / "no-such-paper.json").write_text("[]", "utf-8")
+    page = (docs / "ptft-relu-penalty.md").read_text("utf-8")
+    (docs / "no-such-paper.md").write_text(
+        page.replace("claims of ptft-relu-penalty", "claims of no-such-paper"), "utf-8"
+    )
+    (docs / "api.md").write_text("# outdated\n", "utf-8")
+    problems = stale_docs(docs)
+    assert sum("not a registered source" in problem for problem in problems) == 2
+    assert any("api.md" in problem for problem in problems)
+
+
+def test_written_docs_are_current_by_construction(tmp_path: Path) -> None:
+    docs = _copy_docs(tmp_path)  # asserts stale_docs(docs) == []
+    assert sorted(path.name for path in docs.glob("*.md")) == sorted(
+        [f"{source}.md" for source in SOURCES] + ["api.md"]
+    )
+
+
+def test_write_docs_of_one_source(tmp_path: Path) -> None:
+    written = write_docs(
+        tmp_path, _made_up("ptft-relu-penalty"), sources=["ptft-relu-penalty"]
+    )
+    assert [path.relative_to(tmp_path).as_posix() for path in written] == [
+        "verdicts/ptft-relu-penalty.json",
+        "ptft-relu-penalty.md",
+        "api.md",
+    ]
+
+
+def test_verdict_record_round_trips(tmp_path: Path) -> None:
+    claims = claims_for("ptft-relu-penalty")
+    verdicts = _made_up("ptft-relu-penalty")
+    path = tmp_path / "record.json"
+    path.write_text(verdicts_json(claims, verdicts), "utf-8")
+    assert read_verdicts([path]) == verdicts
+    assert [r["id"] for r in json.loads(path.read_text("utf-8"))] == [
+        claim.id for claim in claims
+    ]
+
+
+def test_first_verdict_file_wins(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps([{"id": "a", "status": "holds", "detail": "1"}]))
+    second.write_text(
+        json.dumps(
+            [
+                {"id": "a", "status": "fails", "detail": "2"},
+                {"id": "b", "status": "inconclusive", "detail": "3", "seconds": 1.0},
+            ]
+        )
+    )
+    assert read_verdicts([first, second]) == {
+        "a": Verdict(Status.HOLDS, "1"),
+        "b": Verdict(Status.INCONCLUSIVE, "3"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "complaint"),
+    [
+        ("not json", "cannot be read as JSON"),
+        ('{"id": "a"}', "holds a dict"),
+        ('[{"id": "a", "status": "true", "detail": ""}]', "needs an id, a status"),
+        ('[{"id": "a", "status": "holds"}]', "needs an id, a status"),
+        ('["a"]', "needs an id, a status"),
+    ],
+)
+def test_bad_verdict_files_are_named_errors(
+    tmp_path: Path, content: str, complaint: str
+) -> None:
+    path = tmp_path / "verdicts.json"
+    path.write_text(content)
+    with pytest.raises(InvalidArgumentError, match=complaint):
+        read_verdicts([path])
+
+
+def test_gather_runs_only_what_is_not_recorded() -> None:
+    claims = [
+        get_claim("ptft-relu-penalty:7:expansion"),
+        get_claim("ptft-relu-penalty:9:derivative"),
+    ]
+    recorded = {claims[0].id: Verdict.fails("recorded, not run")}
+    assert gather_verdicts(claims, recorded, run=False) == recorded
+    verdicts = gather_verdicts(claims, recorded, run=True, workers=1)
+    assert verdicts[claims[0].id] == recorded[claims[0].id]
+    assert verdicts[claims[1].id].status == Status.HOLDS
+
+
+def test_gather_quick_leaves_slow_claims_to_their_records() -> None:
+    slow = [c for c in claims_for("ptft-diagonal-networks") if c.slow]
+    assert slow
+    assert gather_verdicts(slow, {}, run=True, quick=True) == {}
+
+
+def _skeleton(detail: str) -> str:
+    """Evidence with its numbers blanked: their last digits may differ by platform."""
+    return re.sub(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", "#", detail)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_recorded_evidence_is_what_the_checks_return(source: str) -> None:
+    # Runs every claim of the source (minutes); `pytest -m slow` only.
+    claims = claims_for(source)
+    recorded = _recorded(source)
+    fresh = gather_verdicts(claims, {}, run=True)
+    for claim in claims:
+        assert fresh[claim.id].status == recorded[claim.id].status, claim.id
+        assert _skeleton(fresh[claim.id].detail) == _skeleton(
+            recorded[claim.id].detail
+        ), claim.id
