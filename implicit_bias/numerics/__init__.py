@@ -1,12 +1,24 @@
 """Vectorized NumPy evaluators of the papers' formulas, with mpmath references."""
 
-from implicit_bias.numerics.multitask import L12Solution, l12_norm, min_l12_interpolant
+from implicit_bias.numerics.multitask import (
+    l12_norm,
+    L12Solution,
+    min_l12_interpolant,
+)
 from implicit_bias.numerics.q_norm import (
     min_q_norm_interpolant,
     q_derivative,
     q_norm,
     q_potential,
     q_potential_mp,
+)
+from implicit_bias.numerics.relu_kernels import (
+    KERNEL_ULPS,
+    relu_gram,
+    relu_kernel,
+    relu_kernel_mp,
+    relu_rkhs_projection,
+    RkhsProjection,
 )
 from implicit_bias.numerics.relu_penalty import (
     relu_ptft_deviation,
@@ -19,20 +31,78 @@ from implicit_bias.numerics.relu_penalty import (
     relu_ptft_stationary_count,
     relu_ptft_stationary_points_mp,
 )
-from implicit_bias.numerics.representations import cka, ensd, participation_ratio
+from implicit_bias.numerics.representations import (
+    cka,
+    ensd,
+    participation_ratio,
+)
+from implicit_bias.numerics.tangent_features import (
+    absolute_deviation,
+    join_penalty,
+    omega_join,
+    omega_join_mp,
+    omega_tilde,
+    omega_tilde_mp,
+    Penalty,
+    power_deviation,
+    squared_deviation,
+)
+from implicit_bias.numerics.transfer_asymptotics import (
+    chi_square_ridge_integrals,
+    chi_square_ridge_integrals_mp,
+    finetune_endpoint,
+    ridge_transfer_risk_finite,
+    ridge_transfer_risk_finite_mp,
+    ridge_transfer_risk_samples,
+    scratch_risk_finite,
+    scratch_risk_samples,
+)
+from implicit_bias.numerics.transfer_risks import (
+    finetune_risk,
+    finetune_transferability,
+    has_negative_transfer_region,
+    linear_transfer_risk,
+    linear_transferability,
+    negative_transfer_gammas,
+    ridge_transfer_risk,
+    scratch_risk,
+    underparameterized_negative_transfer_gamma,
+)
 
 __all__ = [
+    "KERNEL_ULPS",
     "L12Solution",
+    "Penalty",
+    "RkhsProjection",
+    "absolute_deviation",
+    "chi_square_ridge_integrals",
+    "chi_square_ridge_integrals_mp",
     "cka",
     "ensd",
+    "finetune_endpoint",
+    "finetune_risk",
+    "finetune_transferability",
+    "has_negative_transfer_region",
+    "join_penalty",
     "l12_norm",
+    "linear_transfer_risk",
+    "linear_transferability",
     "min_l12_interpolant",
     "min_q_norm_interpolant",
+    "negative_transfer_gammas",
+    "omega_join",
+    "omega_join_mp",
+    "omega_tilde",
+    "omega_tilde_mp",
     "participation_ratio",
+    "power_deviation",
     "q_derivative",
     "q_norm",
     "q_potential",
     "q_potential_mp",
+    "relu_gram",
+    "relu_kernel",
+    "relu_kernel_mp",
     "relu_ptft_deviation",
     "relu_ptft_log_log_slope",
     "relu_ptft_log_slope",
@@ -42,4 +112,14 @@ __all__ = [
     "relu_ptft_scale_mp",
     "relu_ptft_stationary_count",
     "relu_ptft_stationary_points_mp",
+    "relu_rkhs_projection",
+    "ridge_transfer_risk",
+    "ridge_transfer_risk_finite",
+    "ridge_transfer_risk_finite_mp",
+    "ridge_transfer_risk_samples",
+    "scratch_risk",
+    "scratch_risk_finite",
+    "scratch_risk_samples",
+    "squared_deviation",
+    "underparameterized_negative_transfer_gamma",
 ]

@@ -105,6 +105,15 @@ class Penalty:
       tilde: :math:`\tilde\omega` of eq. (12) in closed form as a function of
         :math:`u = v^2 \ge 0`, or None (then it is minimized numerically).
       exponent: p for the family :math:`|z-1|^p`, else None.
+
+    .. math:: \omega\colon \mathbb{R}\to\mathbb{R},\quad
+              \omega(1) = 0 = \min\omega \ \text{(strictly quasi-convex)}
+
+    Eq. (6) of adaptive-tangent-features builds the spectral regularizer from it.
+
+    Examples:
+      >>> float(squared_deviation(3.0)), squared_deviation.exponent
+      (4.0, 2.0)
     """
 
     name: str
@@ -192,6 +201,8 @@ def _power_stationary_deviation(p: float, u: Float64Array) -> Float64Array:
 
 def power_deviation(p: float) -> Penalty:
     r"""The penalty :math:`\omega(z) = |z-1|^p`, :math:`p > 0`, with its closed form.
+
+    .. math:: \omega(z) = |z-1|^p
 
     Section 3 of adaptive-tangent-features ("a simple example of a choice for
     :math:`\omega`"). :math:`\tilde\omega` is computed from the stationarity
@@ -300,6 +311,11 @@ def _is_power(omega: object, p: float) -> bool:
 
 def join_penalty(omega1: PenaltyFunction, omega2: PenaltyFunction) -> Penalty:
     r"""The joint penalty :math:`\omega_1\oplus\omega_2` (eq. (11)) as a Penalty.
+
+    .. math:: (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\
+              \omega_1(z) + \omega_2(v/z)
+
+    Eq. (11) of adaptive-tangent-features.
 
     Defined on :math:`[1, \infty)` (Proposition 4); its :math:`\tilde\omega`
     (eq. (12)) is the effective penalty of a layer in Theorem 2, eq. (16). The
@@ -502,6 +518,10 @@ def omega_tilde(omega: PenaltyFunction, v: ArrayLike) -> Float64Array:
     Examples:
       >>> bool(np.isclose(omega_tilde(absolute_deviation, 2.0), 1.5 * 2 - 1))
       True
+
+    References:
+      Eq. (12) of adaptive-tangent-features; closed forms from
+      :mod:`implicit_bias.theory.tangent_features`.
     """
     v_array = as_finite_array("v", v)
     _check_penalty(omega, "omega")
@@ -562,6 +582,9 @@ def omega_join(
       >>> bool(np.isclose(omega_join(squared_deviation, absolute_deviation, 1.2),
       ...                 0.2**2))
       True
+
+    References:
+      Eq. (11) of adaptive-tangent-features (Proposition 4 for its properties).
     """
     v_array = as_finite_array("v", v)
     below = v_array < 1.0
@@ -664,6 +687,14 @@ def omega_tilde_mp(
 ) -> Any:
     r"""Reference :math:`\tilde\omega(v)` (eq. (12)) by mpmath minimization.
 
+    .. math:: \tilde\omega(v) = \min_{z\ge 1}\ \omega(z) + \frac{v^2}{z^2}
+
+    Eq. (12) of adaptive-tangent-features, for the tests of :func:`omega_tilde`.
+
+    Examples:
+      >>> float(omega_tilde_mp(absolute_deviation, 2.0, dps=20))  # 1.5 (2v^2)^(1/3)-1
+      2.0
+
     ``omega`` is called with mpmath numbers (a :class:`Penalty` uses its
     ``mp``); :math:`z_{\max}` by doubling, a scan of 300 geometric points of
     :math:`w = z - 1` from :math:`10^{-dps}` to :math:`w_{\max}`, then golden section at
@@ -732,6 +763,16 @@ def omega_join_mp(
     dps: int = 50,
 ) -> Any:
     r"""Reference :math:`(\omega_1\oplus\omega_2)(v)` (eq. (11)) by mpmath minimization.
+
+    .. math:: (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\
+              \omega_1(z) + \omega_2(v/z)
+
+    Eq. (11) of adaptive-tangent-features, for the tests of :func:`omega_join`.
+
+    Examples:
+      >>> value = omega_join_mp(squared_deviation, absolute_deviation, 1.2, dps=20)
+      >>> round(float(value), 12)  # (v - 1)^2 up to v = (1 + sqrt 3)/2
+      0.04
 
     A scan of 300 points of :math:`t = \log z/\log v` and golden section at
     ``dps + 10`` digits; the omegas are called with mpmath numbers.

@@ -2,9 +2,24 @@
 
 from implicit_bias.theory import (
     diagonal_networks,
+    relu_kernels,
     relu_penalty,
     representations,
     symbols,
+    tangent_features,
+    task_distance,
+    transfer_asymptotics,
+    transfer_risks,
 )
 
-__all__ = ["diagonal_networks", "relu_penalty", "representations", "symbols"]
+__all__ = [
+    "diagonal_networks",
+    "relu_kernels",
+    "relu_penalty",
+    "representations",
+    "symbols",
+    "tangent_features",
+    "task_distance",
+    "transfer_asymptotics",
+    "transfer_risks",
+]
