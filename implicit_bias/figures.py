@@ -25,6 +25,14 @@ import numpy as np
 
 from implicit_bias.errors import ImplicitBiasError
 from implicit_bias.numerics import relu_ptft_log_log_slope, relu_ptft_penalty
+from implicit_bias.numerics.transfer_asymptotics import ridge_transfer_risk_finite
+from implicit_bias.numerics.transfer_risks import (
+    finetune_transferability,
+    has_negative_transfer_region,
+    linear_transferability,
+    negative_transfer_gammas,
+    ridge_transfer_risk,
+)
 from implicit_bias.numerics.tangent_features import (
     absolute_deviation,
     join_penalty,
@@ -89,6 +97,101 @@ def _relu_log_slope(figure: Figure) -> None:
     _relu_panels(figure, slope=True)
 
 
+#: The label noise of Figs. 1-3 of features-are-fate.
+_TRANSFER_NOISE = 0.2
+#: The task overlaps of the slices in Figs. 1(c) and 3(c).
+_SLICE_ANGLES = (
+    (np.pi / 8, r"\pi/8"),
+    (np.pi / 4, r"\pi/4"),
+    (3 * np.pi / 8, r"3\pi/8"),
+)
+
+
+def _transfer_grid() -> tuple[np.ndarray, np.ndarray]:
+    # Even count: no grid point lands on the interpolation threshold gamma = 1.
+    gamma = np.linspace(0.02, 2.0, 200)
+    theta = np.linspace(0.0, np.pi / 2, 181)
+    return np.meshgrid(gamma, theta, indexing="xy")
+
+
+def _transferability(finetune: bool) -> np.ndarray:
+    gamma, theta = _transfer_grid()
+    if finetune:
+        return finetune_transferability(gamma, theta)
+    return linear_transferability(gamma, theta, _TRANSFER_NOISE)
+
+
+def _linear_boundaries(axis: Any) -> None:
+    theta = np.linspace(0.0, np.pi / 2, 400)
+    inside = has_negative_transfer_region(theta, _TRANSFER_NOISE)
+    lower, upper = negative_transfer_gammas(theta[inside], _TRANSFER_NOISE)
+    style = {"color": "lightblue", "linewidth": 2}
+    axis.plot(lower, theta[inside], **style)
+    axis.plot(upper, theta[inside], **style)
+    sine = np.sin(theta[theta > 0.2])
+    axis.plot(1 + _TRANSFER_NOISE**2 / sine**2, theta[theta > 0.2], **style)
+
+
+def _angle_axis(axis: Any) -> None:
+    axis.set_yticks([0, np.pi / 6, np.pi / 3, np.pi / 2], ["0", "π/6", "π/3", "π/2"])
+    axis.set_ylabel(r"$\theta$")
+    axis.set_xlabel(r"$\gamma$")
+
+
+def _surface(figure: Figure, finetune: bool) -> None:
+    gamma, theta = _transfer_grid()
+    values = np.clip(_transferability(finetune), -1.0, 1.0)
+    axis = figure.add_subplot(projection="3d")
+    axis.plot_surface(gamma, theta, values, cmap="coolwarm_r", vmin=-1, vmax=1)
+    axis.set_xlabel(r"$\gamma$")
+    axis.set_ylabel(r"$\theta$")
+    axis.set_zlabel(r"$\mathcal{T}$ (clipped to [-1, 1])")
+
+
+def _sign_map(figure: Figure, finetune: bool) -> None:
+    gamma, theta = _transfer_grid()
+    values = _transferability(finetune)
+    # Zero transferability (fine-tuning, gamma > 1) is its own colour.
+    sign = np.where(np.abs(values) <= 1e-12, 0.0, np.sign(values))
+    axis = figure.add_subplot()
+    axis.pcolormesh(gamma, theta, sign, cmap="bwr_r", vmin=-1, vmax=1, shading="auto")
+    if not finetune:
+        _linear_boundaries(axis)
+    axis.set_xlim(gamma.min(), gamma.max())
+    _angle_axis(axis)
+
+
+def _slices(figure: Figure, finetune: bool) -> None:
+    gamma = np.linspace(0.02, 2.0, 400)
+    axis = figure.add_subplot()
+    for theta, label in _SLICE_ANGLES:
+        if finetune:
+            values = finetune_transferability(gamma, theta)
+        else:
+            values = linear_transferability(gamma, theta, _TRANSFER_NOISE)
+        axis.plot(gamma, values, label=rf"$\theta = {label}$")
+    axis.axhline(0.0, color="k", linewidth=0.5)
+    axis.set_ylim(-1.0, 1.0)
+    axis.set_xlabel(r"$\gamma$")
+    axis.set_ylabel(r"$\mathcal{T}$")
+    axis.legend(fontsize="small")
+
+
+def _ridge_risk(figure: Figure) -> None:
+    lam = np.linspace(0.0, 0.6, 200)
+    axis = figure.add_subplot()
+    for theta, label in _SLICE_ANGLES:
+        line = axis.plot(
+            lam, ridge_transfer_risk(lam, theta), label=rf"$\theta={label}$"
+        )
+        # Finite size d = 500, gamma = 0.5 (n = 250), the figure's setting.
+        finite = ridge_transfer_risk_finite(250, lam, theta, _TRANSFER_NOISE)
+        axis.plot(lam, finite, ":", color=line[0].get_color())
+    axis.set_xlabel(r"$\lambda$")
+    axis.set_ylabel("linear transfer risk (solid: eq. (15); dotted: n = 250)")
+    axis.legend(fontsize="small")
+
+
 def _effective_penalties(figure: Figure) -> None:
     penalties = (
         (r"$\omega_1 = (v-1)^2$", squared_deviation),
@@ -126,6 +229,55 @@ _SPECS = (
         "Fig. 1b of ptft-relu-penalty: the elasticity d log r~ / d log m "
         "(2: l2-like, 1: l1-like).",
         _relu_log_slope,
+    ),
+    FigureSpec(
+        "features-are-fate:1a",
+        "Fig. 1(a) of features-are-fate: the linear transferability surface, eq. "
+        "(13), against gamma = n/d and the task overlap theta (sigma = 0.2).",
+        lambda figure: _surface(figure, finetune=False),
+        size=(7.0, 5.5),
+    ),
+    FigureSpec(
+        "features-are-fate:1b",
+        "Fig. 1(b) of features-are-fate: the sign of eq. (13) (red: negative "
+        "transfer), with the boundaries gamma_-, gamma_+ and 1 + sigma^2/sin^2.",
+        lambda figure: _sign_map(figure, finetune=False),
+        size=(6.0, 4.5),
+    ),
+    FigureSpec(
+        "features-are-fate:1c",
+        "Fig. 1(c) of features-are-fate: slices of eq. (13) at theta = pi/8, pi/4, "
+        "3 pi/8 (sigma = 0.2).",
+        lambda figure: _slices(figure, finetune=False),
+        size=(6.0, 4.5),
+    ),
+    FigureSpec(
+        "features-are-fate:2",
+        "Fig. 2 of features-are-fate: the ridge linear transfer risk, eq. (15), "
+        "increases with lambda; dotted: the exact finite-size risk at n = 250.",
+        _ridge_risk,
+        size=(6.0, 4.5),
+    ),
+    FigureSpec(
+        "features-are-fate:3a",
+        "Fig. 3(a) of features-are-fate: the fine-tuning transferability surface, "
+        "eq. (17).",
+        lambda figure: _surface(figure, finetune=True),
+        size=(7.0, 5.5),
+    ),
+    FigureSpec(
+        "features-are-fate:3b",
+        "Fig. 3(b) of features-are-fate: the sign of eq. (17) (white: zero, "
+        "gamma >= 1).",
+        lambda figure: _sign_map(figure, finetune=True),
+        size=(6.0, 4.5),
+    ),
+    FigureSpec(
+        "features-are-fate:3c",
+        "Fig. 3(c) of features-are-fate: slices of eq. (17) at theta = pi/8, pi/4, "
+        "3 pi/8.",
+        lambda figure: _slices(figure, finetune=True),
+        size=(6.0, 4.5),
     ),
     FigureSpec(
         "adaptive-tangent-features:2",
