@@ -13,6 +13,9 @@ from implicit_bias.claims.features_are_fate.asymptotics import (
 )
 from implicit_bias.claims.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
 from implicit_bias.claims.features_are_fate.risks import CLAIMS as RISK_CLAIMS
+from implicit_bias.claims.features_are_fate.simulations import (
+    CLAIMS as SIMULATION_CLAIMS,
+)
 from implicit_bias.claims.features_are_fate.source import SOURCE
 
 __all__ = ["CLAIMS", "SOURCE"]
@@ -20,8 +23,12 @@ __all__ = ["CLAIMS", "SOURCE"]
 #: Where the claims that are not about one numbered equation sit in the paper.
 _POSITIONS = {
     "thm-2.2": 8.5,  # Theorem 2.2, between (8) and (9)
+    "thm-3.4": 9.5,  # Theorems 3.4-3.5, after (9)
+    "thm-3.5": 9.6,
     "10-17": 17.1,  # (17) = (10) - (16), after both
     "sec-4": 17.5,  # Section 4, before its (18)
 }
 
-CLAIMS = in_paper_order(RISK_CLAIMS + ASYMPTOTIC_CLAIMS + KERNEL_CLAIMS, _POSITIONS)
+CLAIMS = in_paper_order(
+    RISK_CLAIMS + ASYMPTOTIC_CLAIMS + KERNEL_CLAIMS + SIMULATION_CLAIMS, _POSITIONS
+)

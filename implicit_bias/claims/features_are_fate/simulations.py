@@ -1,0 +1,524 @@
+r"""Simulation claims of features-are-fate: trained networks and Monte Carlo.
+
+Gradient descent on deep linear networks
+(:mod:`implicit_bias.validation.deep_linear_networks`) against the endpoints
+the paper derives in the :math:`\alpha\to0` limit, and Monte-Carlo means of
+the generalization error over draws of the target data
+(:mod:`implicit_bias.validation.transfer_experiments`) against the risk
+formulas (:mod:`implicit_bias.numerics.transfer_risks`, exact finite-size
+forms in :mod:`implicit_bias.numerics.transfer_asymptotics`).
+
+Tolerances. Endpoint claims measure the observed order of the error in
+:math:`\alpha` (three scales a factor :math:`\sqrt{10}` apart) and accept it
+within 0.25 of the predicted order: the next term of each expansion is a full
+power of :math:`\alpha` higher and shifts the observed order by at most
+:math:`\log_{10}(1 + 3\alpha)/0.5 \le 0.1` at :math:`\alpha \le 10^{-1.5}`.
+Monte-Carlo claims accept a mean within 4 standard errors of an exact
+finite-size prediction (false alarm about 6e-5 per comparison), and within 4
+standard errors plus the exactly computed finite-size bias
+:math:`|E_{n,d} - E_\infty|` of an asymptotic one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.numerics.transfer_asymptotics import (
+    ridge_transfer_risk_finite,
+    scratch_risk_finite,
+)
+from implicit_bias.numerics.transfer_risks import (
+    finetune_transferability,
+    linear_transfer_risk,
+    linear_transferability,
+    ridge_transfer_risk,
+    scratch_risk,
+)
+from implicit_bias.theory import transfer_asymptotics as asymptotics
+from implicit_bias.validation.transfer_experiments import (
+    ENDPOINT_PREDICTED_ORDERS,
+    EndpointErrors,
+    compare_mean,
+    endpoint_errors,
+    endpoint_risks,
+    transferability_slices,
+    transferability_surface,
+)
+
+__all__ = ["CLAIMS"]
+
+#: Observed orders in alpha must lie within this of the prediction.
+_ORDER_TOLERANCE = 0.25
+#: Standard errors allowed to a Monte-Carlo mean.
+_Z = 4.0
+_THETAS = (np.pi / 8, np.pi / 4, 3 * np.pi / 8)
+
+
+def _claim_id(equation: str, label: str) -> str:
+    return f"{SOURCE}:{equation}:{label}"
+
+
+def _order_verdict(errors: EndpointErrors, name: str, what: str, order: int) -> Verdict:
+    observed = errors.orders(name)
+    detail = (
+        f"{what}, L = {errors.depth}, alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: error "
+        f"{np.array2string(errors.errors[name], precision=3)}, observed orders "
+        f"{np.round(observed, 3).tolist()} (predicted {order})"
+    )
+    ok = bool(np.all(np.abs(observed - order) <= _ORDER_TOLERANCE))
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
+    verdicts = []
+    for depth in depths:
+        errors = endpoint_errors(depth)
+        order = ENDPOINT_PREDICTED_ORDERS[name](depth)
+        verdicts.append(_order_verdict(errors, name, what, order))
+    detail = "; ".join(v.detail for v in verdicts)
+    if all(v.status == Status.HOLDS for v in verdicts):
+        return Verdict.holds(detail)
+    return Verdict.fails(detail)
+
+
+def _check_first_layer_as_printed() -> Verdict:
+    # Eq. (50) prints W_l = sigma u v^T + O(alpha^2): the residual's order in
+    # alpha would be 2. Under (22), W_1^T W_1 >= alpha^2 lambda I, so every
+    # subleading singular value is >= alpha sqrt(lambda): order exactly 1.
+    errors = endpoint_errors(3)
+    observed = errors.orders("first-layer")
+    detail = (
+        f"L = 3, pretrained W_1: sigma_2/sigma_1 = "
+        f"{np.array2string(errors.errors['first-layer'], precision=3)} at alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: observed order "
+        f"{np.round(observed, 3).tolist()}, not 2"
+    )
+    if np.all(np.abs(observed - 2) <= _ORDER_TOLERANCE):
+        return Verdict.holds(detail)
+    return Verdict.fails(detail)
+
+
+def _check_printed_finetune_endpoint() -> Verdict:
+    errors = endpoint_errors(2)
+    printed = errors.errors["printed"]
+    detail = (
+        "L = 2, n = 6, d = 12, theta = 0.8, sigma = 0.3: |beta_GD - (X^+ y + "
+        f"(I - P) beta_s)| = {np.array2string(printed, precision=4)} at alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: does not shrink (the "
+        "corrected endpoint's error: "
+        f"{np.array2string(errors.errors['finetune'], precision=3)})"
+    )
+    shrinks = printed[-1] < 0.5 * printed[0] or printed[-1] < 1e-6
+    return Verdict.holds(detail) if shrinks else Verdict.fails(detail)
+
+
+def _check_scratch_risk() -> Verdict:
+    parts, ok = [], True
+    for samples, dimension, sigma in ((30, 60, 0.5), (90, 60, 0.5)):
+        risks = endpoint_risks(samples, dimension, 0.4, sigma, draws=300, seed=3)
+        exact = float(scratch_risk_finite(samples, dimension, sigma))
+        limit = float(scratch_risk(samples / dimension, sigma))
+        finite = compare_mean(risks.scratch, exact, z=_Z)
+        asymptotic = compare_mean(
+            risks.scratch, limit, z=_Z, bias_bound=abs(exact - limit)
+        )
+        ok &= finite.agrees and asymptotic.agrees
+        parts.append(
+            f"n = {samples}, d = {dimension}, sigma = {sigma}, 300 draws: "
+            f"{finite.describe()} (exact finite-size); eq. (10) = {limit:.5f}, "
+            f"finite-size bias {abs(exact - limit):.4f}"
+        )
+    detail = "; ".join(parts)
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _check_linear_transfer_risk() -> Verdict:
+    parts, ok = [], True
+    for samples, theta, sigma in ((12, np.pi / 8, 0.2), (40, 3 * np.pi / 8, 1.0)):
+        risks = endpoint_risks(samples, 30, theta, sigma, draws=2000, seed=4)
+        comparison = compare_mean(
+            risks.linear, float(linear_transfer_risk(samples, theta, sigma)), z=_Z
+        )
+        ok &= comparison.agrees
+        parts.append(
+            f"n = {samples}, theta = {theta:.4f}, sigma = {sigma}: "
+            f"{comparison.describe()}"
+        )
+    detail = "eq. (12) is exact at finite n; 2000 draws each: " + "; ".join(parts)
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
+    """E R_ft - E R_sc in the limit, from the corrected endpoint (theory layer)."""
+    excess = sp.lambdify(
+        (asymptotics.gamma_ratio, asymptotics.theta, asymptotics.sigma),
+        asymptotics.finetune_risk_limit_corrected(),
+    )
+    return float(excess(gamma, theta, sigma))
+
+
+def _check_transferability_slices(kind: str) -> Verdict:
+    gammas = (0.3, 0.5, 1.5, 1.9)
+    dimension, draws, sigma = 60, 16, 0.2
+    slices = transferability_slices(
+        _THETAS, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=5
+    )
+    parts, ok = [], True
+    for i, theta in enumerate(_THETAS):
+        for j, gamma in enumerate(gammas):
+            samples = round(gamma * dimension)
+            exact_scratch = float(scratch_risk_finite(samples, dimension, sigma))
+            if kind == "linear":
+                sample = slices.linear_transferability[i, j]
+                exact = exact_scratch - float(
+                    linear_transfer_risk(samples, theta, sigma)
+                )
+                limit = float(linear_transferability(gamma, theta, sigma))
+            else:
+                sample = slices.finetune_transferability[i, j]
+                # Eq. (142) as printed gives E R_sc - E R_ft = (n/d - 1)(1 - 2 cos)
+                # exactly at finite size; the gradient-flow endpoint differs
+                # from it by the correction of eq. (142), whose limit
+                # (theory.finetune_risk_limit_corrected) is allowed as bias:
+                # 0.001-0.008 on these slices at sigma = 0.2.
+                g = samples / dimension
+                exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
+                limit = float(finetune_transferability(gamma, theta))
+            correction = 0.0
+            if kind == "finetune" and gamma < 1:
+                printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+                correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
+            # Trained endpoints sit O(alpha) = 1e-5 (scratch, relative) from
+            # their limits, which moves a risk by at most 2e-5 |beta - beta_t|
+            # <= 1e-4 here; 1e-3 covers it (it matters only where both risks
+            # coincide, gamma > 1 for fine-tuning, and SE ~ 0).
+            bias = abs(exact - limit) + correction + 1e-3
+            comparison = compare_mean(sample, limit, z=_Z, bias_bound=bias)
+            ok &= comparison.agrees
+            parts.append(
+                f"({theta / np.pi * 8:.0f}pi/8, {gamma}): {comparison.mean:+.3f} +- "
+                f"{comparison.standard_error:.3f} vs {limit:+.3f}"
+            )
+    detail = (
+        f"GD-trained L = 2 networks, d = {dimension}, sigma = {sigma}, "
+        f"{draws} draws, alpha = 1e-5; (theta, gamma): mean +- SE vs eq. "
+        f"({'13' if kind == 'linear' else '17'}): " + "; ".join(parts)
+    )
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _check_transferability_surface(kind: str) -> Verdict:
+    thetas = tuple(np.linspace(0.0, np.pi / 2, 5))
+    gammas = (0.2, 0.4, 0.6, 0.8, 1.25, 1.5, 2.0)
+    dimension, draws, sigma = 80, 150, 0.2
+    surface = transferability_surface(
+        thetas, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=8
+    )
+    worst, largest_bias, failures, ok = 0.0, 0.0, [], True
+    for i, theta in enumerate(thetas):
+        for j, gamma in enumerate(gammas):
+            samples = round(gamma * dimension)
+            g = samples / dimension
+            if kind == "linear":
+                sample = surface.linear[i, j]
+                exact = float(scratch_risk_finite(samples, dimension, sigma)) - float(
+                    linear_transfer_risk(samples, theta, sigma)
+                )
+                limit = float(linear_transferability(gamma, theta, sigma))
+                correction = 0.0
+            else:
+                sample = surface.finetune[i, j]
+                exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
+                limit = float(finetune_transferability(gamma, theta))
+                correction = 0.0
+                if gamma < 1:
+                    printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+                    correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
+            largest_bias = max(largest_bias, abs(exact - limit))
+            if np.ptp(sample) == 0:  # both endpoints the least-squares fit
+                agrees = abs(float(sample[0]) - exact) <= 1e-9
+                deviation = 0.0
+            else:
+                # Against the exact finite-size value of the formula (the limit
+                # (13) / (17) shifted by the computed O(1/d) terms).
+                comparison = compare_mean(sample, exact, z=_Z, bias_bound=correction)
+                agrees, deviation = comparison.agrees, comparison.deviation
+            worst = max(worst, abs(deviation))
+            if not agrees:
+                ok = False
+                failures.append(f"(theta {theta:.3f}, gamma {gamma})")
+    detail = (
+        f"closed-form endpoints, d = {dimension}, sigma = {sigma}, {draws} draws at "
+        f"each of {len(thetas)} theta in [0, pi/2] x gamma {list(gammas)}: largest "
+        f"|mean - eq. ({'13' if kind == 'linear' else '17'}) at finite n, d| = "
+        f"{worst:.1f} SE (allowed 4 SE"
+        + (" + the correction of eq. 142" if kind == "finetune" else "")
+        + f"); the n, d -> infinity form differs from the finite one by <= "
+        f"{largest_bias:.3f}"
+        + (f"; outside at {', '.join(failures)}" if failures else "")
+    )
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _check_ridge_risk() -> Verdict:
+    parts, ok = [], True
+    lams = (0.0, 0.2, 0.6)
+    for samples in (40, 250):
+        risks = endpoint_risks(
+            samples, 20, np.pi / 8, 0.2, draws=600, seed=6, ridges=lams
+        )
+        for r, lam in enumerate(lams):
+            exact = float(ridge_transfer_risk_finite(samples, lam, np.pi / 8, 0.2))
+            limit = float(ridge_transfer_risk(lam, np.pi / 8))
+            finite = compare_mean(risks.ridge[r], exact, z=_Z)
+            asymptotic = compare_mean(
+                risks.ridge[r], limit, z=_Z, bias_bound=abs(exact - limit)
+            )
+            ok &= finite.agrees and asymptotic.agrees
+            parts.append(
+                f"n = {samples}, lambda = {lam}: {finite.describe()}; eq. (15) "
+                f"{limit:.5f}"
+            )
+    detail = "theta = pi/8, sigma = 0.2, 600 draws: " + "; ".join(parts)
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def _finetune_excess(
+    samples: int, dimension: int, theta: float, sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    risks = endpoint_risks(samples, dimension, theta, sigma, draws=300, seed=7)
+    # Paired: R_ft - R_sc on the same draws removes the noise term's variance.
+    return risks.finetune - risks.scratch, risks.finetune_printed - risks.scratch
+
+
+def _check_finetune_risk(corrected: bool) -> Verdict:
+    samples, dimension, theta, sigma = 60, 120, 3 * np.pi / 8, 1.0
+    gamma = samples / dimension
+    excess, printed_excess = _finetune_excess(samples, dimension, theta, sigma)
+    as_printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+    if not corrected:
+        # (1 - n/d)(1 - 2 cos theta) is also the exact finite-size value for
+        # eq. (142) as printed, so no bias enters.
+        comparison = compare_mean(excess, as_printed, z=_Z)
+        control = compare_mean(printed_excess, as_printed, z=_Z)
+        detail = (
+            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 "
+            f"draws of E R_ft - E R_sc for the gradient-flow endpoint: "
+            f"{comparison.describe()} (eq. 16); for eq. (142)'s endpoint as "
+            f"printed: {control.describe()}"
+        )
+        return Verdict.holds(detail) if comparison.agrees else Verdict.fails(detail)
+    limit = _corrected_excess(gamma, theta, sigma)
+    # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
+    # A = ||(I-P) beta_s||^2, B = ||X^+ y||^2, whose exact means are 1 - n/d and
+    # n/d + sigma^2 n/(d - n - 1). The prediction at those means differs from
+    # the limit by the O(1/d) shift computed below; the Jensen term from the
+    # O(1/sqrt(d)) fluctuations of A and B is also O(1/d), estimated (not
+    # derived) as at most 2/d. The verdict does not hinge on it: the mean is
+    # within 4 SE without any bias allowance (see the detail), and the
+    # as-printed claim misses by about 9 times the whole allowance.
+    a, b = 1 - gamma, gamma + sigma**2 * samples / (dimension - samples - 1)
+    c2 = (a + np.sqrt(a * a + 4 * b)) / 2
+    finite = a * (c2 - 2 * np.sqrt(c2) * np.cos(theta))
+    bias = abs(finite - limit) + 2 / dimension
+    comparison = compare_mean(excess, limit, z=_Z, bias_bound=bias)
+    detail = (
+        f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 draws "
+        f"of R_ft - R_sc: {comparison.describe()} against (1 - gamma)(c^2 - 2c cos "
+        f"theta), c^2 = {float(c2):.4f} (finite-size means)"
+    )
+    return Verdict.holds(detail) if comparison.agrees else Verdict.fails(detail)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE,
+        "thm-3.4",
+        "features-rank-one",
+        Kind.SIMULATION,
+        "after pretraining from alpha -> 0, the hidden features W_1 ... W_{L-1} are "
+        "rank one (beta_s v^T); distance sigma_2/sigma_1 of order alpha^(L-1)",
+        lambda: _check_order("rank-one", "sigma_2/sigma_1 of W_1...W_{L-1}"),
+        Status.HOLDS,
+        assumptions=(
+            "gradient flow (midpoint integrator), init alpha W_bar with (22)",
+        ),
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "thm-3.5",
+        "scratch-min-norm",
+        Kind.SIMULATION,
+        "scratch training from alpha -> 0 ends at the minimum-norm solution X^+ y; "
+        "error of order alpha",
+        lambda: _check_order("scratch", "|beta - X^+ y|"),
+        Status.HOLDS,
+        assumptions=("n < d, init alpha W_bar with (22)",),
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "10",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "the expected risk of the minimum-norm solution is eq. (10) in the limit "
+        "(exact finite-size form: scratch_risk_finite)",
+        _check_scratch_risk,
+        Status.HOLDS,
+    ),
+    Claim(
+        SOURCE,
+        "12",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "E R_lt = sin^2 theta + (sigma^2 + sin^2 theta)/(n - 2) over draws of the "
+        "target data",
+        _check_linear_transfer_risk,
+        Status.HOLDS,
+    ),
+    Claim(
+        SOURCE,
+        "13",
+        "gd-slices",
+        Kind.SIMULATION,
+        "Fig. 1(c): linear transferability of trained networks follows eq. (13) on "
+        "the slices theta = pi/8, pi/4, 3pi/8",
+        lambda: _check_transferability_slices("linear"),
+        Status.HOLDS,
+        assumptions=("finite d = 60: exact finite-size bias allowed for",),
+        budget_seconds=60.0,
+    ),
+    Claim(
+        SOURCE,
+        "13",
+        "surface-monte-carlo",
+        Kind.SIMULATION,
+        "Fig. 1(a): the linear transferability surface (13) over a (theta, gamma) "
+        "grid, from Monte Carlo over draws of the target data",
+        lambda: _check_transferability_surface("linear"),
+        Status.HOLDS,
+        assumptions=("alpha -> 0 endpoints in closed form, d = 80",),
+    ),
+    Claim(
+        SOURCE,
+        "15",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "ridge linear transfer: E R_lt^lambda -> 1 - cos^2 theta (1 + 2 lambda)/"
+        "(1 + lambda)^2 (exact finite-n form eq. 128)",
+        _check_ridge_risk,
+        Status.HOLDS,
+    ),
+    Claim(
+        SOURCE,
+        "16",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "E R_ft = E R_sc + (1 - gamma)(1 - 2 cos theta) for gamma <= 1, for the "
+        "model fine-tuned by gradient flow",
+        lambda: _check_finetune_risk(corrected=False),
+        Status.FAILS,
+        assumptions=("sigma = 1 > 0; the endpoint is the gradient-flow one",),
+    ),
+    Claim(
+        SOURCE,
+        "16",
+        "monte-carlo-corrected",
+        Kind.SIMULATION,
+        "E R_ft - E R_sc -> (1 - gamma)(c^2 - 2 c cos theta), c^2 the positive "
+        "root of c^4 = (1 - gamma) c^2 + gamma + sigma^2 gamma/(1 - gamma); "
+        "eq. (16) is the case sigma = 0",
+        lambda: _check_finetune_risk(corrected=True),
+        Status.HOLDS,
+        corrects=_claim_id("16", "monte-carlo"),
+    ),
+    Claim(
+        SOURCE,
+        "17",
+        "gd-slices",
+        Kind.SIMULATION,
+        "Fig. 3(c): fine-tuning transferability of trained networks follows eq. "
+        "(17) on the slices theta = pi/8, pi/4, 3pi/8 (sigma = 0.2)",
+        lambda: _check_transferability_slices("finetune"),
+        Status.HOLDS,
+        assumptions=("sigma = 0.2: the correction of eq. (142), <= 0.008, as bias",),
+        budget_seconds=60.0,
+    ),
+    Claim(
+        SOURCE,
+        "17",
+        "surface-monte-carlo",
+        Kind.SIMULATION,
+        "Fig. 3(a): the fine-tuning transferability surface (17) over a (theta, "
+        "gamma) grid, from Monte Carlo over draws of the target data (sigma = 0.2)",
+        lambda: _check_transferability_surface("finetune"),
+        Status.HOLDS,
+        assumptions=(
+            "gradient-flow endpoint; the correction of eq. (142) allowed as bias",
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "50",
+        "as-printed",
+        Kind.SIMULATION,
+        "W_l = sigma_l u_l v_l^T + O(alpha^2) for all time",
+        _check_first_layer_as_printed,
+        Status.FAILS,
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "50",
+        "order-alpha",
+        Kind.SIMULATION,
+        "W_l = sigma_l u_l v_l^T + O(alpha) (the O(alpha^2) bound (60) is on "
+        "squared norms)",
+        lambda: _check_order("first-layer", "sigma_2/sigma_1 of W_1", depths=(3,)),
+        Status.HOLDS,
+        corrects=_claim_id("50", "as-printed"),
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "108",
+        "gd-endpoint",
+        Kind.SIMULATION,
+        "linear transfer ends at b beta_s, b = beta_s^T X^T y / beta_s^T X^T X "
+        "beta_s; error of order alpha^(2(L-1))",
+        lambda: _check_order("linear", "|beta - b beta_s| (rank-one plateau)"),
+        Status.HOLDS,
+        assumptions=(
+            "transfer stopped on the rank-one plateau (t << alpha^(-2(L-1)))",
+        ),
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "142",
+        "gd-as-printed",
+        Kind.SIMULATION,
+        "fine-tuning from alpha -> 0 ends at X^+ y + (I - P_row(X)) beta_s",
+        _check_printed_finetune_endpoint,
+        Status.FAILS,
+        assumptions=("n < d, label noise sigma > 0",),
+        budget_seconds=30.0,
+    ),
+    Claim(
+        SOURCE,
+        "142",
+        "gd-corrected",
+        Kind.SIMULATION,
+        "fine-tuning ends at X^+ y + c^((L-1)/2)(I - P) beta_s, c^L = A c^(L-1) + B, "
+        "A = ||(I - P) beta_s||^2, B = ||X^+ y||^2; error of order alpha^2",
+        lambda: _check_order("finetune", "|beta - corrected (142)|"),
+        Status.HOLDS,
+        corrects=_claim_id("142", "gd-as-printed"),
+        budget_seconds=30.0,
+    ),
+)

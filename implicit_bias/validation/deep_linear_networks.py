@@ -1,0 +1,1300 @@
+r"""Gradient descent on deep linear networks, batched: pretraining and transfer.
+
+A deep linear network of depth :math:`L \ge 2` (eq. 9 of features-are-fate)
+computes :math:`f(x) = x^\top W_1 W_2 \cdots W_L = x^\top\beta` with
+:math:`W_l \in \mathbb{R}^{d_{l-1}\times d_l}`, :math:`d_0 = d` and
+:math:`d_L = 1`. Every loss of the paper is a function of :math:`\beta` alone:
+
+* pretraining, the population loss (4) with :math:`x \sim N(0, I_d)`:
+  :math:`\mathcal{L}_s = \tfrac12\|\beta - \beta_s\|^2 + \tfrac12\sigma^2`,
+  gradient :math:`g = \beta - \beta_s`;
+* target training, the empirical loss (5):
+  :math:`\mathcal{L}_t = \tfrac1{2n}\|X\beta - y\|^2`,
+  gradient :math:`g = X^\top(X\beta - y)/n`.
+
+Backpropagation, by hand. With :math:`P_l = W_1\cdots W_{l-1}` and
+:math:`q_l = W_{l+1}\cdots W_L` (so :math:`\beta = P_l W_l q_l`), the gradient
+of a loss with :math:`\partial\mathcal{L}/\partial\beta = g` is the outer
+product
+
+.. math:: \nabla_{W_l}\mathcal{L} = a_l\, q_l^\top,\qquad
+          a_1 = g,\ a_{l+1} = W_l^\top a_l,\qquad
+          q_L = 1,\ q_{l-1} = W_l\, q_l,
+
+one chain of matrix-vector products each way; no matrix-matrix product and no
+autograd. K independent networks are stacked on a leading axis and advance
+together (``np.matmul`` / ``np.einsum`` over the batch); a network that has
+converged is frozen and dropped from the batch.
+
+Two integrators of the gradient flow (6):
+
+* ``"gd"`` -- plain gradient descent (explicit Euler), the paper's recipe
+  (Appendix D.1: fixed step :math:`\eta = 10^{-3}`);
+* ``"midpoint"`` (default) -- the same step with :math:`a_l, q_l` evaluated at
+  the midpoint weights :math:`\bar W_l = (W_l + W_l')/2` and :math:`g` frozen
+  at the start of the step. Then
+  :math:`W_l'^\top W_l' - W_l^\top W_l = W_{l+1}'W_{l+1}'^\top -
+  W_{l+1}W_{l+1}^\top` holds exactly (the identity
+  :math:`A'^\top A' - A^\top A = \mathrm{sym}((A'-A)^\top(A'+A))` and
+  :math:`\bar W_l^\top a_l = a_{l+1}`, :math:`\bar W_{l+1} q_{l+1} = q_l`), so
+  the invariant (35) :math:`D_l = W_l^\top W_l - W_{l+1}W_{l+1}^\top` is
+  conserved to rounding at ANY step size, as under the flow. An Euler step
+  changes it by
+  :math:`\eta^2(\|a_l\|^2 q_l q_l^\top - \|q_{l+1}\|^2 a_{l+1}a_{l+1}^\top)`,
+  in total about :math:`\eta` times the loss decrease: the fine-tuning
+  endpoint (142) depends on :math:`D_l` (it fixes the scale of the preserved
+  source component), so Euler's endpoint carries an :math:`O(\eta)` error and
+  the midpoint rule's
+  does not. For L = 2 the midpoint step is solved in closed form (the update of
+  :math:`W_2` is a scalar multiple of known vectors); for L > 2 by fixed-point
+  iteration to rounding.
+
+Both integrators move :math:`W_1` only by :math:`g\,q_1^\top` with
+:math:`g \in \mathrm{row}(X)`, so :math:`(I - P_{\mathrm{row}(X)})W_1` is
+conserved exactly: this (with interpolation) is what makes the scratch endpoint
+the minimum-norm solution and the fine-tuning endpoint keep
+:math:`(I - P_{\mathrm{row}(X)})\beta_s` (Appendices B.4 and B.8).
+
+Step size. With ``learning_rate=None`` each network takes the step
+:math:`1/h_k`, :math:`h_k` an upper bound on the largest eigenvalue of the
+loss Hessian in the trainable weights at the current point:
+
+.. math:: h = \lambda_X \sum_{l} \|P_l\|^2\|q_l\|^2
+          + \|g\| \sum_{l<m} \|P_l\|\,\|W_{l+1}\cdots W_{m-1}\|\,\|q_m\|
+
+(Gauss-Newton part :math:`J^\top\Sigma J` plus the curvature of
+:math:`g^\top\beta`; :math:`\lambda_X` the top eigenvalue of the input
+covariance, 1 for the population loss; matrix norms bounded by products of
+Frobenius norms). Descent is stable below :math:`2/h`.
+
+Stopping. A network stops once its excess loss over the infimum of the loss
+is at most ``tol`` times the loss of :math:`\beta = 0` above that infimum
+(:math:`\tfrac12\|\beta_s\|^2` for pretraining; for the empirical loss the
+infimum is the least-squares residual, zero when :math:`n \le d`). Linear
+transfer (only :math:`W_L` trained) is a least-squares problem on the frozen
+features :math:`\Phi = X W_1\cdots W_{L-1}`; at finite :math:`\alpha` they have
+rank :math:`\min(n, d)`, with all but one singular value of order
+:math:`\alpha^{L-1}`, so the loss first settles on the plateau of the
+rank-one problem (the fit along the top singular direction, Theorem 3.7) and
+would leave it only on the time scale :math:`\alpha^{-2(L-1)}` (the paper's
+runs stop at :math:`t = 100`). Linear transfer therefore stops once the excess
+loss along the top right singular vector v of :math:`\Phi`,
+:math:`(v^\top\nabla_{W_L}\mathcal{L})^2/(2\lambda)` with
+:math:`\lambda = \|\Phi v\|^2/n`, is at most ``tol`` times the loss that
+direction can remove. Its step is :math:`1/\lambda`, which solves the
+rank-one part in one step.
+
+Input preconditioning (``preconditioned=True``, target training only): the
+update uses :math:`X^+ r` in place of :math:`g = X^\top r/n`, i.e. gradient
+descent in the metric :math:`(X^\top X/n)^+`. The direction still lies in
+:math:`\mathrm{row}(X)` and the midpoint rule still conserves (35), so the
+endpoint is unchanged (it is fixed by those two conservation laws and
+interpolation), while the number of steps no longer grows with the condition
+number of :math:`X^\top X` (about 20 steps instead of thousands near
+:math:`\gamma = 1`); it costs one Gram matrix and its inverse per draw.
+
+A network that does not stop within
+``max_steps`` steps raises :class:`~implicit_bias.errors.ConvergenceError`, as
+does a loss that overflows.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.numerics.arguments import as_finite_arrays, check_nonnegative
+
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "DEFAULT_TOLERANCE",
+    "DeepLinearResult",
+    "Integrator",
+    "TransferResult",
+    "balanced_initialization",
+    "balancedness_margin",
+    "end_to_end",
+    "finetune",
+    "finetune_endpoint",
+    "finetune_endpoint_as_printed",
+    "linear_transfer",
+    "linear_transfer_coefficient",
+    "min_norm_solution",
+    "pretrain",
+    "rank_one_deviation",
+    "train_from_scratch",
+    "transfer_experiment",
+]
+
+Float64Array = NDArray[np.float64]
+Integrator = Literal["midpoint", "gd"]
+
+#: Default relative excess loss to stop at: the excess loss is quadratic in
+#: the distance to the end point, so 1e-20 leaves that distance at 1e-10 of
+#: the scale of the problem, far below the O(alpha) limits measured here.
+DEFAULT_TOLERANCE = 1e-20
+#: Default cap on the number of steps per network.
+DEFAULT_MAX_STEPS = 100_000
+#: Power iterations for the top eigenvalue of X^T X / n. The estimate is a
+#: lower bound that converges like (lambda_2/lambda_1)^iterations; 1.1 times it
+#: with the factor-2 margin of the step 1/h (stable below 2/h) keeps descent
+#: stable whenever the estimate is within 45 % of the truth.
+_POWER_ITERATIONS = 30
+_LAMBDA_MARGIN = 1.1
+#: Fixed-point iterations of the midpoint step for L > 2 (each contracts the
+#: error by about eta ||g|| ||W||^(L-2) < 1; rounding is reached in a few).
+_MIDPOINT_ITERATIONS = 50
+
+
+@dataclass(frozen=True, eq=False)
+class DeepLinearResult:
+    r"""K deep linear networks after training.
+
+    Attributes:
+      weights: :math:`(W_1, \dots, W_L)`, each (K, d_{l-1}, d_l).
+      coefficients: :math:`\beta = W_1\cdots W_L`, (K, d).
+      excess_loss: loss minus its infimum at the returned weights, (K,) (for
+        linear transfer: the excess along the top singular direction of the
+        features, the rank-one plateau's).
+      steps: steps taken, (K,).
+    """
+
+    weights: tuple[Float64Array, ...]
+    coefficients: Float64Array
+    excess_loss: Float64Array
+    steps: NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class TransferResult:
+    r"""One pretrained network and K target draws trained three ways.
+
+    Attributes:
+      pretrained: the network after pretraining on the population loss (4),
+        one network (K = 1) shared by every draw.
+      linear: linear transfer (only :math:`W_L` trained), K draws.
+      finetuned: fine-tuning (every layer trained), K draws.
+      scratch: training from the initialization :math:`\alpha\bar W`, K draws.
+    """
+
+    pretrained: DeepLinearResult
+    linear: DeepLinearResult
+    finetuned: DeepLinearResult
+    scratch: DeepLinearResult
+
+
+# --------------------------------------------------------------- arguments
+
+
+def _array(
+    name: str, value: ArrayLike, ndims: tuple[int, ...], shape: str
+) -> Float64Array:
+    (array,) = as_finite_arrays({name: value})
+    if array.ndim not in ndims:
+        raise InvalidArgumentError(
+            f"{name} has shape {array.shape}: {name} must have shape {shape}"
+        )
+    return array
+
+
+def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
+    """Checked, copied (K, d_{l-1}, d_l) weights with d_L = 1 and L >= 2."""
+    if len(weights) < 2:
+        raise InvalidArgumentError(
+            f"weights has {len(weights)} layers: a deep linear network has L >= 2"
+        )
+    arrays = []
+    for index, value in enumerate(weights, start=1):
+        array = _array(f"W_{index}", value, (3,), "(K, d_{l-1}, d_l)")
+        arrays.append(np.array(array, dtype=np.float64))
+    count = arrays[0].shape[0]
+    for index, (left, right) in enumerate(itertools.pairwise(arrays), 1):
+        if left.shape[2] != right.shape[1] or right.shape[0] != count:
+            raise InvalidArgumentError(
+                f"W_{index} has shape {left.shape} and W_{index + 1} {right.shape}: "
+                "consecutive layers must chain, (K, a, b) then (K, b, c)"
+            )
+    if arrays[-1].shape[2] != 1:
+        raise InvalidArgumentError(
+            f"W_L has shape {arrays[-1].shape}: the network has one output, d_L = 1"
+        )
+    return arrays
+
+
+def _options(tol: float, max_steps: int) -> tuple[float, int]:
+    (tolerance,) = as_finite_arrays({"tol": tol})
+    if tolerance.ndim != 0:
+        raise InvalidArgumentError(f"tol has shape {tolerance.shape}: tol is a scalar")
+    check_nonnegative("tol", tolerance, "the relative excess loss to stop at")
+    if isinstance(max_steps, bool):
+        raise InvalidArgumentError(f"max_steps={max_steps!r} is not an integer >= 1")
+    try:
+        steps = operator.index(max_steps)
+    except TypeError as error:
+        raise InvalidArgumentError(
+            f"max_steps={max_steps!r} is not an integer: it counts gradient steps"
+        ) from error
+    if steps < 1:
+        raise InvalidArgumentError(
+            f"max_steps={steps!r} is below 1: it counts gradient steps"
+        )
+    return float(tolerance), steps
+
+
+def _rate(learning_rate: float | None) -> float | None:
+    if learning_rate is None:
+        return None
+    (rate,) = as_finite_arrays({"learning_rate": learning_rate})
+    if rate.ndim != 0 or not rate > 0:
+        raise InvalidArgumentError(
+            f"learning_rate={learning_rate!r} is not a positive scalar: it is the "
+            "step size of gradient descent (None: adaptive)"
+        )
+    return float(rate)
+
+
+def _integrator(integrator: str) -> Integrator:
+    if integrator not in ("midpoint", "gd"):
+        raise InvalidArgumentError(
+            f"integrator={integrator!r} is not 'midpoint' or 'gd'"
+        )
+    return "midpoint" if integrator == "midpoint" else "gd"
+
+
+def _data(
+    X: ArrayLike, y: ArrayLike, count: int | None
+) -> tuple[Float64Array, Float64Array]:
+    """X as (K, n, d) and y as (K, n), broadcast to ``count`` networks if given."""
+    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
+    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    if X_.ndim == 2:
+        X_ = X_[None]
+    if y_.ndim == 1:
+        y_ = y_[None]
+    if y_.shape[-1] != X_.shape[-2]:
+        raise InvalidArgumentError(
+            f"y has {y_.shape[-1]} samples but X has {X_.shape[-2]} rows: one target "
+            "per row of X"
+        )
+    if X_.shape[-2] == 0:
+        raise InvalidArgumentError("X has no rows: n must be >= 1")
+    try:
+        (batch,) = np.broadcast_shapes(X_.shape[:1], y_.shape[:1], (count or 1,))
+    except ValueError as error:
+        raise InvalidArgumentError(
+            f"X ({X_.shape[0]} draws), y ({y_.shape[0]}) and the weights "
+            f"({count} networks) do not broadcast to one batch"
+        ) from error
+    X_ = np.ascontiguousarray(np.broadcast_to(X_, (batch, *X_.shape[1:])))
+    y_ = np.ascontiguousarray(np.broadcast_to(y_, (batch, y_.shape[1])))
+    return X_, y_
+
+
+# --------------------------------------------------------------- forward/back
+
+
+def _right_chain(weights: Sequence[Float64Array]) -> list[Float64Array]:
+    """q_0..q_L: q_L = 1, q_{L-1} = W_L[..., 0], q_{l-1} = W_l q_l; beta = q_0."""
+    chain = [np.ones((weights[-1].shape[0], 1)), weights[-1][..., 0]]
+    for W in reversed(weights[1:-1]):
+        chain.append(np.matmul(W, chain[-1][..., None])[..., 0])
+    chain.append(np.matmul(weights[0], chain[-1][..., None])[..., 0])
+    chain.reverse()
+    return chain
+
+
+def end_to_end(weights: Sequence[ArrayLike]) -> Float64Array:
+    r"""The linear predictor of a deep linear network, :math:`\beta = W_1\cdots W_L`.
+
+    Eq. (9) of features-are-fate: :math:`f(x) = x^\top W_1 W_2\cdots W_L`.
+
+    Args:
+      weights: :math:`W_1, \dots, W_L`, each (K, d_{l-1}, d_l), d_L = 1.
+
+    Returns:
+      :math:`\beta`, (K, d).
+
+    Raises:
+      InvalidArgumentError: fewer than two layers, shapes that do not chain,
+        or a value that is not finite.
+
+    Examples:
+      >>> W1 = np.arange(6.0).reshape(1, 3, 2)
+      >>> W2 = np.array([[[1.0], [-1.0]]])
+      >>> end_to_end([W1, W2]).tolist()
+      [[-1.0, -1.0, -1.0]]
+
+    References:
+      Eq. (9) of features-are-fate.
+    """
+    return _right_chain(_weights(weights))[0]
+
+
+def _left_chain(
+    weights: Sequence[Float64Array], gradient: Float64Array
+) -> list[Float64Array]:
+    """a_1..a_L: a_1 = g, a_{l+1} = W_l^T a_l."""
+    chain = [gradient]
+    for W in weights[:-1]:
+        chain.append(np.einsum("kij,ki->kj", W, chain[-1]))
+    return chain
+
+
+def _curvature(
+    weights: Sequence[Float64Array],
+    rights: Sequence[Float64Array],
+    gradient_norm: Float64Array,
+    top_eigenvalue: Float64Array,
+    trainable: Sequence[int],
+) -> Float64Array:
+    """The Hessian bound h of the module docstring, per network, (K,)."""
+    norms = [np.sqrt(np.einsum("kij,kij->k", W, W)) for W in weights]
+    right_norms = [np.sqrt(np.einsum("ki,ki->k", q, q)) for q in rights[1:]]
+    # right_norms[l] = ||q_{l+1}||, the right factor of layer l (0-based).
+    # ||P_l|| <= ||W_1|| ... ||W_{l-1}||, P_1 = I.
+    prefix = [np.ones_like(norms[0])]
+    for norm in norms[:-1]:
+        prefix.append(prefix[-1] * norm)
+    bound = np.zeros_like(norms[0])
+    for layer in trainable:
+        bound += top_eigenvalue * (prefix[layer] * right_norms[layer]) ** 2
+    for position, first in enumerate(trainable):
+        for last in trainable[position + 1 :]:
+            between = np.ones_like(bound)
+            for j in range(first + 1, last):
+                between = between * norms[j]
+            bound += gradient_norm * prefix[first] * between * right_norms[last]
+    return bound
+
+
+# ------------------------------------------------------------------ losses
+
+
+@dataclass
+class _Loss:
+    """A loss of beta for a batch: its gradient, value and stopping threshold.
+
+    ``X`` (K, n, d) and ``y`` (K, n), or ``X`` None for the population loss
+    with ``y`` the source predictors (K, d). ``floor`` is the infimum of the
+    loss (or the plateau, for linear transfer), ``threshold`` the excess at
+    which a network stops, ``top`` the top eigenvalue of the input covariance.
+    """
+
+    X: Float64Array | None
+    y: Float64Array
+    floor: Float64Array
+    threshold: Float64Array
+    top: Float64Array
+    inverse_gram: Float64Array | None = None
+
+    def evaluate(self, beta: Float64Array) -> tuple[Float64Array, Float64Array]:
+        """(loss, direction) at beta (K, d): the gradient, or X^+ r (preconditioned)."""
+        if self.X is None:
+            gradient = beta - self.y
+            return 0.5 * np.einsum("ki,ki->k", gradient, gradient), gradient
+        samples, dimension = self.X.shape[1:]
+        residual = np.matmul(self.X, beta[..., None])[..., 0]
+        residual -= self.y
+        loss = 0.5 * np.einsum("kn,kn->k", residual, residual) / samples
+        if self.inverse_gram is None:
+            return loss, np.einsum("knd,kn->kd", self.X, residual) / samples
+        if samples <= dimension:  # X^+ r = X^T (X X^T)^{-1} r
+            solved = np.matmul(self.inverse_gram, residual[..., None])[..., 0]
+            return loss, np.einsum("knd,kn->kd", self.X, solved)
+        moment = np.einsum("knd,kn->kd", self.X, residual)  # (X^T X)^{-1} X^T r
+        return loss, np.matmul(self.inverse_gram, moment[..., None])[..., 0]
+
+    def take(self, keep: NDArray[np.bool_]) -> _Loss:
+        return _Loss(
+            None if self.X is None else self.X[keep],
+            self.y[keep],
+            self.floor[keep],
+            self.threshold[keep],
+            self.top[keep],
+            None if self.inverse_gram is None else self.inverse_gram[keep],
+        )
+
+
+def _top_eigenvalue(X: Float64Array) -> Float64Array:
+    """Power-iteration estimate of lambda_max(X^T X / n) per draw, times a margin."""
+    rng = np.random.default_rng(0)
+    vector = rng.standard_normal((X.shape[0], X.shape[2]))
+    value = np.ones(X.shape[0])
+    for _ in range(_POWER_ITERATIONS):
+        vector /= np.linalg.norm(vector, axis=1, keepdims=True)
+        image = np.einsum("knd,kn->kd", X, np.matmul(X, vector[..., None])[..., 0])
+        value = np.einsum("kd,kd->k", vector, image) / X.shape[1]
+        vector = image
+    return np.asarray(_LAMBDA_MARGIN * value)
+
+
+def _least_squares_floor(
+    X: Float64Array, y: Float64Array, gram: Float64Array | None
+) -> Float64Array:
+    """inf_beta ||X beta - y||^2 / (2n) per draw: 0 when n <= d (full row rank).
+
+    ``gram`` is X^T X (K, d, d) when n > d (None otherwise).
+    """
+    count, samples, _ = X.shape
+    if gram is None:
+        return np.zeros(count)
+    moment = np.einsum("kni,kn->ki", X, y)
+    fitted = np.linalg.solve(gram, moment[..., None])[..., 0]
+    explained = np.einsum("ki,ki->k", fitted, moment)
+    return np.asarray(
+        0.5 * np.maximum(np.einsum("kn,kn->k", y, y) - explained, 0.0) / samples
+    )
+
+
+# ------------------------------------------------------------------ engine
+
+
+def _midpoint_step(
+    weights: list[Float64Array],
+    gradient: Float64Array,
+    rate: Float64Array,
+    trainable: Sequence[int],
+) -> list[Float64Array] | None:
+    """The midpoint step of the module docstring; None if it has no solution."""
+    depth = len(weights)
+    if depth == 2 and tuple(trainable) == (0, 1):
+        W1, w2 = weights[0], weights[1][..., 0]
+        quarter = 0.25 * (rate * rate) * np.einsum("ki,ki->k", gradient, gradient)
+        if not np.all(quarter < 0.5):
+            return None
+        pulled = np.einsum("kij,ki->kj", W1, gradient)
+        w2_new = ((1 + quarter)[:, None] * w2 - rate[:, None] * pulled) / (1 - quarter)[
+            :, None
+        ]
+        mean = 0.5 * (w2 + w2_new)
+        W1_new = W1 - (rate[:, None] * gradient)[:, :, None] * mean[:, None, :]
+        return [W1_new, w2_new[..., None]]
+    new = _euler_step(weights, gradient, rate, trainable)
+    for _ in range(_MIDPOINT_ITERATIONS):
+        middle = [0.5 * (a + b) for a, b in zip(weights, new, strict=True)]
+        candidate = _euler_step(weights, gradient, rate, trainable, evaluate_at=middle)
+        change = max(
+            float(np.max(np.abs(c - n))) for c, n in zip(candidate, new, strict=True)
+        )
+        scale = max(float(np.max(np.abs(c))) for c in candidate)
+        new = candidate
+        if not np.isfinite(change):
+            return None
+        if change <= 4 * np.finfo(np.float64).eps * scale:
+            return new
+    return None
+
+
+def _euler_step(
+    weights: list[Float64Array],
+    gradient: Float64Array,
+    rate: Float64Array,
+    trainable: Sequence[int],
+    *,
+    evaluate_at: list[Float64Array] | None = None,
+) -> list[Float64Array]:
+    """W_l - rate a_l q_l^T with a, q evaluated at ``evaluate_at`` (default W)."""
+    at = weights if evaluate_at is None else evaluate_at
+    rights = _right_chain(at)
+    lefts = _left_chain(at, gradient)
+    new = list(weights)
+    for layer in trainable:
+        outer = (rate[:, None] * lefts[layer])[:, :, None] * rights[layer + 1][
+            :, None, :
+        ]
+        new[layer] = weights[layer] - outer
+    return new
+
+
+def _descend(
+    weights: list[Float64Array],
+    loss: _Loss,
+    *,
+    trainable: Sequence[int],
+    learning_rate: float | None,
+    integrator: Integrator,
+    max_steps: int,
+    strict: bool = True,
+) -> DeepLinearResult:
+    """Train every network of the batch until its excess loss <= its threshold."""
+    count = weights[0].shape[0]
+    finals = [np.empty_like(W) for W in weights]
+    final_excess = np.empty(count)
+    final_steps = np.zeros(count, dtype=np.int64)
+    live = np.arange(count)
+    current = [W.copy() for W in weights]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step in range(max_steps + 1):
+            rights = _right_chain(current)
+            value, gradient = loss.evaluate(rights[0])
+            excess = value - loss.floor
+            if not np.isfinite(value).all():
+                bad = int(np.flatnonzero(~np.isfinite(value))[0])
+                raise ConvergenceError(
+                    f"gradient descent diverged: the loss of network {live[bad]} "
+                    f"overflowed at step {step}. Lower learning_rate (stable below "
+                    "2 / the largest Hessian eigenvalue) or use learning_rate=None"
+                )
+            done = excess <= loss.threshold
+            if step == max_steps and not strict:
+                done[:] = True
+            if step == max_steps and not done.all():
+                k = int(np.flatnonzero(~done)[0])
+                raise ConvergenceError(
+                    f"{int((~done).sum())} of {count} networks did not reach their "
+                    f"excess-loss tolerance within max_steps={max_steps}: network "
+                    f"{live[k]} stopped at an excess loss of {float(excess[k]):.3g} "
+                    f"(threshold {float(loss.threshold[k]):.3g}). Raise max_steps, "
+                    "use learning_rate=None (the largest stable step) or raise tol"
+                )
+            if done.any():
+                index = live[done]
+                for final, W in zip(finals, current, strict=True):
+                    final[index] = W[done]
+                final_excess[index] = excess[done]
+                final_steps[index] = step
+                keep = ~done
+                if not keep.any():
+                    break
+                live = live[keep]
+                current = [W[keep] for W in current]
+                rights = [q[keep] for q in rights]
+                gradient = gradient[keep]
+                loss = loss.take(keep)
+            if learning_rate is None:
+                norm = np.sqrt(np.einsum("ki,ki->k", gradient, gradient))
+                rate = 1.0 / _curvature(current, rights, norm, loss.top, trainable)
+            else:
+                rate = np.full(live.size, learning_rate)
+            if integrator == "midpoint":
+                stepped = _midpoint_step(current, gradient, rate, trainable)
+                while stepped is None:
+                    rate = 0.5 * rate
+                    stepped = _midpoint_step(current, gradient, rate, trainable)
+                current = stepped
+            else:
+                current = _euler_step(current, gradient, rate, trainable)
+    return DeepLinearResult(
+        weights=tuple(finals),
+        coefficients=_right_chain(finals)[0],
+        excess_loss=final_excess,
+        steps=final_steps,
+    )
+
+
+# ---------------------------------------------------------------- trainers
+
+
+def balanced_initialization(
+    widths: Sequence[int], *, count: int = 1, seed: int = 0
+) -> tuple[Float64Array, ...]:
+    r"""Random :math:`\bar W_1, \dots, \bar W_L` satisfying condition (22).
+
+    .. math:: \bar W_l^\top\bar W_l - \bar W_{l+1}\bar W_{l+1}^\top
+              \succeq \lambda I,\qquad \lambda = 1
+
+    :math:`\bar W_l = \sqrt{1 + L - l}\;Q_l` with :math:`Q_l` a uniformly
+    random (Haar) matrix with orthonormal columns, so
+    :math:`\bar W_l^\top\bar W_l = (1 + L - l) I` and
+    :math:`\bar W_{l+1}\bar W_{l+1}^\top \preceq (L - l) I`. Condition (22)
+    needs :math:`\bar W_l^\top\bar W_l` (d_l x d_l, rank at most
+    :math:`d_{l-1}`) to be positive definite, hence non-increasing widths.
+
+    Args:
+      widths: :math:`(d_0, d_1, \dots, d_{L-1})`, non-increasing, at least two
+        entries; :math:`d_L = 1` is appended.
+      count: networks K, >= 1.
+      seed: seed of ``np.random.default_rng``.
+
+    Returns:
+      :math:`(\bar W_1, \dots, \bar W_L)`, each (K, d_{l-1}, d_l).
+
+    Raises:
+      InvalidArgumentError: fewer than two widths, a width below 1, or
+        increasing widths.
+
+    Examples:
+      >>> weights = balanced_initialization([4, 3, 3], count=2)
+      >>> [W.shape for W in weights]
+      [(2, 4, 3), (2, 3, 3), (2, 3, 1)]
+      >>> bool(np.allclose(balancedness_margin(weights), 1.0))
+      True
+
+    References:
+      Eq. (22) of features-are-fate (Appendix A).
+    """
+    sizes = [operator.index(w) for w in widths] + [1]
+    if len(sizes) < 3 or min(sizes) < 1:
+        raise InvalidArgumentError(
+            f"widths={list(widths)!r}: a network of depth L >= 2 has widths "
+            "(d_0, ..., d_{L-1}), each >= 1"
+        )
+    if any(a < b for a, b in itertools.pairwise(sizes)):
+        raise InvalidArgumentError(
+            f"widths={list(widths)!r} increase: condition (22) needs "
+            "d_0 >= d_1 >= ... >= d_{L-1} (W_l^T W_l must be positive definite)"
+        )
+    if operator.index(count) < 1:
+        raise InvalidArgumentError(f"count={count!r} is below 1: it counts networks")
+    rng = np.random.default_rng(seed)
+    depth = len(sizes) - 1
+    layers = []
+    for layer in range(1, depth + 1):
+        gaussian = rng.standard_normal((count, sizes[layer - 1], sizes[layer]))
+        q, r = np.linalg.qr(gaussian)
+        q = q * np.sign(np.diagonal(r, axis1=1, axis2=2))[:, None, :]
+        layers.append(np.sqrt(1.0 + depth - layer) * q)
+    return tuple(layers)
+
+
+def balancedness_margin(weights: Sequence[ArrayLike]) -> Float64Array:
+    r"""The largest :math:`\lambda` with which the weights satisfy condition (22).
+
+    .. math:: \lambda = \min_{1 \le l < L}\lambda_{\min}\big(W_l^\top W_l
+              - W_{l+1}W_{l+1}^\top\big)
+
+    Args:
+      weights: :math:`W_1, \dots, W_L`, each (K, d_{l-1}, d_l).
+
+    Returns:
+      :math:`\lambda`, (K,); positive iff (22) holds.
+
+    Raises:
+      InvalidArgumentError: as :func:`end_to_end`.
+
+    Examples:
+      >>> W1 = np.array([[[2.0, 0.0], [0.0, 2.0]]])
+      >>> W2 = np.array([[[1.0], [0.0]]])
+      >>> balancedness_margin([W1, W2]).tolist()
+      [3.0]
+
+    References:
+      Eq. (22) of features-are-fate; eq. (35) for the invariant.
+    """
+    arrays = _weights(weights)
+    margins = []
+    for W, V in itertools.pairwise(arrays):
+        invariant = np.swapaxes(W, 1, 2) @ W - V @ np.swapaxes(V, 1, 2)
+        margins.append(np.linalg.eigvalsh(invariant)[:, 0])
+    return np.asarray(np.min(margins, axis=0))
+
+
+def pretrain(
+    init: Sequence[ArrayLike],
+    source: ArrayLike,
+    *,
+    learning_rate: float | None = None,
+    integrator: Integrator = "midpoint",
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    strict: bool = True,
+) -> DeepLinearResult:
+    r"""Pretraining: gradient descent on the population loss (4) of the source task.
+
+    .. math:: \mathcal{L}_s = \tfrac12\mathbb{E}_{x\sim N(0,I)}[(x^\top\beta
+              - y)^2] = \tfrac12\|\beta - \beta_s\|^2 + \tfrac12\sigma^2
+
+    Let :math:`\beta_s` be ``source``; the noise only shifts the loss. Stops
+    once :math:`\tfrac12\|\beta-\beta_s\|^2 \le` ``tol`` :math:`\cdot
+    \tfrac12\|\beta_s\|^2` (Lemma 3.3: the flow converges to :math:`\beta_s`).
+
+    Args:
+      init: :math:`W_1(0), \dots, W_L(0)`, each (K, d_{l-1}, d_l), e.g.
+        :math:`\alpha` times :func:`balanced_initialization`.
+      source: :math:`\beta_s`, (d,) or (K, d).
+      learning_rate: fixed step (plain ``"gd"`` is the paper's recipe), or None
+        for the adaptive step :math:`1/h`.
+      integrator: ``"midpoint"`` (conserves (35) exactly) or ``"gd"``.
+      tol: relative excess loss to stop at, >= 0.
+      max_steps: most steps per network, >= 1.
+
+    Returns:
+      A :class:`DeepLinearResult`.
+
+    Raises:
+      InvalidArgumentError: an argument is invalid.
+      ConvergenceError: the loss overflowed or a network did not converge.
+
+    Examples:
+      >>> init = [1e-3 * W for W in balanced_initialization([3, 3])]
+      >>> result = pretrain(init, [0.6, 0.0, 0.8])
+      >>> bool(np.allclose(result.coefficients, [[0.6, 0.0, 0.8]], atol=1e-9))
+      True
+
+    References:
+      Eq. (4) and Lemma 3.3 of features-are-fate.
+    """
+    weights = _weights(init)
+    count, dimension = weights[0].shape[:2]
+    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    if beta_s.shape[-1] != dimension:
+        raise InvalidArgumentError(
+            f"source has {beta_s.shape[-1]} entries but W_1 has {dimension} rows"
+        )
+    try:
+        beta_s = np.ascontiguousarray(np.broadcast_to(beta_s, (count, dimension)))
+    except ValueError as error:
+        raise InvalidArgumentError(
+            f"source has shape {beta_s.shape}: one source per network, (d,) or "
+            f"({count}, d)"
+        ) from error
+    tolerance, steps = _options(tol, max_steps)
+    scale = 0.5 * np.einsum("ki,ki->k", beta_s, beta_s)
+    loss = _Loss(None, beta_s, np.zeros(count), tolerance * scale, np.ones(count))
+    return _descend(
+        weights,
+        loss,
+        trainable=tuple(range(len(weights))),
+        learning_rate=_rate(learning_rate),
+        integrator=_integrator(integrator),
+        max_steps=steps,
+        strict=strict,
+    )
+
+
+def _target_training(
+    init: Sequence[ArrayLike],
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    learning_rate: float | None,
+    integrator: str,
+    preconditioned: bool,
+    tol: float,
+    max_steps: int,
+    strict: bool,
+) -> DeepLinearResult:
+    weights = _weights(init)
+    X_, y_ = _data(X, y, weights[0].shape[0])
+    if X_.shape[2] != weights[0].shape[1]:
+        raise InvalidArgumentError(
+            f"X has {X_.shape[2]} columns but W_1 has {weights[0].shape[1]} rows"
+        )
+    weights = [
+        np.array(np.broadcast_to(W, (X_.shape[0], *W.shape[1:]))) for W in weights
+    ]
+    tolerance, steps = _options(tol, max_steps)
+    count, samples, dimension = X_.shape
+    overdetermined = samples > dimension
+    gram = np.matmul(np.swapaxes(X_, 1, 2), X_) if overdetermined else None
+    floor = _least_squares_floor(X_, y_, gram)
+    scale = 0.5 * np.einsum("kn,kn->k", y_, y_) / samples - floor
+    if preconditioned:
+        # In the metric (X^T X / n)^+ the Gauss-Newton part has eigenvalue 1.
+        if gram is None:
+            gram = np.matmul(X_, np.swapaxes(X_, 1, 2))
+        loss = _Loss(
+            X_, y_, floor, tolerance * scale, np.ones(count), np.linalg.inv(gram)
+        )
+    else:
+        loss = _Loss(X_, y_, floor, tolerance * scale, _top_eigenvalue(X_))
+    return _descend(
+        weights,
+        loss,
+        trainable=tuple(range(len(weights))),
+        learning_rate=_rate(learning_rate),
+        integrator=_integrator(integrator),
+        max_steps=steps,
+        strict=strict,
+    )
+
+
+def finetune(
+    pretrained: Sequence[ArrayLike],
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    learning_rate: float | None = None,
+    integrator: Integrator = "midpoint",
+    preconditioned: bool = False,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    strict: bool = True,
+) -> DeepLinearResult:
+    r"""Fine-tuning: every layer trained on the target samples from pretraining.
+
+    .. math:: \mathcal{L}_t = \tfrac1{2n}\|X W_1\cdots W_L - y\|^2
+
+    Let :math:`X` be ``X`` and :math:`y` be ``y``. Stops once the loss is within
+    ``tol`` (relative) of its infimum; from small-initialization pretraining
+    the endpoint approaches :func:`finetune_endpoint` (eq. 142, corrected).
+
+    Args:
+      pretrained: :math:`W_1, \dots, W_L` after pretraining, each
+        (K, d_{l-1}, d_l) or (1, ...) shared by every draw.
+      X: target inputs, (n, d) or (K, n, d).
+      y: target labels, (n,) or (K, n).
+      learning_rate: fixed step, or None for the adaptive step.
+      integrator: ``"midpoint"`` or ``"gd"`` (the paper's recipe).
+      tol: relative excess loss to stop at, >= 0.
+      max_steps: most steps per network, >= 1.
+
+    Returns:
+      A :class:`DeepLinearResult`.
+
+    Raises:
+      InvalidArgumentError: an argument is invalid.
+      ConvergenceError: the loss overflowed or a network did not converge.
+
+    Examples:
+      On the source task itself (y = X beta_s) fine-tuning keeps beta_s:
+
+      >>> X = np.random.default_rng(0).standard_normal((3, 5))
+      >>> source = np.eye(5)[0]
+      >>> pre = pretrain([1e-4 * W for W in balanced_initialization([5, 5])], source)
+      >>> beta = finetune(pre.weights, X, X @ source).coefficients
+      >>> bool(np.allclose(beta, source, atol=1e-6))
+      True
+
+    References:
+      Eq. (5), Section 3.4 and eq. (142) of features-are-fate.
+    """
+    return _target_training(
+        pretrained,
+        X,
+        y,
+        learning_rate=learning_rate,
+        integrator=integrator,
+        preconditioned=preconditioned,
+        tol=tol,
+        max_steps=max_steps,
+        strict=strict,
+    )
+
+
+def train_from_scratch(
+    init: Sequence[ArrayLike],
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    learning_rate: float | None = None,
+    integrator: Integrator = "midpoint",
+    preconditioned: bool = False,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    strict: bool = True,
+) -> DeepLinearResult:
+    r"""Scratch training on the target samples from a small initialization.
+
+    .. math:: W_l(0) = \alpha\bar W_l,\qquad
+              \lim_{\alpha\to0}\lim_{t\to\infty}\beta(t) = X^+ y
+
+    Args and errors as :func:`finetune`, with ``init`` the initialization
+    (e.g. :math:`\alpha` times :func:`balanced_initialization`).
+
+    Returns:
+      A :class:`DeepLinearResult`.
+
+    Examples:
+      >>> rng = np.random.default_rng(1)
+      >>> X, y = rng.standard_normal((3, 5)), rng.standard_normal(3)
+      >>> init = [1e-6 * W for W in balanced_initialization([5, 5])]
+      >>> result = train_from_scratch(init, X, y)
+      >>> bool(np.allclose(result.coefficients[0], min_norm_solution(X, y), atol=1e-5))
+      True
+
+    References:
+      Theorem 3.5 and Appendix B.4 of features-are-fate.
+    """
+    return _target_training(
+        init,
+        X,
+        y,
+        learning_rate=learning_rate,
+        integrator=integrator,
+        preconditioned=preconditioned,
+        tol=tol,
+        max_steps=max_steps,
+        strict=strict,
+    )
+
+
+def linear_transfer(
+    pretrained: Sequence[ArrayLike],
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> DeepLinearResult:
+    r"""Linear transfer: only the last layer :math:`W_L` trained on the target samples.
+
+    .. math:: \hat W_L = \arg\min_{W_L}\tfrac1{2n}\|\Phi W_L - y\|^2,\qquad
+              \Phi = X W_1\cdots W_{L-1}
+
+    Gradient descent on :math:`W_L` from its pretrained value with the step
+    :math:`1/\lambda`, :math:`\lambda = \|\Phi v\|^2/n` the curvature along the
+    top right singular vector v of :math:`\Phi` (power iteration), until the
+    excess loss along v is at most ``tol`` times the loss v can remove: the
+    plateau of the rank-one problem (module docstring). From
+    small-initialization pretraining the endpoint approaches
+    :math:`b\beta_s` with b of eq. (108).
+
+    Args:
+      pretrained: :math:`W_1, \dots, W_L` after pretraining, (K, ...) or (1, ...).
+      X: target inputs, (n, d) or (K, n, d).
+      y: target labels, (n,) or (K, n).
+      tol: relative excess loss along v to stop at, >= 0.
+      max_steps: most steps per network, >= 1.
+
+    Returns:
+      A :class:`DeepLinearResult` (``excess_loss`` along v).
+
+    Raises:
+      InvalidArgumentError: an argument is invalid.
+      ConvergenceError: a network did not reach the plateau.
+
+    Examples:
+      Labels twice the source's give b = 2 in eq. (108):
+
+      >>> X = np.random.default_rng(0).standard_normal((3, 5))
+      >>> source = np.eye(5)[0]
+      >>> pre = pretrain([1e-4 * W for W in balanced_initialization([5, 5])], source)
+      >>> beta = linear_transfer(pre.weights, X, 2 * X @ source).coefficients
+      >>> bool(np.allclose(beta, 2 * source, atol=1e-6))
+      True
+
+    References:
+      Eqs. (11) and (104)-(108) of features-are-fate.
+    """
+    weights = _weights(pretrained)
+    X_, y_ = _data(X, y, weights[0].shape[0])
+    count, samples, dimension = X_.shape
+    if dimension != weights[0].shape[1]:
+        raise InvalidArgumentError(
+            f"X has {dimension} columns but W_1 has {weights[0].shape[1]} rows"
+        )
+    weights = [np.array(np.broadcast_to(W, (count, *W.shape[1:]))) for W in weights]
+    tolerance, steps = _options(tol, max_steps)
+    features = weights[0]
+    for W in weights[1:-1]:
+        features = np.matmul(features, W)
+    phi = np.matmul(X_, features)  # (K, n, d_{L-1})
+    # The top right singular vector v of Phi by power iteration, which
+    # converges at the rate (sigma_2 / sigma_1)^2 = O(alpha^(2(L-1))) per step,
+    # and the curvature lambda = ||Phi v||^2 / n of the loss along it.
+    direction = weights[-1][..., 0].copy()
+    for _ in range(_POWER_ITERATIONS):
+        direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+        image = np.matmul(phi, direction[..., None])[..., 0]
+        direction = np.einsum("knd,kn->kd", phi, image)
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    along = np.matmul(phi, direction[..., None])[..., 0]
+    curvature = np.einsum("kn,kn->k", along, along) / samples
+    scale = 0.5 * np.einsum("kn,kn->k", along, y_) ** 2 / (samples**2 * curvature)
+    # Gradient descent on W_L alone, a quadratic with Hessian Phi^T Phi / n, at
+    # the step 1 / lambda_max: the top direction converges in a step or two.
+    w = weights[-1][..., 0].copy()
+    finals = np.empty_like(w)
+    final_excess = np.empty(count)
+    final_steps = np.zeros(count, dtype=np.int64)
+    live = np.arange(count)
+    threshold = tolerance * scale
+    for step in range(steps + 1):
+        residual = np.matmul(phi, w[..., None])[..., 0] - y_
+        gradient = np.einsum("knd,kn->kd", phi, residual) / samples
+        # The excess loss along v: (v^T grad)^2 / (2 lambda) for a quadratic.
+        excess = 0.5 * np.einsum("kd,kd->k", direction, gradient) ** 2 / curvature
+        done = excess <= threshold
+        if step == steps and not done.all():
+            k = int(np.flatnonzero(~done)[0])
+            raise ConvergenceError(
+                f"linear transfer of network {live[k]} did not reach the rank-one "
+                f"plateau within max_steps={steps} (excess {float(excess[k]):.3g}, "
+                f"threshold {float(threshold[k]):.3g}); raise max_steps or tol"
+            )
+        if done.any():
+            finals[live[done]] = w[done]
+            final_excess[live[done]] = excess[done]
+            final_steps[live[done]] = step
+            keep = ~done
+            if not keep.any():
+                break
+            live, w, phi, y_ = live[keep], w[keep], phi[keep], y_[keep]
+            curvature, threshold = curvature[keep], threshold[keep]
+            direction, gradient = direction[keep], gradient[keep]
+        w = w - gradient / curvature[:, None]
+    trained = (*weights[:-1], finals[..., None])
+    return DeepLinearResult(
+        weights=trained,
+        coefficients=_right_chain(list(trained))[0],
+        excess_loss=final_excess,
+        steps=final_steps,
+    )
+
+
+# ------------------------------------------------------- reference endpoints
+
+
+def _pseudo_inverse_apply(X: Float64Array, vector: Float64Array) -> Float64Array:
+    """X^+ v for X (..., n, d) of full rank, through the Gram matrix.
+
+    ``X^T (X X^T)^{-1} v`` when n <= d, ``(X^T X)^{-1} X^T v`` otherwise; a
+    batched solve is 20-50x faster than a batched SVD (``np.linalg.pinv``).
+    The Gram matrix squares the condition number: for Gaussian X away from
+    n = d it is below 1e4, which leaves 1e-12 relative accuracy.
+    """
+    samples, dimension = X.shape[-2:]
+    if samples <= dimension:
+        gram = np.matmul(X, np.swapaxes(X, -1, -2))
+        solved = np.linalg.solve(gram, vector[..., None])
+        return np.asarray(np.matmul(np.swapaxes(X, -1, -2), solved)[..., 0])
+    gram = np.matmul(np.swapaxes(X, -1, -2), X)
+    moment = np.matmul(np.swapaxes(X, -1, -2), vector[..., None])
+    return np.asarray(np.linalg.solve(gram, moment)[..., 0])
+
+
+def min_norm_solution(X: ArrayLike, y: ArrayLike) -> Float64Array:
+    r"""The minimum-norm least-squares solution :math:`X^+ y` (Theorem 3.5).
+
+    Args:
+      X: inputs, (n, d) or (K, n, d), of full rank.
+      y: labels, (n,) or (K, n).
+
+    Returns:
+      :math:`X^+ y`, (d,) or (K, d).
+
+    Raises:
+      InvalidArgumentError: a value is not finite or the shapes do not match.
+
+    Examples:
+      >>> min_norm_solution([[1.0, 1.0]], [2.0]).tolist()
+      [1.0, 1.0]
+
+    References:
+      Theorem 3.5 of features-are-fate.
+    """
+    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
+    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    _check_samples(X_, y_)
+    return _pseudo_inverse_apply(X_, y_)
+
+
+def _check_samples(X: Float64Array, y: Float64Array) -> None:
+    if y.shape[-1] != X.shape[-2]:
+        raise InvalidArgumentError(
+            f"y has {y.shape[-1]} samples but X has {X.shape[-2]} rows: one target "
+            "per row of X"
+        )
+
+
+def linear_transfer_coefficient(
+    X: ArrayLike, y: ArrayLike, source: ArrayLike
+) -> Float64Array:
+    r"""The coefficient b of the linear-transfer endpoint :math:`b\beta_s`, eq. (108).
+
+    .. math:: b = \frac{\beta_s^\top X^\top y}{\beta_s^\top X^\top X\beta_s}
+
+    Args:
+      X: target inputs, (n, d) or (K, n, d).
+      y: target labels, (n,) or (K, n).
+      source: :math:`\beta_s`, (d,) or (K, d), with :math:`X\beta_s \ne 0`.
+
+    Returns:
+      b, () or (K,).
+
+    Examples:
+      >>> float(linear_transfer_coefficient(np.eye(2), [3.0, 1.0], [1.0, 0.0]))
+      3.0
+
+    References:
+      Eqs. (104)-(108) of features-are-fate.
+    """
+    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
+    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    z = np.matmul(X_, beta_s[..., None])[..., 0]
+    power = np.sum(z * z, axis=-1)
+    if np.any(power == 0):
+        raise InvalidArgumentError("X source is zero: b of eq. (108) is 0/0")
+    return np.asarray(np.sum(z * y_, axis=-1) / power)
+
+
+def _row_space_split(
+    X: Float64Array, y: Float64Array, beta_s: Float64Array
+) -> tuple[Float64Array, Float64Array]:
+    """(X^+ y, (I - P_row(X)) beta_s)."""
+    _check_samples(X, y)
+    minimum = _pseudo_inverse_apply(X, y)
+    inside = _pseudo_inverse_apply(X, np.matmul(X, beta_s[..., None])[..., 0])
+    return minimum, beta_s - inside
+
+
+def finetune_endpoint_as_printed(
+    X: ArrayLike, y: ArrayLike, source: ArrayLike
+) -> Float64Array:
+    r"""The fine-tuning endpoint as eq. (142) prints it.
+
+    .. math:: \beta_{ft} = X^+ y + (I - P_{\mathrm{row}(X)})\beta_s
+
+    Args:
+      X: target inputs, (n, d) or (K, n, d).
+      y: target labels, (n,) or (K, n).
+      source: :math:`\beta_s`, (d,) or (K, d).
+
+    Returns:
+      :math:`\beta_{ft}`, (d,) or (K, d).
+
+    References:
+      Eq. (142) of features-are-fate.
+    """
+    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
+    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    minimum, outside = _row_space_split(X_, y_, beta_s)
+    return np.asarray(minimum + outside)
+
+
+def finetune_endpoint(
+    X: ArrayLike, y: ArrayLike, source: ArrayLike, *, depth: int = 2
+) -> Float64Array:
+    r"""The :math:`\alpha\to0` fine-tuning endpoint, eq. (142) with its scale corrected.
+
+    .. math:: \beta_{ft} = X^+ y + c^{(L-1)/2}(I - P_{\mathrm{row}(X)})\beta_s,
+              \qquad c^L - A\,c^{L-1} - B = 0,\ c > 0,
+
+    with :math:`A = \|(I - P_{\mathrm{row}(X)})\beta_s\|^2`,
+    :math:`B = \|X^+ y\|^2` and :math:`\|\beta_s\| = 1` (the pretrained
+    layers all have singular value 1). Derivation: the flow conserves
+    :math:`(I - P)W_1` and, as :math:`\alpha\to0`, makes every layer rank one
+    with a common singular value s (eq. 35), so :math:`W_1 = s u v^\top` with
+    :math:`s(I - P)u = (I - P)\beta_s` fixed; :math:`\beta = s^L u` and
+    interpolation :math:`P\beta = X^+ y` give
+    :math:`s^2 = \|su\|^2 = A + B/s^{2(L-1)}`. Eq. (142) as printed is the
+    case c = 1, which holds iff A + B = 1 (e.g. :math:`y = X\beta_s`).
+
+    Args:
+      X: target inputs, (n, d) or (K, n, d), n <= d (interpolation).
+      y: target labels, (n,) or (K, n).
+      source: :math:`\beta_s`, (d,) or (K, d), of unit norm.
+      depth: L >= 2.
+
+    Returns:
+      :math:`\beta_{ft}`, (d,) or (K, d).
+
+    Raises:
+      InvalidArgumentError: n > d, a source not of unit norm, or depth < 2.
+
+    Examples:
+      >>> X = np.array([[1.0, 0.0]])
+      >>> finetune_endpoint(X, [0.6], [0.6, 0.8]).tolist()
+      [0.6, 0.8]
+
+    References:
+      Eq. (142) and Appendix B.8 of features-are-fate (corrected here).
+    """
+    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
+    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    if isinstance(depth, bool) or operator.index(depth) < 2:
+        raise InvalidArgumentError(f"depth={depth!r} is below 2: L >= 2 layers")
+    if X_.shape[-2] > X_.shape[-1]:
+        raise InvalidArgumentError(
+            f"X has shape {X_.shape}: eq. (142) is the overparameterized case n <= d"
+        )
+    norm = np.linalg.norm(beta_s, axis=-1)
+    if not np.allclose(norm, 1.0, rtol=1e-12, atol=0):
+        raise InvalidArgumentError(
+            f"source has norm {float(np.ravel(norm)[0])!r}: Assumption 3.2 sets "
+            "||beta_s|| = 1"
+        )
+    minimum, outside = _row_space_split(X_, y_, beta_s)
+    a = np.sum(outside * outside, axis=-1)
+    b = np.sum(minimum * minimum, axis=-1)
+    c = np.asarray(_positive_root(np.atleast_1d(a), np.atleast_1d(b), int(depth)))
+    c = c.reshape(np.shape(a))
+    return np.asarray(minimum + (c ** (0.5 * (depth - 1)))[..., None] * outside)
+
+
+def _positive_root(a: Float64Array, b: Float64Array, depth: int) -> Float64Array:
+    """The positive root of c^L - a c^(L-1) - b = 0 (a, b >= 0), by Newton's method.
+
+    The polynomial is negative on (0, r) and increasing and convex past its
+    root r >= a, so Newton's iteration from max(a, b^(1/L)) + 1 >= r decreases
+    monotonically to r.
+    """
+    c = np.maximum(a, b ** (1.0 / depth)) + 1.0
+    for _ in range(200):
+        value = c**depth - a * c ** (depth - 1) - b
+        slope = depth * c ** (depth - 1) - (depth - 1) * a * c ** (depth - 2)
+        step = value / slope
+        c = c - step
+        if np.all(np.abs(step) <= 4 * np.finfo(np.float64).eps * c):
+            break
+    return c
+
+
+def rank_one_deviation(matrices: ArrayLike) -> Float64Array:
+    r"""Distance of each matrix to rank one, relative: :math:`\sigma_2/\sigma_1`.
+
+    Theorem 3.4: :math:`\lim_{\alpha\to0}\lim_{t\to\infty}W_1\cdots W_{L-1}
+    = \beta_s v_{L-1}^\top` is rank one; its distance to the nearest rank-one
+    matrix is :math:`\sigma_2` (Eckart-Young).
+
+    Args:
+      matrices: (K, m, p).
+
+    Returns:
+      :math:`\sigma_2/\sigma_1`, (K,); 0 for a rank-one matrix.
+
+    Examples:
+      >>> bool(rank_one_deviation(np.outer([1.0, 2.0], [3.0, 4.0])[None])[0] < 1e-15)
+      True
+
+    References:
+      Theorem 3.4 and Lemma B.1 of features-are-fate.
+    """
+    array = _array("matrices", matrices, (3,), "(K, m, p)")
+    if min(array.shape[1:]) < 2:
+        return np.zeros(array.shape[0])
+    singular = np.linalg.svd(array, compute_uv=False)
+    return np.asarray(singular[:, 1] / singular[:, 0])
+
+
+def transfer_experiment(
+    init: Sequence[ArrayLike],
+    source: ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    tol: float = DEFAULT_TOLERANCE,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> TransferResult:
+    r"""Pretrain once on :math:`\beta_s`, then transfer to K target draws three ways.
+
+    Pretraining starts from the first network of ``init`` (shape (1, ...));
+    scratch training of draw k starts from network k of ``init`` broadcast to
+    the K draws; linear transfer and fine-tuning start from the pretrained
+    weights. All use the adaptive step and the midpoint integrator.
+
+    Args:
+      init: :math:`\alpha\bar W_1, \dots, \alpha\bar W_L`, (1, ...) or (K, ...).
+      source: :math:`\beta_s`, (d,).
+      X: target inputs, (K, n, d) or (n, d).
+      y: target labels, (K, n) or (n,).
+      tol: relative excess loss to stop at.
+      max_steps: most steps per phase and network.
+
+    Returns:
+      A :class:`TransferResult`.
+
+    References:
+      Sections 3.1-3.4 and Appendix D.1 of features-are-fate.
+    """
+    weights = _weights(init)
+    pretrained = pretrain(
+        [W[:1] for W in weights], source, tol=tol, max_steps=max_steps
+    )
+    return TransferResult(
+        pretrained=pretrained,
+        linear=linear_transfer(pretrained.weights, X, y, tol=tol, max_steps=max_steps),
+        finetuned=finetune(pretrained.weights, X, y, tol=tol, max_steps=max_steps),
+        scratch=train_from_scratch(weights, X, y, tol=tol, max_steps=max_steps),
+    )

@@ -1,0 +1,595 @@
+r"""Monte-Carlo checks of the risk formulas of features-are-fate (Section 3).
+
+Two kinds of samples of the generalization error
+:math:`\mathcal R = \|\hat\beta - \beta_t\|^2` (eq. 8 with :math:`x\sim N(0,I)`)
+over independent draws of the target data :math:`(X, y = X\beta_t +
+\epsilon)`:
+
+* :func:`endpoint_risks` -- the :math:`\alpha\to0` endpoints in closed form
+  (scratch :math:`X^+y`; linear transfer :math:`b\beta_s`, eq. 108; ridge
+  transfer, eq. 126; fine-tuning, eq. 142 as printed and corrected, see
+  :func:`~implicit_bias.validation.deep_linear_networks.finetune_endpoint`),
+  cheap enough for thousands of draws;
+* :func:`transferability_slices` -- networks trained by gradient descent
+  (:mod:`implicit_bias.validation.deep_linear_networks`) on the figures'
+  slices :math:`\theta = \pi/8, \pi/4, 3\pi/8`.
+
+By rotation invariance of :math:`N(0, I_d)` the source and target are
+:math:`\beta_s = e_1`, :math:`\beta_t = \cos\theta e_1 + \sin\theta e_2`
+without loss of generality.
+
+:func:`compare_mean` turns a sample into a verdict: the mean must lie within
+``z`` standard errors (sample standard deviation over :math:`\sqrt{K}`) of the
+prediction, widened by a stated bound on the finite-size bias when the
+prediction is an :math:`n, d\to\infty` limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.validation.deep_linear_networks import (
+    balanced_initialization,
+    finetune,
+    finetune_endpoint,
+    finetune_endpoint_as_printed,
+    linear_transfer,
+    linear_transfer_coefficient,
+    rank_one_deviation,
+    min_norm_solution,
+    pretrain,
+    train_from_scratch,
+)
+
+__all__ = [
+    "ENDPOINT_PREDICTED_ORDERS",
+    "EndpointErrors",
+    "EndpointRisks",
+    "MeanComparison",
+    "TransferabilitySlices",
+    "TransferabilitySurface",
+    "compare_mean",
+    "endpoint_errors",
+    "endpoint_risks",
+    "transferability_slices",
+    "transferability_surface",
+]
+
+Float64Array = NDArray[np.float64]
+
+#: Draws generated per batch (bounds the memory of the (K, n, d) inputs).
+_CHUNK = 64
+
+
+@dataclass(frozen=True, eq=False)
+class EndpointRisks:
+    r"""Generalization errors of the :math:`\alpha\to0` endpoints over K draws.
+
+    Attributes:
+      scratch: :math:`\|X^+y - \beta_t\|^2`, (K,).
+      linear: :math:`\|b\beta_s - \beta_t\|^2`, b of eq. (108), (K,).
+      ridge: the same for ridge transfer at each of ``ridges``, eq. (126),
+        (R, K).
+      finetune: the corrected fine-tuning endpoint (n < d; NaN-free: empty
+        when n >= d), (K,) or (0,).
+      finetune_printed: eq. (142) as printed, (K,) or (0,).
+      samples, dimension, theta, sigma, ridges: the configuration.
+    """
+
+    scratch: Float64Array
+    linear: Float64Array
+    ridge: Float64Array
+    finetune: Float64Array
+    finetune_printed: Float64Array
+    samples: int
+    dimension: int
+    theta: float
+    sigma: float
+    ridges: Float64Array
+
+
+def _tasks(dimension: int, theta: float) -> tuple[Float64Array, Float64Array]:
+    source = np.zeros(dimension)
+    source[0] = 1.0
+    target = np.zeros(dimension)
+    target[0], target[1] = np.cos(theta), np.sin(theta)
+    return source, target
+
+
+def _check_configuration(samples: int, dimension: int, draws: int) -> None:
+    if dimension < 2:
+        raise InvalidArgumentError(
+            f"dimension={dimension!r} is below 2: source and target need two axes"
+        )
+    if samples < 3:
+        raise InvalidArgumentError(
+            f"samples={samples!r} is below 3: eq. (12) is finite only for n > 2"
+        )
+    if draws < 2:
+        raise InvalidArgumentError(
+            f"draws={draws!r} is below 2: a standard error needs two draws"
+        )
+
+
+def endpoint_risks(
+    samples: int,
+    dimension: int,
+    theta: float,
+    sigma: float,
+    *,
+    draws: int,
+    seed: int = 0,
+    ridges: Sequence[float] = (),
+) -> EndpointRisks:
+    r"""Generalization errors of the closed-form endpoints over independent draws.
+
+    .. math:: \mathcal R = \|\hat\beta - \beta_t\|^2,\qquad
+              \hat\beta\in\{X^+y,\ b\beta_s,\
+              \tfrac{\beta_s^\top X^\top y}{\|X\beta_s\|^2 + n\lambda}\beta_s,\
+              \beta_{ft}\}
+
+    Args:
+      samples: n >= 3.
+      dimension: d >= 2.
+      theta: source-target angle.
+      sigma: label-noise standard deviation, >= 0.
+      draws: K >= 2 independent draws of (X, noise).
+      seed: seed of ``np.random.default_rng``.
+      ridges: ridge parameters :math:`\lambda \ge 0` of eq. (14).
+
+    Returns:
+      An :class:`EndpointRisks`.
+
+    Raises:
+      InvalidArgumentError: a size below its minimum or a negative ridge.
+
+    Examples:
+      >>> risks = endpoint_risks(20, 10, 0.3, 0.1, draws=4)
+      >>> risks.scratch.shape, risks.finetune.shape
+      ((4,), (0,))
+
+    References:
+      Eqs. (8), (108), (126) and (142) of features-are-fate.
+    """
+    _check_configuration(samples, dimension, draws)
+    ridge_values = np.asarray(ridges, dtype=np.float64).reshape(-1)
+    if np.any(~np.isfinite(ridge_values) | (ridge_values < 0)):
+        raise InvalidArgumentError(f"ridges={list(ridges)!r}: each lambda must be >= 0")
+    source, target = _tasks(dimension, theta)
+    rng = np.random.default_rng(seed)
+    parts: dict[str, list[Float64Array]] = {
+        "scratch": [],
+        "linear": [],
+        "ridge": [],
+        "finetune": [],
+        "printed": [],
+    }
+    for start in range(0, draws, _CHUNK):
+        count = min(_CHUNK, draws - start)
+        X = rng.standard_normal((count, samples, dimension))
+        y = X @ target + sigma * rng.standard_normal((count, samples))
+
+        def risk(beta: Float64Array) -> Float64Array:
+            return np.asarray(np.sum((beta - target) ** 2, axis=-1))
+
+        scratch = min_norm_solution(X, y)
+        parts["scratch"].append(risk(scratch))
+        z = X[:, :, 0]  # X beta_s
+        power = np.sum(z * z, axis=1)
+        moment = np.sum(z * y, axis=1)
+        parts["linear"].append(risk((moment / power)[:, None] * source))
+        coefficients = moment / (power + samples * ridge_values[:, None])
+        parts["ridge"].append(
+            np.sum((coefficients[..., None] * source - target) ** 2, axis=-1)
+        )
+        if samples < dimension:
+            parts["finetune"].append(risk(finetune_endpoint(X, y, source)))
+            parts["printed"].append(risk(finetune_endpoint_as_printed(X, y, source)))
+    empty = np.zeros(0)
+    return EndpointRisks(
+        scratch=np.concatenate(parts["scratch"]),
+        linear=np.concatenate(parts["linear"]),
+        ridge=np.concatenate(parts["ridge"], axis=1),
+        finetune=np.concatenate(parts["finetune"]) if parts["finetune"] else empty,
+        finetune_printed=(
+            np.concatenate(parts["printed"]) if parts["printed"] else empty
+        ),
+        samples=samples,
+        dimension=dimension,
+        theta=float(theta),
+        sigma=float(sigma),
+        ridges=ridge_values,
+    )
+
+
+@dataclass(frozen=True)
+class MeanComparison:
+    """A Monte-Carlo mean against a prediction.
+
+    Attributes:
+      mean: the sample mean.
+      standard_error: sample standard deviation over sqrt(K).
+      predicted: the prediction.
+      bias_bound: the finite-size bias allowed for (0 for exact predictions).
+      z: how many standard errors are allowed.
+    """
+
+    mean: float
+    standard_error: float
+    predicted: float
+    bias_bound: float
+    z: float
+
+    @property
+    def deviation(self) -> float:
+        """(mean - predicted) in standard errors."""
+        return (self.mean - self.predicted) / self.standard_error
+
+    @property
+    def agrees(self) -> bool:
+        """|mean - predicted| <= z SE + bias bound."""
+        allowed = self.z * self.standard_error + self.bias_bound
+        return abs(self.mean - self.predicted) <= allowed
+
+    def describe(self) -> str:
+        return (
+            f"mean {self.mean:.5f} +- {self.standard_error:.5f} (SE) vs predicted "
+            f"{self.predicted:.5f}: {self.deviation:+.1f} SE"
+            + (f", bias bound {self.bias_bound:.1e}" if self.bias_bound else "")
+        )
+
+
+def compare_mean(
+    sample: Float64Array, predicted: float, *, z: float = 4.0, bias_bound: float = 0.0
+) -> MeanComparison:
+    r"""Compare a Monte-Carlo mean with a prediction, within z SE plus a bias bound.
+
+    z = 4 makes a false alarm of a correct formula about 6e-5 per comparison
+    (normal approximation of the mean).
+
+    Args:
+      sample: K >= 2 values.
+      predicted: the predicted mean.
+      z: standard errors allowed, > 0.
+      bias_bound: known bound on the finite-size bias of the prediction, >= 0.
+
+    Returns:
+      A :class:`MeanComparison`.
+
+    Raises:
+      InvalidArgumentError: fewer than two values, non-finite values, z <= 0 or
+        a negative bias bound.
+
+    Examples:
+      >>> compare_mean(np.array([1.0, 3.0]), 2.0).agrees
+      True
+    """
+    values = np.asarray(sample, dtype=np.float64).reshape(-1)
+    if values.size < 2 or not np.all(np.isfinite(values)):
+        raise InvalidArgumentError(
+            f"sample has {values.size} values (or non-finite ones): need >= 2 finite"
+        )
+    if not z > 0 or not bias_bound >= 0:
+        raise InvalidArgumentError(
+            f"z={z!r}, bias_bound={bias_bound!r}: need z > 0 and bias_bound >= 0"
+        )
+    error = float(np.std(values, ddof=1) / np.sqrt(values.size))
+    return MeanComparison(
+        float(np.mean(values)), error, float(predicted), float(bias_bound), float(z)
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class TransferabilitySlices:
+    r"""Risks of gradient-descent-trained networks on slices of Figs. 1(c)/3(c).
+
+    Arrays are (theta, gamma, draw).
+
+    Attributes:
+      thetas, gammas: the grid.
+      scratch, linear, finetune: generalization errors of the trained networks.
+      dimension, sigma, init_scale, seed: the configuration.
+    """
+
+    thetas: Float64Array
+    gammas: Float64Array
+    scratch: Float64Array
+    linear: Float64Array
+    finetune: Float64Array
+    dimension: int
+    sigma: float
+    init_scale: float
+    seed: int
+
+    @property
+    def linear_transferability(self) -> Float64Array:
+        """Per-draw :math:`\\mathcal R_{sc} - \\mathcal R_{lt}` (eq. 7)."""
+        return np.asarray(self.scratch - self.linear)
+
+    @property
+    def finetune_transferability(self) -> Float64Array:
+        """Per-draw :math:`\\mathcal R_{sc} - \\mathcal R_{ft}` (eq. 7)."""
+        return np.asarray(self.scratch - self.finetune)
+
+
+def transferability_slices(
+    thetas: Sequence[float],
+    gammas: Sequence[float],
+    *,
+    dimension: int,
+    draws: int,
+    sigma: float = 0.2,
+    init_scale: float = 1e-5,
+    seed: int = 0,
+) -> TransferabilitySlices:
+    r"""Train L = 2 networks on the figures' setup and record their risks.
+
+    Appendix D.1 of features-are-fate: pretrain on the population loss from
+    :math:`\alpha\bar W` (condition 22), then per draw linear transfer,
+    fine-tuning and scratch training on :math:`n = \gamma d` samples with
+    label noise :math:`\sigma`; the midpoint integrator with the adaptive step
+    and the input preconditioner, each phase to a relative excess loss of
+    1e-12 (gradient descent's endpoints, see
+    :mod:`implicit_bias.validation.deep_linear_networks`).
+
+    Args:
+      thetas: source-target angles.
+      gammas: :math:`\gamma = n/d`, with :math:`n = \mathrm{round}(\gamma d)
+        \ge 3`.
+      dimension: d >= 2.
+      draws: target draws per grid point, >= 2.
+      sigma: label-noise standard deviation.
+      init_scale: :math:`\alpha > 0`.
+      seed: seed of the draws and the initialization.
+
+    Returns:
+      A :class:`TransferabilitySlices`.
+
+    Raises:
+      InvalidArgumentError: a size below its minimum.
+      ConvergenceError: a network did not converge.
+
+    References:
+      Figs. 1(c) and 3(c), eqs. (7), (13), (17) and Appendix D.1 of
+      features-are-fate.
+    """
+    sizes = [round(g * dimension) for g in gammas]
+    for samples in sizes:
+        _check_configuration(samples, dimension, draws)
+    init = [
+        init_scale * W
+        for W in balanced_initialization([dimension, dimension], seed=seed)
+    ]
+    shape = (len(thetas), len(gammas), draws)
+    scratch, linear, tuned = np.empty(shape), np.empty(shape), np.empty(shape)
+    rng = np.random.default_rng(seed)
+    for i, theta in enumerate(thetas):
+        source, target = _tasks(dimension, theta)
+        pretrained = pretrain(init, source, tol=1e-12)
+        for j, samples in enumerate(sizes):
+            X = rng.standard_normal((draws, samples, dimension))
+            y = X @ target + sigma * rng.standard_normal((draws, samples))
+            runs = {
+                "linear": linear_transfer(pretrained.weights, X, y, tol=1e-12),
+                "finetune": finetune(
+                    pretrained.weights, X, y, preconditioned=True, tol=1e-12
+                ),
+                "scratch": train_from_scratch(
+                    init, X, y, preconditioned=True, tol=1e-12
+                ),
+            }
+            for name, out in (
+                ("linear", linear),
+                ("finetune", tuned),
+                ("scratch", scratch),
+            ):
+                beta = runs[name].coefficients
+                out[i, j] = np.sum((beta - target) ** 2, axis=1)
+    return TransferabilitySlices(
+        thetas=np.asarray(thetas, dtype=np.float64),
+        gammas=np.asarray(gammas, dtype=np.float64),
+        scratch=scratch,
+        linear=linear,
+        finetune=tuned,
+        dimension=dimension,
+        sigma=float(sigma),
+        init_scale=float(init_scale),
+        seed=seed,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class TransferabilitySurface:
+    r"""Per-draw transferabilities of the closed-form endpoints on a grid.
+
+    Arrays are (theta, gamma, draw), paired: scratch and transfer on the same
+    draws, so :math:`\mathcal R_{sc} - \mathcal R_{tx}` has the variance of a
+    difference.
+
+    Attributes:
+      thetas, gammas: the grid; n = round(gamma d).
+      linear: :math:`\mathcal R_{sc} - \mathcal R_{lt}`.
+      finetune: :math:`\mathcal R_{sc} - \mathcal R_{ft}` (corrected eq. 142
+        for n < d, 0 above: both endpoints are the least-squares fit).
+      dimension, sigma, seed: the configuration.
+    """
+
+    thetas: Float64Array
+    gammas: Float64Array
+    linear: Float64Array
+    finetune: Float64Array
+    dimension: int
+    sigma: float
+    seed: int
+
+
+def transferability_surface(
+    thetas: Sequence[float],
+    gammas: Sequence[float],
+    *,
+    dimension: int,
+    draws: int,
+    sigma: float,
+    seed: int = 0,
+) -> TransferabilitySurface:
+    r"""Monte-Carlo transferability (eq. 7) of the :math:`\alpha\to0` endpoints.
+
+    .. math:: \mathcal T = \mathbb E_{\mathcal D}(\mathcal R_{sc} - \mathcal R_{tx})
+
+    Args:
+      thetas: source-target angles.
+      gammas: :math:`\gamma = n/d`, n = round(gamma d) >= 3.
+      dimension: d >= 2.
+      draws: draws per grid point, >= 2.
+      sigma: label-noise standard deviation.
+      seed: seed; grid point (i, j) uses draws seeded by (seed, i, j).
+
+    Returns:
+      A :class:`TransferabilitySurface`.
+
+    References:
+      Eqs. (7), (13) and (17) and Figs. 1(a) and 3(a) of features-are-fate.
+    """
+    shape = (len(thetas), len(gammas), draws)
+    linear, tuned = np.empty(shape), np.zeros(shape)
+    for i, theta in enumerate(thetas):
+        for j, gamma in enumerate(gammas):
+            samples = round(gamma * dimension)
+            risks = endpoint_risks(
+                samples,
+                dimension,
+                theta,
+                sigma,
+                draws=draws,
+                seed=seed * 7919 + 97 * i + j,
+            )
+            linear[i, j] = risks.scratch - risks.linear
+            if risks.finetune.size:
+                tuned[i, j] = risks.scratch - risks.finetune
+    return TransferabilitySurface(
+        thetas=np.asarray(thetas, dtype=np.float64),
+        gammas=np.asarray(gammas, dtype=np.float64),
+        linear=linear,
+        finetune=tuned,
+        dimension=dimension,
+        sigma=float(sigma),
+        seed=seed,
+    )
+
+
+#: Predicted order in alpha of each endpoint error at depth L (derivations in
+#: tests/validation/test_deep_linear_networks.py and the claims):
+#: scratch 1, rank-one features L - 1, first-layer rank-one residual 1 (eq. 50
+#: as printed says 2), linear transfer 2(L - 1), fine-tuning (corrected) 2.
+ENDPOINT_PREDICTED_ORDERS = {
+    "scratch": lambda depth: 1,
+    "rank-one": lambda depth: depth - 1,
+    "first-layer": lambda depth: 1,
+    "linear": lambda depth: 2 * (depth - 1),
+    "finetune": lambda depth: 2,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class EndpointErrors:
+    r"""Distances of trained networks to the :math:`\alpha\to0` endpoints.
+
+    Attributes:
+      alphas: initialization scales, (A,).
+      errors: name -> (A,) largest error over the draws: "scratch"
+        (:math:`|\beta - X^+y|`), "linear" (:math:`|\beta - b\beta_s|`),
+        "finetune" (corrected eq. 142), "printed" (eq. 142 as printed),
+        "rank-one" (:math:`\sigma_2/\sigma_1` of :math:`W_1\cdots W_{L-1}`),
+        "first-layer" (:math:`\sigma_2/\sigma_1` of the pretrained :math:`W_1`).
+      depth: L.
+    """
+
+    alphas: Float64Array
+    errors: dict[str, Float64Array]
+    depth: int
+
+    def orders(self, name: str) -> Float64Array:
+        """Observed orders log(e_i / e_{i+1}) / log(alpha_i / alpha_{i+1})."""
+        e = self.errors[name]
+        return np.asarray(
+            np.log(e[:-1] / e[1:]) / np.log(self.alphas[:-1] / self.alphas[1:])
+        )
+
+
+def endpoint_errors(
+    depth: int,
+    *,
+    alphas: Sequence[float] = (10**-1.5, 1e-2, 10**-2.5),
+    dimension: int = 12,
+    samples: int = 6,
+    draws: int = 3,
+    theta: float = 0.8,
+    sigma: float = 0.3,
+    seed: int = 11,
+) -> EndpointErrors:
+    r"""Train at several :math:`\alpha` and measure the distance to each limit.
+
+    Pretraining (population loss), linear transfer, fine-tuning and scratch
+    training of ``draws`` target sets, every phase to a relative excess loss of
+    1e-20, with the unpreconditioned midpoint integrator (gradient descent on
+    the losses themselves).
+
+    Args:
+      depth: L >= 2 (all widths equal to ``dimension``).
+      alphas: decreasing initialization scales.
+      dimension, samples, draws, theta, sigma, seed: the problem (n < d).
+
+    Returns:
+      An :class:`EndpointErrors`.
+
+    References:
+      Theorems 3.4, 3.5, eqs. (50), (108) and (142) of features-are-fate.
+    """
+    _check_configuration(samples, dimension, draws)
+    rng = np.random.default_rng(seed)
+    source = rng.standard_normal(dimension)
+    source /= np.linalg.norm(source)
+    other = rng.standard_normal(dimension)
+    other -= (other @ source) * source
+    other /= np.linalg.norm(other)
+    target = np.cos(theta) * source + np.sin(theta) * other
+    X = rng.standard_normal((draws, samples, dimension))
+    y = X @ target + sigma * rng.standard_normal((draws, samples))
+    bar = balanced_initialization([dimension] * depth, count=draws, seed=seed + 1)
+    b = linear_transfer_coefficient(X, y, source)
+    limits = {
+        "linear": b[:, None] * source,
+        "finetune": finetune_endpoint(X, y, source, depth=depth),
+        "printed": finetune_endpoint_as_printed(X, y, source),
+        "scratch": min_norm_solution(X, y),
+    }
+    errors: dict[str, list[float]] = {}
+    for alpha in alphas:
+        init = [alpha * W for W in bar]
+        pre = pretrain([W[:1] for W in init], source)
+        features = pre.weights[0]
+        for W in pre.weights[1:-1]:
+            features = features @ W
+        trained = {
+            "linear": linear_transfer(pre.weights, X, y),
+            "finetune": finetune(pre.weights, X, y),
+            "scratch": train_from_scratch(init, X, y),
+        }
+        trained["printed"] = trained["finetune"]
+        for name, limit in limits.items():
+            distance = np.linalg.norm(trained[name].coefficients - limit, axis=1)
+            errors.setdefault(name, []).append(float(np.max(distance)))
+        errors.setdefault("rank-one", []).append(float(rank_one_deviation(features)[0]))
+        errors.setdefault("first-layer", []).append(
+            float(rank_one_deviation(pre.weights[0])[0])
+        )
+    return EndpointErrors(
+        alphas=np.asarray(alphas, dtype=np.float64),
+        errors={k: np.asarray(v) for k, v in errors.items()},
+        depth=depth,
+    )

@@ -1,0 +1,94 @@
+r"""Monte-Carlo experiments against the risk formulas of features-are-fate.
+
+Each comparison accepts a mean within 4 standard errors of an exact finite-size
+prediction (:mod:`implicit_bias.numerics.transfer_asymptotics` and eq. (12),
+which is exact at finite n), so a correct formula fails with probability about
+6e-5; the draws are seeded, so the tests are deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.transfer_asymptotics import (
+    ridge_transfer_risk_finite,
+    scratch_risk_finite,
+)
+from implicit_bias.numerics.transfer_risks import linear_transfer_risk
+from implicit_bias.validation.transfer_experiments import (
+    compare_mean,
+    endpoint_risks,
+    transferability_slices,
+)
+
+
+@pytest.mark.parametrize(
+    ("samples", "dimension", "theta", "sigma"),
+    [(20, 40, 0.3, 0.5), (60, 40, 1.2, 0.2), (8, 30, np.pi / 2, 0.0)],
+)
+def test_endpoint_risks_match_the_exact_finite_size_forms(
+    samples: int, dimension: int, theta: float, sigma: float
+) -> None:
+    risks = endpoint_risks(
+        samples, dimension, theta, sigma, draws=400, seed=9, ridges=(0.0, 0.3)
+    )
+    assert compare_mean(
+        risks.scratch, float(scratch_risk_finite(samples, dimension, sigma))
+    ).agrees
+    assert compare_mean(
+        risks.linear, float(linear_transfer_risk(samples, theta, sigma))
+    ).agrees
+    # lambda = 0 is linear transfer itself.
+    np.testing.assert_allclose(risks.ridge[0], risks.linear, rtol=1e-12)
+    assert compare_mean(
+        risks.ridge[1],
+        float(ridge_transfer_risk_finite(samples, 0.3, theta, sigma)),
+    ).agrees
+
+
+def test_printed_finetune_endpoint_risk_is_exact_at_finite_size() -> None:
+    # E||(I-P)(beta_t - beta_s)||^2 = (1 - n/d)(2 - 2 cos theta) exactly.
+    samples, dimension, theta = 15, 40, 1.0
+    risks = endpoint_risks(samples, dimension, theta, 0.5, draws=400, seed=2)
+    excess = risks.finetune_printed - risks.scratch
+    gamma = samples / dimension
+    assert compare_mean(excess, (1 - gamma) * (1 - 2 * np.cos(theta))).agrees
+
+
+def test_a_wrong_formula_is_rejected() -> None:
+    risks = endpoint_risks(12, 30, 0.5, 0.2, draws=2000, seed=1)
+    right = float(linear_transfer_risk(12, 0.5, 0.2))
+    # Dropping the finite-n term (the n -> infinity limit) is 0.025 off here,
+    # far outside 4 SE (about 0.003).
+    assert compare_mean(risks.linear, right).agrees
+    assert not compare_mean(risks.linear, np.sin(0.5) ** 2).agrees
+
+
+def test_transferability_slices_shapes_and_overparameterized_zero() -> None:
+    slices = transferability_slices(
+        (np.pi / 4,), (0.5, 1.5), dimension=20, draws=3, seed=1
+    )
+    assert slices.scratch.shape == (1, 2, 3)
+    # Above gamma = 1 fine-tuning and scratch reach the same least-squares fit.
+    np.testing.assert_allclose(slices.finetune_transferability[0, 1], 0.0, atol=1e-6)
+    assert np.all(slices.linear >= np.sin(np.pi / 4) ** 2 - 0.2)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: endpoint_risks(2, 10, 0.1, 0.1, draws=5), "samples"),
+        (lambda: endpoint_risks(5, 1, 0.1, 0.1, draws=5), "dimension"),
+        (lambda: endpoint_risks(5, 10, 0.1, 0.1, draws=1), "draws"),
+        (lambda: endpoint_risks(5, 10, 0.1, 0.1, draws=3, ridges=(-1.0,)), "lambda"),
+        (lambda: compare_mean(np.array([1.0]), 0.0), "sample"),
+        (lambda: compare_mean(np.array([1.0, 2.0]), 0.0, z=0.0), "z="),
+    ],
+)
+def test_invalid_arguments(call: Callable[[], object], match: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=match):
+        call()
