@@ -37,11 +37,13 @@ import time
 
 import numpy as np
 
+from implicit_bias.numerics.transfer_endpoints import (
+    finetune_endpoint,
+    min_norm_solution,
+)
 from implicit_bias.validation.deep_linear_networks import (
     balanced_initialization,
     finetune,
-    finetune_endpoint,
-    min_norm_solution,
     pretrain,
     train_from_scratch,
 )

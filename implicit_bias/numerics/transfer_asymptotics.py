@@ -11,9 +11,10 @@ finite-size forms for Gaussian data, whose SymPy statements are in
   (129)-(130) evaluated exactly as expectations over
   :math:`\|z\|_2^2\sim\chi^2_n`; float64 by Gauss-Legendre quadrature in
   :math:`s = \log(\chi^2_n/n)`, and :func:`ridge_transfer_risk_finite_mp`, the
-  mpmath reference by adaptive quadrature over the :math:`\chi^2_n` density;
-* :func:`finetune_endpoint` -- the endpoint of fine-tuning a balanced depth-2
-  network (the correction of eq. (142)).
+  mpmath reference by adaptive quadrature over the :math:`\chi^2_n` density.
+
+The endpoints training reaches (the correction of eq. (142) among them) are in
+:mod:`implicit_bias.numerics.transfer_endpoints`.
 
 "Risk" is the paper's generalization error (8) averaged over the training
 set, :math:`E_{X,\epsilon}\|\hat\beta - \beta_t\|_2^2` with
@@ -38,7 +39,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics.arguments import (
-    as_finite_array,
     as_finite_arrays,
     check_nonnegative,
 )
@@ -46,7 +46,6 @@ from implicit_bias.numerics.arguments import (
 __all__ = [
     "chi_square_ridge_integrals",
     "chi_square_ridge_integrals_mp",
-    "finetune_endpoint",
     "ridge_transfer_risk_finite",
     "ridge_transfer_risk_finite_mp",
     "ridge_transfer_risk_samples",
@@ -427,50 +426,3 @@ def ridge_transfer_risk_samples(
         readout = np.einsum("kdn,kn->kd", np.linalg.pinv(features), y)
     fit = (readout @ readout_direction)[:, None] * source
     return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
-
-
-def finetune_endpoint(
-    x: ArrayLike, y: ArrayLike, beta_source: ArrayLike
-) -> Float64Array:
-    r"""Where gradient flow fine-tuning of a balanced depth-2 linear network ends.
-
-    From the pretrained :math:`W_1 = \beta_s v^\top`, :math:`W_2 = v`
-    (:math:`D_1 = 0`, eq. (35) at :math:`\alpha\to 0`), fine-tuning on
-    :math:`(X, y)` with :math:`n < d` keeps :math:`W_1` rank one and balanced
-    and freezes its component in :math:`\ker X`, so
-
-    .. math:: \beta_{ft} = X^+y + c\,(I - P_{row(X)})\beta_s,\qquad
-              c^4 = \|X^+y\|_2^2 + c^2\|(I-P_{row(X)})\beta_s\|_2^2
-
-    (:func:`implicit_bias.theory.transfer_asymptotics.finetune_scale_equation`
-    at :math:`L = 2`). Eq. (142) of features-are-fate is this with
-    :math:`c = 1`.
-
-    Args:
-      x: the :math:`n\times d` data matrix, full row rank.
-      y: the targets, length :math:`n`.
-      beta_source: the pretrained predictor :math:`\beta_s`, length :math:`d`.
-
-    Returns:
-      :math:`\beta_{ft}`, length :math:`d`.
-
-    Examples:
-      >>> x = np.array([[1.0, 0.0, 0.0]])
-      >>> finetune_endpoint(x, np.array([0.6]), np.array([0.0, 1.0, 0.0])).round(6)
-      array([0.6     , 1.131824, 0.      ])
-    """
-    data = as_finite_array("x", x, ndim=2)
-    targets = as_finite_array("y", y, ndim=1)
-    source = as_finite_array("beta_source", beta_source, ndim=1)
-    if targets.shape[0] != data.shape[0] or source.shape[0] != data.shape[1]:
-        raise InvalidArgumentError(
-            f"shapes x {data.shape}, y {targets.shape}, beta_source {source.shape} "
-            "do not match: y needs x's rows, beta_source x's columns"
-        )
-    pseudo_inverse = np.linalg.pinv(data)
-    min_norm = pseudo_inverse @ targets
-    frozen = source - pseudo_inverse @ (data @ source)
-    a_squared = float(min_norm @ min_norm)
-    b_squared = float(frozen @ frozen)
-    scale = np.sqrt((b_squared + np.sqrt(b_squared**2 + 4.0 * a_squared)) / 2.0)
-    return np.asarray(min_norm + scale * frozen, dtype=np.float64)

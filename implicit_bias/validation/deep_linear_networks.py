@@ -122,13 +122,8 @@ __all__ = [
     "balancedness_margin",
     "end_to_end",
     "finetune",
-    "finetune_endpoint",
-    "finetune_endpoint_as_printed",
     "linear_transfer",
-    "linear_transfer_coefficient",
-    "min_norm_solution",
     "pretrain",
-    "rank_one_deviation",
     "train_from_scratch",
     "transfer_experiment",
 ]
@@ -824,7 +819,9 @@ def finetune(
 
     Let :math:`X` be ``X`` and :math:`y` be ``y``. Stops once the loss is within
     ``tol`` (relative) of its infimum; from small-initialization pretraining
-    the endpoint approaches :func:`finetune_endpoint` (eq. 142, corrected).
+    the endpoint approaches
+    :func:`~implicit_bias.numerics.transfer_endpoints.finetune_endpoint`
+    (eq. 142, corrected).
 
     Args:
       pretrained: :math:`W_1, \dots, W_L` after pretraining, each
@@ -897,7 +894,7 @@ def train_from_scratch(
       >>> X, y = rng.standard_normal((3, 5)), rng.standard_normal(3)
       >>> init = [1e-6 * W for W in balanced_initialization([5, 5])]
       >>> result = train_from_scratch(init, X, y)
-      >>> bool(np.allclose(result.coefficients[0], min_norm_solution(X, y), atol=1e-5))
+      >>> bool(np.allclose(result.coefficients[0], np.linalg.pinv(X) @ y, atol=1e-5))
       True
 
     References:
@@ -935,7 +932,8 @@ def linear_transfer(
     excess loss along v is at most ``tol`` times the loss v can remove: the
     plateau of the rank-one problem (module docstring). From
     small-initialization pretraining the endpoint approaches
-    :math:`b\beta_s` with b of eq. (108).
+    :math:`b\beta_s` with b of eq. (108)
+    (:func:`~implicit_bias.numerics.transfer_endpoints.linear_transfer_coefficient`).
 
     Args:
       pretrained: :math:`W_1, \dots, W_L` after pretraining, (K, ...) or (1, ...).
@@ -1028,234 +1026,6 @@ def linear_transfer(
         excess_loss=final_excess,
         steps=final_steps,
     )
-
-
-# ------------------------------------------------------- reference endpoints
-
-
-def _pseudo_inverse_apply(X: Float64Array, vector: Float64Array) -> Float64Array:
-    """X^+ v for X (..., n, d) of full rank, through the Gram matrix.
-
-    ``X^T (X X^T)^{-1} v`` when n <= d, ``(X^T X)^{-1} X^T v`` otherwise; a
-    batched solve is 20-50x faster than a batched SVD (``np.linalg.pinv``).
-    The Gram matrix squares the condition number: for Gaussian X away from
-    n = d it is below 1e4, which leaves 1e-12 relative accuracy.
-    """
-    samples, dimension = X.shape[-2:]
-    if samples <= dimension:
-        gram = np.matmul(X, np.swapaxes(X, -1, -2))
-        solved = np.linalg.solve(gram, vector[..., None])
-        return np.asarray(np.matmul(np.swapaxes(X, -1, -2), solved)[..., 0])
-    gram = np.matmul(np.swapaxes(X, -1, -2), X)
-    moment = np.matmul(np.swapaxes(X, -1, -2), vector[..., None])
-    return np.asarray(np.linalg.solve(gram, moment)[..., 0])
-
-
-def min_norm_solution(X: ArrayLike, y: ArrayLike) -> Float64Array:
-    r"""The minimum-norm least-squares solution :math:`X^+ y` (Theorem 3.5).
-
-    Args:
-      X: inputs, (n, d) or (K, n, d), of full rank.
-      y: labels, (n,) or (K, n).
-
-    Returns:
-      :math:`X^+ y`, (d,) or (K, d).
-
-    Raises:
-      InvalidArgumentError: a value is not finite or the shapes do not match.
-
-    Examples:
-      >>> min_norm_solution([[1.0, 1.0]], [2.0]).tolist()
-      [1.0, 1.0]
-
-    References:
-      Theorem 3.5 of features-are-fate.
-    """
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
-    _check_samples(X_, y_)
-    return _pseudo_inverse_apply(X_, y_)
-
-
-def _check_samples(X: Float64Array, y: Float64Array) -> None:
-    if y.shape[-1] != X.shape[-2]:
-        raise InvalidArgumentError(
-            f"y has {y.shape[-1]} samples but X has {X.shape[-2]} rows: one target "
-            "per row of X"
-        )
-
-
-def linear_transfer_coefficient(
-    X: ArrayLike, y: ArrayLike, source: ArrayLike
-) -> Float64Array:
-    r"""The coefficient b of the linear-transfer endpoint :math:`b\beta_s`, eq. (108).
-
-    .. math:: b = \frac{\beta_s^\top X^\top y}{\beta_s^\top X^\top X\beta_s}
-
-    Args:
-      X: target inputs, (n, d) or (K, n, d).
-      y: target labels, (n,) or (K, n).
-      source: :math:`\beta_s`, (d,) or (K, d), with :math:`X\beta_s \ne 0`.
-
-    Returns:
-      b, () or (K,).
-
-    Examples:
-      >>> float(linear_transfer_coefficient(np.eye(2), [3.0, 1.0], [1.0, 0.0]))
-      3.0
-
-    References:
-      Eqs. (104)-(108) of features-are-fate.
-    """
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
-    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
-    z = np.matmul(X_, beta_s[..., None])[..., 0]
-    power = np.sum(z * z, axis=-1)
-    if np.any(power == 0):
-        raise InvalidArgumentError("X source is zero: b of eq. (108) is 0/0")
-    return np.asarray(np.sum(z * y_, axis=-1) / power)
-
-
-def _row_space_split(
-    X: Float64Array, y: Float64Array, beta_s: Float64Array
-) -> tuple[Float64Array, Float64Array]:
-    """(X^+ y, (I - P_row(X)) beta_s)."""
-    _check_samples(X, y)
-    minimum = _pseudo_inverse_apply(X, y)
-    inside = _pseudo_inverse_apply(X, np.matmul(X, beta_s[..., None])[..., 0])
-    return minimum, beta_s - inside
-
-
-def finetune_endpoint_as_printed(
-    X: ArrayLike, y: ArrayLike, source: ArrayLike
-) -> Float64Array:
-    r"""The fine-tuning endpoint as eq. (142) prints it.
-
-    .. math:: \beta_{ft} = X^+ y + (I - P_{\mathrm{row}(X)})\beta_s
-
-    Args:
-      X: target inputs, (n, d) or (K, n, d).
-      y: target labels, (n,) or (K, n).
-      source: :math:`\beta_s`, (d,) or (K, d).
-
-    Returns:
-      :math:`\beta_{ft}`, (d,) or (K, d).
-
-    References:
-      Eq. (142) of features-are-fate.
-    """
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
-    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
-    minimum, outside = _row_space_split(X_, y_, beta_s)
-    return np.asarray(minimum + outside)
-
-
-def finetune_endpoint(
-    X: ArrayLike, y: ArrayLike, source: ArrayLike, *, depth: int = 2
-) -> Float64Array:
-    r"""The :math:`\alpha\to0` fine-tuning endpoint, eq. (142) with its scale corrected.
-
-    .. math:: \beta_{ft} = X^+ y + c^{(L-1)/2}(I - P_{\mathrm{row}(X)})\beta_s,
-              \qquad c^L - A\,c^{L-1} - B = 0,\ c > 0,
-
-    with :math:`A = \|(I - P_{\mathrm{row}(X)})\beta_s\|^2`,
-    :math:`B = \|X^+ y\|^2` and :math:`\|\beta_s\| = 1` (the pretrained
-    layers all have singular value 1). Derivation: the flow conserves
-    :math:`(I - P)W_1` and, as :math:`\alpha\to0`, makes every layer rank one
-    with a common singular value s (eq. 35), so :math:`W_1 = s u v^\top` with
-    :math:`s(I - P)u = (I - P)\beta_s` fixed; :math:`\beta = s^L u` and
-    interpolation :math:`P\beta = X^+ y` give
-    :math:`s^2 = \|su\|^2 = A + B/s^{2(L-1)}`. Eq. (142) as printed is the
-    case c = 1, which holds iff A + B = 1 (e.g. :math:`y = X\beta_s`).
-
-    Args:
-      X: target inputs, (n, d) or (K, n, d), n <= d (interpolation).
-      y: target labels, (n,) or (K, n).
-      source: :math:`\beta_s`, (d,) or (K, d), of unit norm.
-      depth: L >= 2.
-
-    Returns:
-      :math:`\beta_{ft}`, (d,) or (K, d).
-
-    Raises:
-      InvalidArgumentError: n > d, a source not of unit norm, or depth < 2.
-
-    Examples:
-      >>> X = np.array([[1.0, 0.0]])
-      >>> finetune_endpoint(X, [0.6], [0.6, 0.8]).tolist()
-      [0.6, 0.8]
-
-    References:
-      Eq. (142) and Appendix B.8 of features-are-fate (corrected here).
-    """
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
-    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
-    if isinstance(depth, bool) or operator.index(depth) < 2:
-        raise InvalidArgumentError(f"depth={depth!r} is below 2: L >= 2 layers")
-    if X_.shape[-2] > X_.shape[-1]:
-        raise InvalidArgumentError(
-            f"X has shape {X_.shape}: eq. (142) is the overparameterized case n <= d"
-        )
-    norm = np.linalg.norm(beta_s, axis=-1)
-    if not np.allclose(norm, 1.0, rtol=1e-12, atol=0):
-        raise InvalidArgumentError(
-            f"source has norm {float(np.ravel(norm)[0])!r}: Assumption 3.2 sets "
-            "||beta_s|| = 1"
-        )
-    minimum, outside = _row_space_split(X_, y_, beta_s)
-    a = np.sum(outside * outside, axis=-1)
-    b = np.sum(minimum * minimum, axis=-1)
-    c = np.asarray(_positive_root(np.atleast_1d(a), np.atleast_1d(b), int(depth)))
-    c = c.reshape(np.shape(a))
-    return np.asarray(minimum + (c ** (0.5 * (depth - 1)))[..., None] * outside)
-
-
-def _positive_root(a: Float64Array, b: Float64Array, depth: int) -> Float64Array:
-    """The positive root of c^L - a c^(L-1) - b = 0 (a, b >= 0), by Newton's method.
-
-    The polynomial is negative on (0, r) and increasing and convex past its
-    root r >= a, so Newton's iteration from max(a, b^(1/L)) + 1 >= r decreases
-    monotonically to r.
-    """
-    c = np.maximum(a, b ** (1.0 / depth)) + 1.0
-    for _ in range(200):
-        value = c**depth - a * c ** (depth - 1) - b
-        slope = depth * c ** (depth - 1) - (depth - 1) * a * c ** (depth - 2)
-        step = value / slope
-        c = c - step
-        if np.all(np.abs(step) <= 4 * np.finfo(np.float64).eps * c):
-            break
-    return c
-
-
-def rank_one_deviation(matrices: ArrayLike) -> Float64Array:
-    r"""Distance of each matrix to rank one, relative: :math:`\sigma_2/\sigma_1`.
-
-    Theorem 3.4: :math:`\lim_{\alpha\to0}\lim_{t\to\infty}W_1\cdots W_{L-1}
-    = \beta_s v_{L-1}^\top` is rank one; its distance to the nearest rank-one
-    matrix is :math:`\sigma_2` (Eckart-Young).
-
-    Args:
-      matrices: (K, m, p).
-
-    Returns:
-      :math:`\sigma_2/\sigma_1`, (K,); 0 for a rank-one matrix.
-
-    Examples:
-      >>> bool(rank_one_deviation(np.outer([1.0, 2.0], [3.0, 4.0])[None])[0] < 1e-15)
-      True
-
-    References:
-      Theorem 3.4 and Lemma B.1 of features-are-fate.
-    """
-    array = _array("matrices", matrices, (3,), "(K, m, p)")
-    if min(array.shape[1:]) < 2:
-        return np.zeros(array.shape[0])
-    singular = np.linalg.svd(array, compute_uv=False)
-    return np.asarray(singular[:, 1] / singular[:, 0])
 
 
 def transfer_experiment(

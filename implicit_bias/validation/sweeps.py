@@ -85,6 +85,7 @@ __all__ = [
     "configuration_key",
     "load_results",
     "run_sweep",
+    "transferability_point",
 ]
 
 EXECUTORS = ("process", "dask")
@@ -645,16 +646,71 @@ def _relu_penalty_demo() -> Sweep:
     )
 
 
+def transferability_point(
+    theta: float, gamma: float, dimension: int, draws: int, sigma: float, seed: int
+) -> dict[str, float]:
+    r"""One point of Figs. 1(c)/3(c) of features-are-fate: trained vs theory.
+
+    Trains ``draws`` L = 2 deep linear networks per kind (linear transfer,
+    fine-tuning, scratch; :func:`implicit_bias.validation.transfer_experiments.
+    transferability_slices`) on :math:`n = \gamma d` samples and returns the
+    Monte-Carlo transferabilities with their standard errors, beside eqs. (13)
+    and (17).
+
+    .. math:: \mathcal T = \mathbb E_{\mathcal D}(\mathcal R_{sc} - \mathcal R_{tx})
+    """
+    # Imported here: a sweep worker loads only the function it runs.
+    from implicit_bias.numerics.transfer_risks import (
+        finetune_transferability,
+        linear_transferability,
+    )
+    from implicit_bias.validation.transfer_experiments import transferability_slices
+
+    slices = transferability_slices(
+        [theta], [gamma], dimension=dimension, draws=draws, sigma=sigma, seed=seed
+    )
+    point: dict[str, float] = {}
+    for kind, values, theory in (
+        ("linear", slices.linear_transferability, linear_transferability),
+        ("finetune", slices.finetune_transferability, None),
+    ):
+        per_draw = np.asarray(values).ravel()
+        point[f"{kind}_mean"] = float(per_draw.mean())
+        point[f"{kind}_standard_error"] = float(
+            per_draw.std(ddof=1) / np.sqrt(per_draw.size)
+        )
+        if theory is not None:
+            point[f"{kind}_theory"] = float(theory(gamma, theta, sigma))
+    point["finetune_theory"] = float(finetune_transferability(gamma, theta))
+    return point
+
+
+def _transferability_slices() -> Sweep:
+    """Figs. 1(c)/3(c) of features-are-fate: 3 theta x 10 gamma, d = 500, 20 draws."""
+    gammas = [0.2, 0.4, 0.6, 0.8, 0.9, 1.1, 1.25, 1.5, 1.75, 2.0]
+    return Sweep(
+        function="implicit_bias.validation.sweeps.transferability_point",
+        configurations=tuple(
+            dict(configuration, seed=index)
+            for index, configuration in enumerate(
+                configuration_grid(
+                    theta=[np.pi / 8, np.pi / 4, 3 * np.pi / 8],
+                    gamma=gammas,
+                    dimension=[500],
+                    draws=[20],
+                    sigma=[0.2],
+                )
+            )
+        ),
+        version="1",
+    )
+
+
 # Built-in sweeps by name: name -> a factory, so that a grid is built (and its
 # module imported) only when that sweep is asked for. A factory's docstring is
 # the sweep's description in `implicit-bias sweep --help`.
-#
-# HOOK (features-are-fate transferability surface): once
-# implicit_bias.validation.transfer_experiments exists, add a factory
-# `_transferability_surface() -> Sweep` naming its per-configuration function
-# by dotted path and its grid, and register it here as
-# "transferability-surface": _transferability_surface.
 BUILTIN_SWEEPS: dict[str, Callable[[], Sweep]] = {
     "relu-penalty-demo": _relu_penalty_demo,
+    "transferability-slices": _transferability_slices,
 }
 """Sweeps runnable by name from ``implicit-bias sweep NAME``."""

@@ -8,7 +8,7 @@ over independent draws of the target data :math:`(X, y = X\beta_t +
 * :func:`endpoint_risks` -- the :math:`\alpha\to0` endpoints in closed form
   (scratch :math:`X^+y`; linear transfer :math:`b\beta_s`, eq. 108; ridge
   transfer, eq. 126; fine-tuning, eq. 142 as printed and corrected, see
-  :func:`~implicit_bias.validation.deep_linear_networks.finetune_endpoint`),
+  :func:`~implicit_bias.numerics.transfer_endpoints.finetune_endpoint`),
   cheap enough for thousands of draws;
 * :func:`transferability_slices` -- networks trained by gradient descent
   (:mod:`implicit_bias.validation.deep_linear_networks`) on the figures'
@@ -33,15 +33,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.transfer_endpoints import (
+    finetune_endpoint,
+    finetune_endpoint_as_printed,
+    linear_transfer_coefficient,
+    min_norm_solution,
+    rank_one_deviation,
+)
 from implicit_bias.validation.deep_linear_networks import (
     balanced_initialization,
     finetune,
-    finetune_endpoint,
-    finetune_endpoint_as_printed,
     linear_transfer,
-    linear_transfer_coefficient,
-    rank_one_deviation,
-    min_norm_solution,
     pretrain,
     train_from_scratch,
 )

@@ -1,7 +1,7 @@
 """Every claim of features-are-fate's risks module returns the verdict it expects.
 
-Theorem 2.2 with its proof (eqs. (23)-(34)) and the main-text risks of Section 3
-(eqs. (10)-(17)); see :mod:`implicit_bias.claims.features_are_fate.risks`.
+The main-text risks of Section 3 (eqs. (10)-(17)); see
+:mod:`implicit_bias.claims.features_are_fate.risks`.
 """
 
 from __future__ import annotations
@@ -19,26 +19,13 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.claims.features_are_fate.risks import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
-from implicit_bias.theory import task_distance, transfer_risks
+from implicit_bias.theory import transfer_risks
 
-#: Every main-text equation of Section 3 with a formula, and the theorem/proof.
-CHECKABLE = {
-    "thm-2.2",
-    "26",
-    "27",
-    "28",
-    "31-34",
-    "32",
-    "34",
-    "10",
-    "12",
-    "13",
-    "15",
-    "17",
-}
+#: Every main-text equation of Section 3 with a formula.
+CHECKABLE = {"10", "12", "13", "15", "17"}
 
 _BY_ID = {c.id: c for c in CLAIMS}
-_GLYPHS = {**task_distance.GLYPHS, **transfer_risks.GLYPHS}
+_GLYPHS = transfer_risks.GLYPHS
 
 
 @pytest.fixture(scope="module")
@@ -71,19 +58,15 @@ def test_every_failing_claim_has_a_correction() -> None:
 
 
 def test_claims_are_fast(results: dict[str, Result]) -> None:
-    # Idle, the module's checks take ~8 s together and ~3 s at most (the
-    # Dudley total variation); the bounds leave room for 2 shared cores.
-    assert sum(r.seconds for r in results.values()) < 60
-    assert max(r.seconds for r in results.values()) < 20
+    # The module's checks took ~1.3 s together and ~0.2 s at most on a shared
+    # core; the bounds leave room for 2 loaded ones.
+    assert sum(r.seconds for r in results.values()) < 20
+    assert max(r.seconds for r in results.values()) < 10
 
 
 @pytest.mark.parametrize(
     ("claim_id", "needles"),
     [
-        ("thm-2.2:dudley-as-printed", ["atan", "< 2", "delta = 2"]),
-        ("28:as-printed", ["f = 1, g = 1", "not on its modulus"]),
-        ("32:as-printed", ["2*sigma**2", "1/(2 sigma^2)"]),
-        ("34:choice-as-printed", ["60.51", "delta/2"]),
         ("10:double-descent-as-printed", ["gamma(2-gamma)", "no divergence"]),
         ("13:interval-as-printed", ["empty", "0.264376", "0.945624"]),
     ],

@@ -64,10 +64,6 @@ def test_public_names_cite_their_equation_with_formula_and_example() -> None:
             ),
             "d=1.0",
         ),
-        (
-            lambda: numerics.finetune_endpoint(np.ones((2, 3)), np.ones(3), np.ones(3)),
-            "do not match",
-        ),
     ],
 )
 def test_invalid_arguments_raise(call: Callable[[], object], needle: str) -> None:
@@ -194,23 +190,6 @@ def test_ridge_risk_monte_carlo(
     mean, error = _mean_and_error(draws)
     exact = float(numerics.ridge_transfer_risk_finite(samples, ridge, theta, noise))
     assert abs(mean - exact) <= STANDARD_ERRORS * error
-
-
-def test_finetune_endpoint_interpolates_and_balances() -> None:
-    rng = np.random.default_rng(3)
-    x = rng.standard_normal((4, 9))
-    y = rng.standard_normal(4)
-    source = rng.standard_normal(9)
-    source /= np.linalg.norm(source)
-    endpoint = numerics.finetune_endpoint(x, y, source)
-    np.testing.assert_allclose(x @ endpoint, y, atol=1e-12)
-    projector = np.linalg.pinv(x) @ x
-    frozen = source - projector @ source
-    scale = (endpoint - projector @ endpoint) @ frozen / (frozen @ frozen)
-    # c^4 = |X^+ y|^2 + c^2 |(I-P) beta_s|^2 and ||beta_ft|| = c^2.
-    min_norm = np.linalg.pinv(x) @ y
-    assert scale**4 == pytest.approx(min_norm @ min_norm + scale**2 * (frozen @ frozen))
-    assert np.linalg.norm(endpoint) == pytest.approx(scale**2)
 
 
 def test_chi_square_integrals_agree_across_chunks() -> None:

@@ -16,7 +16,7 @@ with :math:`\bar W` satisfying (22), so :math:`D_l = \alpha^2\bar D_l`):
   :math:`O(\sigma_2^2/\sigma_1^2)` to :math:`\beta`: order :math:`2(L-1)`;
 * fine-tuning: the scale of the preserved source component is fixed by
   :math:`D_l = \alpha^2\bar D_l` (module docstring of
-  :func:`finetune_endpoint`): order 2.
+  :mod:`implicit_bias.validation.deep_linear_networks`): order 2.
 
 Each observed order :math:`\log(e(\alpha_1)/e(\alpha_2))/\log(\alpha_1/
 \alpha_2)` must lie within 0.25 of the prediction: the next term of each
@@ -38,8 +38,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.transfer_asymptotics import (
-    finetune_endpoint as finetune_endpoint_l2,
+from implicit_bias.numerics.transfer_endpoints import (
+    finetune_endpoint,
+    linear_transfer_coefficient,
+    min_norm_solution,
 )
 from implicit_bias.validation.deep_linear_networks import (
     Integrator,
@@ -47,10 +49,6 @@ from implicit_bias.validation.deep_linear_networks import (
     balancedness_margin,
     end_to_end,
     finetune,
-    finetune_endpoint,
-    finetune_endpoint_as_printed,
-    linear_transfer_coefficient,
-    min_norm_solution,
     pretrain,
     train_from_scratch,
     transfer_experiment,
@@ -197,25 +195,6 @@ def test_eq_142_as_printed_misses_by_a_constant(
     assert abs(errors[-1] / errors[0] - 1) < 1e-2
 
 
-def test_eq_142_as_printed_holds_when_target_is_source() -> None:
-    source, X, _ = problem(10, 4, 2, 0.0, 0.0, seed=3)
-    y = X @ source
-    np.testing.assert_allclose(
-        finetune_endpoint(X, y, source),
-        finetune_endpoint_as_printed(X, y, source),
-        atol=1e-12,
-    )
-
-
-def test_corrected_endpoint_agrees_with_the_numerics_at_depth_two() -> None:
-    source, X, y = problem(9, 4, 3, 1.1, 0.5, seed=8)
-    ours = finetune_endpoint(X, y, source, depth=2)
-    for k in range(3):
-        np.testing.assert_allclose(
-            ours[k], finetune_endpoint_l2(X[k], y[k], source), atol=1e-12
-        )
-
-
 @settings(max_examples=10)
 @given(
     dimension=st.integers(4, 9),
@@ -318,40 +297,11 @@ def test_divergence_raises() -> None:
             ),
             "samples",
         ),
-        (lambda: finetune_endpoint(np.eye(2), [1.0, 0.0], [2.0, 0.0]), "norm"),
-        (lambda: finetune_endpoint(np.ones((3, 2)), np.ones(3), [1.0, 0.0]), "n <= d"),
-        (
-            lambda: finetune_endpoint(np.eye(2), [1.0, 0.0], [1.0, 0.0], depth=1),
-            "depth",
-        ),
-        (lambda: linear_transfer_coefficient(np.eye(2)[:1], [1.0], [0.0, 1.0]), "0/0"),
     ],
 )
 def test_invalid_arguments(call: Callable[[], object], match: str) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
         call()
-
-
-@pytest.mark.parametrize("depth", [2, 3, 5])
-def test_corrected_endpoint_solves_the_theory_scale_equation(depth: int) -> None:
-    import sympy as sp
-
-    from implicit_bias.theory import transfer_asymptotics as theory
-
-    source, X, y = problem(9, 4, 1, 1.1, 0.5, seed=depth)
-    beta = finetune_endpoint(X, y, source, depth=depth)[0]
-    minimum = min_norm_solution(X, y)[0]
-    outside = source - min_norm_solution(X, X @ source)[0]
-    # beta = X^+ y + s^(L-1) (I - P) beta_s; the theory's c is s.
-    scale = (np.linalg.norm(beta - minimum) / np.linalg.norm(outside)) ** (
-        1 / (depth - 1)
-    )
-    equation = sp.lambdify(
-        (theory.scale_c, theory.norm_a, theory.norm_b, theory.depth),
-        theory.finetune_scale_equation(),
-    )
-    residual = equation(scale, np.linalg.norm(minimum), np.linalg.norm(outside), depth)
-    assert abs(residual) < 1e-12 * (1 + scale ** (2 * depth))
 
 
 def test_transfer_experiment_runs_the_three_methods_from_one_pretraining() -> None:

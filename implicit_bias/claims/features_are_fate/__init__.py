@@ -1,6 +1,7 @@
 """Claims of features-are-fate (Tahir, Ganguli, Rotskoff): theory, proofs, networks.
 
-:mod:`.risks` checks Theorem 2.2 and the risks of Section 3 (eqs. (10)-(17));
+:mod:`.task_distance` checks Theorem 2.2 and its proof (eqs. (23)-(34));
+:mod:`.risks` the risks of Section 3 (eqs. (10)-(17));
 :mod:`.asymptotics` the proof steps of Appendix B ((35)-(144)) and the exact
 finite-size risks; :mod:`.kernels` Section 4 and Appendix C (the ReLU
 arc-cosine kernel and RKHS projections); :mod:`.simulations` trains deep linear
@@ -17,6 +18,9 @@ from implicit_bias.claims.features_are_fate.simulations import (
     CLAIMS as SIMULATION_CLAIMS,
 )
 from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.claims.features_are_fate.task_distance import (
+    CLAIMS as TASK_DISTANCE_CLAIMS,
+)
 
 __all__ = ["CLAIMS", "SOURCE"]
 
@@ -30,5 +34,10 @@ _POSITIONS = {
 }
 
 CLAIMS = in_paper_order(
-    RISK_CLAIMS + ASYMPTOTIC_CLAIMS + KERNEL_CLAIMS + SIMULATION_CLAIMS, _POSITIONS
+    TASK_DISTANCE_CLAIMS
+    + RISK_CLAIMS
+    + ASYMPTOTIC_CLAIMS
+    + KERNEL_CLAIMS
+    + SIMULATION_CLAIMS,
+    _POSITIONS,
 )

@@ -33,9 +33,11 @@ from implicit_bias.claims.checks import check_identity, check_limit
 from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.numerics import transfer_asymptotics as numerics
+from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.numerics import transfer_risks as limits
 from implicit_bias.theory import transfer_asymptotics as theory
 from implicit_bias.theory import transfer_risks as limits_theory
+from implicit_bias.validation import deep_linear_networks as networks
 
 __all__ = ["CLAIMS"]
 
@@ -46,6 +48,12 @@ _ORDER_TOLERANCE = 0.15
 #: float64 quadrature vs the mpmath reference: ~500 positive terms summed and
 #: normalized, each within a few ulps, give at most ~1000 u ~ 1e-13 relative.
 _QUADRATURE_RTOL = 1e-13
+#: Gradient descent stops once the training residual ||X beta - y|| is below
+#: this: 1e-13 against endpoint distances of order eta ~ 1e-2 (to the corrected
+#: endpoint) and 1 (to the printed one).
+_RESIDUAL_TOLERANCE = 1e-13
+#: Cap on gradient-descent steps: at eta = 0.01 the runs stop after ~4400.
+_MAX_GD_STEPS = 2_000_000
 
 _n, _d, _gamma = theory.n, theory.d, theory.gamma_ratio
 _lam, _theta, _sigma = theory.lam, theory.theta, theory.sigma
@@ -865,26 +873,30 @@ def _finetune_gradient_descent(
     y: np.ndarray,
     source: np.ndarray,
     direction: np.ndarray,
-    step: float,
-    tolerance: float = 1e-13,
-) -> np.ndarray:
-    """Gradient descent on (5) for L = 2 from W1 = beta_s v^T, W2 = v (D_1 = 0).
+    steps: tuple[float, ...],
+) -> list[np.ndarray]:
+    """Plain gradient descent on (5) for L = 2 from W1 = beta_s v^T, W2 = v (D_1 = 0).
 
-    The pretrained point of Theorem 3.4 at alpha -> 0; run until the training
-    residual is below ``tolerance`` (the flow interpolates when n < d).
+    The pretrained point of Theorem 3.4 at alpha -> 0, one run per step size,
+    each until the training residual ||X beta - y|| is below 1e-13 (the flow
+    interpolates when n < d): the stopping rule of
+    :func:`~implicit_bias.validation.deep_linear_networks.finetune` is the
+    loss relative to ||y||^2 / (2n), so its tolerance is (1e-13 / ||y||)^2.
     """
-    samples = x.shape[0]
-    first, second = np.outer(source, direction), direction.copy()
-    for _ in range(2_000_000):
-        residual = x @ (first @ second) - y
-        if np.linalg.norm(residual) < tolerance:
-            break
-        gradient = x.T @ residual / samples
-        first, second = (
-            first - step * np.outer(gradient, second),
-            second - step * (first.T @ gradient),
-        )
-    return first @ second
+    pretrained = [np.outer(source, direction)[None], direction[None, :, None]]
+    tolerance = _RESIDUAL_TOLERANCE**2 / float(y @ y)
+    return [
+        networks.finetune(
+            pretrained,
+            x,
+            y,
+            learning_rate=step,
+            integrator="gd",
+            tol=tolerance,
+            max_steps=_MAX_GD_STEPS,
+        ).coefficients[0]
+        for step in steps
+    ]
 
 
 def _finetune_problem() -> tuple[np.ndarray, ...]:
@@ -906,12 +918,11 @@ _STEPS = (0.04, 0.02, 0.01)
 
 def _finetune_errors() -> tuple[np.ndarray, np.ndarray]:
     x, y, source, direction = _finetune_problem()
-    pseudo_inverse = np.linalg.pinv(x)
-    printed = pseudo_inverse @ y + source - pseudo_inverse @ (x @ source)
-    corrected = numerics.finetune_endpoint(x, y, source)
-    endpoints = [_finetune_gradient_descent(x, y, source, direction, s) for s in _STEPS]
-    to_printed = np.array([np.linalg.norm(e - printed) for e in endpoints])
-    to_corrected = np.array([np.linalg.norm(e - corrected) for e in endpoints])
+    printed = endpoints.finetune_endpoint_as_printed(x, y, source)
+    corrected = endpoints.finetune_endpoint(x, y, source)
+    runs = _finetune_gradient_descent(x, y, source, direction, _STEPS)
+    to_printed = np.array([np.linalg.norm(e - printed) for e in runs])
+    to_corrected = np.array([np.linalg.norm(e - corrected) for e in runs])
     return to_printed, to_corrected
 
 
@@ -919,11 +930,10 @@ def _check_finetune_as_printed() -> Verdict:
     to_printed, _ = _finetune_errors()
     orders = np.log2(to_printed[:-1] / to_printed[1:])
     x, y, source, _ = _finetune_problem()
-    pseudo_inverse = np.linalg.pinv(x)
     gap = float(
         np.linalg.norm(
-            numerics.finetune_endpoint(x, y, source)
-            - (pseudo_inverse @ y + source - pseudo_inverse @ (x @ source))
+            endpoints.finetune_endpoint(x, y, source)
+            - endpoints.finetune_endpoint_as_printed(x, y, source)
         )
     )
     detail = (
@@ -942,11 +952,11 @@ def _check_finetune_corrected() -> Verdict:
     _, to_corrected = _finetune_errors()
     orders = np.log2(to_corrected[:-1] / to_corrected[1:])
     x, y, source, _ = _finetune_problem()
-    pseudo_inverse = np.linalg.pinv(x)
-    a_squared = float(np.sum((pseudo_inverse @ y) ** 2))
-    frozen = source - pseudo_inverse @ (x @ source)
-    b_squared = float(frozen @ frozen)
-    scale = np.sqrt((b_squared + np.sqrt(b_squared**2 + 4 * a_squared)) / 2)
+    minimum = endpoints.min_norm_solution(x, y)
+    frozen = endpoints.finetune_endpoint_as_printed(x, y, source) - minimum
+    a_squared, b_squared = float(minimum @ minimum), float(frozen @ frozen)
+    # The endpoint is X^+ y + c (I - P) beta_s: read c off it.
+    scale = (endpoints.finetune_endpoint(x, y, source) - minimum) @ frozen / b_squared
     noiseless = sp.simplify(theory.finetune_scale_limit().subs(_sigma, 0))
     ok = bool(np.all(np.abs(orders - 1) <= _ORDER_TOLERANCE)) and noiseless == 1
     return _verdict(
@@ -988,7 +998,7 @@ def _check_finetune_excess_monte_carlo() -> Verdict:
         x = rng.standard_normal((samples, dimension))
         y = x @ target + noise * rng.standard_normal(samples)
         scratch = np.linalg.pinv(x) @ y
-        finetuned = numerics.finetune_endpoint(x, y, source)
+        finetuned = endpoints.finetune_endpoint(x, y, source)
         excess[draw] = np.sum((finetuned - target) ** 2) - np.sum(
             (scratch - target) ** 2
         )

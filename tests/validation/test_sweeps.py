@@ -23,6 +23,11 @@ import pytest
 
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics.relu_penalty import relu_ptft_penalty
+from implicit_bias.numerics.transfer_risks import (
+    finetune_transferability,
+    linear_transferability,
+)
+from implicit_bias.validation import sweeps
 from implicit_bias.validation.sweeps import (
     BUILTIN_SWEEPS,
     SweepError,
@@ -32,9 +37,9 @@ from implicit_bias.validation.sweeps import (
     run_sweep,
 )
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 RELU_PENALTY = "implicit_bias.numerics.relu_penalty.relu_ptft_penalty"
-LOGGED_SQUARE = "tests.test_sweeps.logged_square"
+LOGGED_SQUARE = "tests.validation.test_sweeps.logged_square"
 
 
 def logged_square(
@@ -99,7 +104,7 @@ def test_configuration_key_depends_on_function_version_and_values() -> None:
     keys = {
         configuration_key(LOGGED_SQUARE, configuration),
         configuration_key(LOGGED_SQUARE, configuration, version="2"),
-        configuration_key("tests.test_sweeps.not_json", configuration),
+        configuration_key("tests.validation.test_sweeps.not_json", configuration),
         configuration_key(LOGGED_SQUARE, {**configuration, "x": 1.0}),
     }
     assert len(keys) == 4
@@ -188,7 +193,7 @@ def test_results_that_are_not_json_fail_and_are_not_stored(tmp_path: Path) -> No
     store = tmp_path / "store.sqlite"
     with pytest.raises(SweepError, match="2 of 2 configurations") as error:
         run_sweep(
-            "tests.test_sweeps.not_json",
+            "tests.validation.test_sweeps.not_json",
             [{"x": 0}, {"x": 1}],
             store=store,
             workers=1,
@@ -357,3 +362,24 @@ def test_load_results_rejects_what_is_not_a_store(tmp_path: Path) -> None:
     sqlite3.connect(other).close()
     with pytest.raises(InvalidArgumentError, match="is not a sweep store"):
         load_results(other)
+
+
+def test_transferability_point_reports_simulation_beside_theory() -> None:
+    point = sweeps.transferability_point(
+        theta=np.pi / 4, gamma=0.5, dimension=60, draws=3, sigma=0.2, seed=1
+    )
+    assert point["linear_theory"] == pytest.approx(
+        float(linear_transferability(0.5, np.pi / 4, 0.2)), rel=1e-15
+    )
+    assert point["finetune_theory"] == pytest.approx(
+        float(finetune_transferability(0.5, np.pi / 4)), rel=1e-15
+    )
+    assert point["linear_standard_error"] > 0
+    assert all(np.isfinite(value) for value in point.values())
+
+
+def test_the_transferability_sweep_is_the_figures_grid() -> None:
+    sweep = sweeps.BUILTIN_SWEEPS["transferability-slices"]()
+    assert len(sweep.configurations) == 3 * 10
+    assert len({c["seed"] for c in sweep.configurations}) == 30
+    assert all(c["gamma"] != 1.0 for c in sweep.configurations)

@@ -1,0 +1,520 @@
+r"""Claims of features-are-fate: Theorem 2.2 (task distances) and its proof.
+
+Theorem 2.2 with its proof, eqs. (23)-(34) of Appendix B.1, from
+:mod:`implicit_bias.theory.task_distance`. The proof conditions on x (see the
+theory module): identities "pointwise in x" hold after integrating against any
+input law p(x). Where the printed statement does not hold, the claim is
+expected to fail and a separate claim (``corrects=``) states what does hold.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.calculus.util import maximum, minimum
+
+from implicit_bias.claims.checks import check_identity, check_limit
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
+from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.theory import task_distance as td
+
+__all__ = ["CLAIMS"]
+
+#: Seconds a symbolic step may take before the check gives up (inconclusive).
+#: The slowest step (a Gaussian integral) takes ~2 s on an idle core; the margin
+#: is for a loaded machine.
+_STEP_SECONDS = 25.0
+#: Budget of each claim: every check takes under ~3 s on an idle core.
+_BUDGET = 30.0
+
+
+def _claim_id(equation: str, label: str) -> str:
+    return f"{SOURCE}:{equation}:{label}"
+
+
+def _all_hold(verdicts: dict[str, Verdict]) -> Verdict:
+    """Combine named sub-verdicts: holds if all hold, else the first that does not."""
+    for name, verdict in verdicts.items():
+        if verdict.status != Status.HOLDS:
+            return Verdict(verdict.status, f"{name}: {verdict.detail}")
+    return Verdict.holds("; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()))
+
+
+def _integrate_y(integrand: sp.Expr) -> sp.Expr:
+    """The integral over the real line in y, one Gaussian term at a time.
+
+    Each term of the distributed integrand (products expanded, the log of a
+    ratio split into a difference) is one Gaussian :math:`e^{ay^2+by+c}` times
+    a polynomial or a cosine; substituting :math:`y = m + st` with the
+    Gaussian's mean :math:`m=-b/(2a)` and scale :math:`s = (-2a)^{-1/2}` leaves
+    standard-normal moments, which SymPy integrates in well under a second (the
+    undivided integrand takes minutes).
+    """
+    standard = sp.Symbol("t_std", real=True)
+    total = sp.Integer(0)
+    with time_limit(_STEP_SECONDS):
+        for term in sp.Add.make_args(
+            sp.expand_mul(sp.expand_log(integrand, force=True))
+        ):
+            exponent = sp.Add(
+                *[
+                    factor.args[0]
+                    for factor in sp.Mul.make_args(term)
+                    if isinstance(factor, sp.exp) and factor.has(td.y)
+                ]
+            )
+            quadratic = sp.Poly(sp.expand(exponent), td.y)
+            a, b = quadratic.coeff_monomial(td.y**2), quadratic.coeff_monomial(td.y)
+            mean, scale = -b / (2 * a), sp.sqrt(-1 / (2 * a))
+            moved = sp.expand_trig(
+                sp.expand(term.subs(td.y, mean + scale * standard) * scale)
+            )
+            moved = sp.expand(sp.powsimp(moved, combine="exp"))
+            total += sp.integrate(moved, (standard, -sp.oo, sp.oo))
+        return sp.simplify(total)
+
+
+# ---------------------------------------------------------------------------
+# Theorem 2.2 and its proof (Appendix B.1).
+# ---------------------------------------------------------------------------
+
+
+def _check_dudley_as_printed() -> Verdict:
+    gap = sp.Symbol("d", positive=True)
+    # TV of two Gaussians: the densities cross at the midpoint of the means.
+    with time_limit(_STEP_SECONDS):
+        tv_integral = sp.integrate(
+            td.gaussian_label_density(0) - td.gaussian_label_density(gap),
+            (td.y, -sp.oo, gap / 2),
+        )
+    tv_gaussians = check_identity(tv_integral, td.total_variation_gaussians(gap))
+    # f(x) = x, g = c x, x ~ N(0, 1): E_x erf(k|x|), k = |1-c|/(2 sqrt2 sigma).
+    u, k = sp.Symbol("u", positive=True), sp.Symbol("k", positive=True)
+    standard_normal = sp.exp(-(u**2) / 2) / sp.sqrt(2 * sp.pi)
+    with time_limit(_STEP_SECONDS):
+        family = 2 * sp.integrate(sp.erf(k * u) * standard_normal, (u, 0, sp.oo))
+    family = family.subs(k, sp.Abs(1 - td.c) / (2 * sp.sqrt(2) * td.sigma))
+    tv_family = check_identity(family, td.total_variation_linear_family())
+    bound = 2 * td.total_variation_linear_family()
+    supremum = sp.limit(bound, td.c, sp.oo)
+    if not (tv_gaussians.status == tv_family.status == Status.HOLDS and supremum == 2):
+        return Verdict.inconclusive(
+            f"TV of Gaussians: {tv_gaussians.detail}; TV of the family: "
+            f"{tv_family.detail}; sup over c of 2 TV = {supremum}"
+        )
+    at_hundred = float(bound.subs({td.c: 101, td.sigma: 1}))
+    return Verdict.fails(
+        "gamma_beta(p, q) <= 2 TV(p, q) <= 2 for all p, q (|h| <= ||h||_BL <= 1), so "
+        "no g reaches delta >= 2. Counterexample within Assumption 2.1: f(x) = x, "
+        "x ~ N(0, 1), Phi = span{x}; every g in Phi is c x and TV(p_f, p_g) = "
+        f"E_x erf(|1-c||x|/(2 sqrt2 sigma)) = {sp.sstr(family)} ("
+        f"{tv_family.detail}), so gamma_beta(p_f, p_cx) <= "
+        f"{sp.sstr(bound)} < 2 = sup_c (e.g. {at_hundred:.6f} at c = 101, "
+        "sigma = 1): the statement fails for delta = 2"
+    )
+
+
+def _check_wasserstein() -> Verdict:
+    variance = sp.Symbol("v", positive=True)
+    with time_limit(_STEP_SECONDS):
+        mean_abs = 2 * sp.integrate(
+            td.y * sp.exp(-(td.y**2) / (2 * variance)) / sp.sqrt(2 * sp.pi * variance),
+            (td.y, 0, sp.oo),
+        )
+    formula = check_identity(mean_abs, td.mean_absolute_label(variance))
+    lower = td.mean_absolute_label(td.c**2 + td.sigma**2) - td.mean_absolute_label(
+        1 + td.sigma**2
+    )
+    divergence = check_limit(lower, td.c, sp.oo, sp.oo)
+    return _all_hold(
+        {
+            "E|y| for y ~ N(0, v)": formula,
+            "W1(p_f, p_cx) >= E_g|y| - E_f|y| = sqrt(2/pi)(sqrt(c^2+sigma^2) - "
+            "sqrt(1+sigma^2)) (|y| is 1-Lipschitz) -> oo as c -> oo": divergence,
+        }
+    )
+
+
+def _check_witness_norm() -> Verdict:
+    witness = td.dudley_witness()
+    period = sp.Interval(0, 2 * sp.pi)
+    with time_limit(_STEP_SECONDS):
+        slope = sp.diff(witness, td.y)
+        lipschitz = sp.Max(maximum(slope, td.y, period), -minimum(slope, td.y, period))
+        sup = sp.Max(maximum(witness, td.y, period), -minimum(witness, td.y, period))
+    if lipschitz + sup == 1:
+        return Verdict.holds(
+            f"exact: ||cos(y)/2||_L = {lipschitz}, ||cos(y)/2||_inf = {sup}, sum 1"
+        )
+    return Verdict.fails(f"||cos(y)/2||_BL = {lipschitz} + {sup} != 1")
+
+
+def _check_eq27() -> Verdict:
+    return check_identity(_integrate_y(td.eq26_integrand()), td.eq27_integrand())
+
+
+def _cosine_gap(first: sp.Expr, second: sp.Expr) -> sp.Expr:
+    """:math:`\\cos x + x^2 - (\\cos z - z^2)` at ``x = first``, ``z = second``."""
+    return (sp.cos(td.x) + td.x**2 - (sp.cos(td.z) - td.z**2)).subs(
+        {td.x: first, td.z: second}, simultaneous=True
+    )
+
+
+def _check_cosine_inequality() -> Verdict:
+    # cos x = 1 - 2 sin^2(x/2) splits the gap into two terms that are >= 0
+    # because |sin t| <= |t|: x^2 - 2 sin^2(x/2) >= x^2/2, z^2 + 2 sin^2(z/2) >= 0.
+    split = (td.x**2 - 2 * sp.sin(td.x / 2) ** 2) + (
+        td.z**2 + 2 * sp.sin(td.z / 2) ** 2
+    )
+    with time_limit(_STEP_SECONDS):
+        difference = sp.simplify(
+            sp.expand_trig(_cosine_gap(td.x, td.z) - split).rewrite(sp.cos)
+        )
+    if difference != 0:
+        return Verdict.inconclusive(
+            f"the split did not simplify: residual {difference}"
+        )
+    return Verdict.holds(
+        "exact: cos x + x^2 - (cos z - z^2) = [x^2 - 2 sin^2(x/2)] + [z^2 + "
+        "2 sin^2(z/2)], both >= 0 since |sin t| <= |t|"
+    )
+
+
+def _check_eq28_as_printed() -> Verdict:
+    failing = []
+    for f_value, g_value in ((1, 1), (1, 3)):
+        point = {td.f_x: f_value, td.g_x: g_value}
+        lhs = sp.Abs(td.eq27_integrand().subs(point))
+        rhs = td.eq28_integrand().subs(point)
+        if bool((lhs < rhs).subs(td.sigma, 1)):
+            failing.append(((f_value, g_value), (lhs, rhs)))
+    if not failing:
+        return Verdict.holds("both test pairs satisfy (27) >= (28)")
+    shown = "; ".join(
+        f"f = {p[0]}, g = {p[1]} (constants: Phi = span{{1}}, any p): |(27)| = "
+        f"{sp.sstr(sp.simplify(s[0]))} ~ {float(s[0].subs(td.sigma, 1)):.4f} < (28) = "
+        f"{sp.sstr(s[1])} ~ {float(s[1].subs(td.sigma, 1)):.4f} at sigma = 1"
+        for p, s in failing
+    )
+    return Verdict.fails(
+        f"{shown}. |(27)| <= e^(-sigma^2/2) for every f, g, while (28) grows like "
+        "||g||^2: the inequality cos x + x^2 >= cos z - z^2 gives cos f - cos g >= "
+        "-(f^2 + g^2), a lower bound on the signed difference, not on its modulus"
+    )
+
+
+def _check_eq28_upper_bound() -> Verdict:
+    # (f^2 + g^2) -/+ (cos f - cos g) are the cosine gaps at (g, f) and (f, g).
+    above = check_identity(
+        td.f_x**2 + td.g_x**2 - (sp.cos(td.f_x) - sp.cos(td.g_x)),
+        _cosine_gap(td.g_x, td.f_x),
+    )
+    below = check_identity(
+        td.f_x**2 + td.g_x**2 + (sp.cos(td.f_x) - sp.cos(td.g_x)),
+        _cosine_gap(td.f_x, td.g_x),
+    )
+    verdict = _all_hold(
+        {"(28) - (27) = gap(g, f)": above, "(28) + (27) = gap(f, g)": below}
+    )
+    if verdict.status != Status.HOLDS:
+        return verdict
+    return Verdict.holds(
+        "pointwise, |(27)| <= (28) (both differences are cosine gaps, >= 0) and "
+        "|(27)| <= e^(-sigma^2/2) (|cos f - cos g| <= 2), so the witness cos(y)/2 "
+        f"certifies at most gamma_beta >= e^(-sigma^2/2) < 1. {verdict.detail}"
+    )
+
+
+def _check_choice_of_g() -> Verdict:
+    # With int f^2 p = a and g = s f, (28) = e^(-sigma^2/2)/2 (a + s^2 a); write
+    # a = 2 delta e^(sigma^2/2) r and split r <= 1 and r >= 1.
+    ratio = sp.Symbol("r", positive=True)
+    t = sp.Symbol("t", positive=True)
+    scale = td.proof_target_scale()
+    total = (
+        sp.exp(-(td.sigma**2) / 2)
+        / 2
+        * (td.f_norm_squared + scale**2 * td.f_norm_squared)
+    )
+    total = total.subs(
+        td.f_norm_squared, 2 * td.delta * sp.exp(td.sigma**2 / 2) * ratio
+    )
+    with time_limit(_STEP_SECONDS):
+        small = sp.simplify(total.subs(ratio, 1 / (1 + t)) / td.delta)
+        large = sp.simplify(total.subs(ratio, 1 + t) / td.delta)
+    if small == 1 and sp.simplify(large - (1 + 2 * t)) == 0:
+        return Verdict.holds(
+            "exact: (28)/delta = 1 when a <= 2 delta e^(sigma^2/2) and 1 + 2t >= 1 "
+            "when a = 2 delta e^(sigma^2/2)(1 + t)"
+        )
+    return Verdict.fails(f"(28)/delta = {small} (a small), {large} (a large)")
+
+
+def _check_kl_closed_form() -> Verdict:
+    return _all_hold(
+        {
+            "D_KL from the definition = (34)": check_identity(
+                _integrate_y(td.kl_divergence_integrand()), td.eq34()
+            ),
+            "(31) = (34)": check_identity(_integrate_y(td.eq31_integrand()), td.eq34()),
+            "(33) = (34)": check_identity(td.eq33(), td.eq34()),
+        }
+    )
+
+
+def _check_eq32_as_printed() -> Verdict:
+    printed = _integrate_y(td.eq32_integrand())
+    eq31 = _integrate_y(td.eq31_integrand())
+    verdict = check_identity(printed, eq31)
+    if verdict.status == Status.HOLDS:
+        return verdict
+    ratio = sp.simplify(printed / eq31)
+    return Verdict.fails(
+        f"(32) as printed integrates to {sp.sstr(sp.factor(printed))}, (31) to "
+        f"{sp.sstr(sp.factor(eq31))}: their ratio is {sp.sstr(ratio)}, so (32) "
+        "lacks the factor 1/(2 sigma^2) that (31) and (33) carry"
+    )
+
+
+def _check_eq32_corrected() -> Verdict:
+    return check_identity(
+        _integrate_y(td.eq32_integrand()) / (2 * td.sigma**2),
+        _integrate_y(td.eq31_integrand()),
+    )
+
+
+def _check_kl_choice_as_printed() -> Verdict:
+    at_threshold = td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_printed())
+    point = {td.f_norm: 1, td.sigma: 1, td.delta: 100}
+    alpha_value = float(td.kl_scale_printed().subs(point)) + 1e-3
+    kl_value = float(
+        td.kl_of_reflected_target().subs(point).subs(td.alpha, alpha_value)
+    )
+    if kl_value >= 100:
+        return Verdict.holds(f"D_KL = {kl_value} >= delta at the test point")
+    return Verdict.fails(
+        f"D_KL(alpha) = (1+alpha)^2 ||f||^2/(2 sigma^2) increases to "
+        f"{sp.sstr(sp.factor(at_threshold))} at alpha = sigma delta^(1/2)/||f||, "
+        "which is below delta when ||f|| < (sqrt2 - 1) sigma sqrt(delta): at ||f|| = "
+        f"sigma = 1, delta = 100, alpha = {alpha_value} > 10 gives D_KL = "
+        f"{kl_value:.4f} < 100 (alpha^2 ||f||^2 > sigma^2 delta only gives D_KL > "
+        "delta/2)"
+    )
+
+
+def _check_kl_choice_corrected() -> Verdict:
+    t = sp.Symbol("t", nonnegative=True)
+    threshold = td.kl_scale_corrected()
+    excess = td.kl_of_reflected_target().subs(td.alpha, threshold + t) - td.delta
+    positive_form = (
+        td.f_norm**2 * ((1 + t) ** 2 + 2 * threshold * (1 + t)) / (2 * td.sigma**2)
+    )
+    verdict = check_identity(excess, positive_form)
+    if verdict.status != Status.HOLDS:
+        return verdict
+    return Verdict.holds(
+        "with alpha = sigma sqrt(2 delta)/||f|| + t, t >= 0: D_KL - delta = "
+        "||f||^2 [(1+t)^2 + 2 alpha_0 (1+t)]/(2 sigma^2) > 0 "
+        f"({verdict.detail}); for f = 0 take g = c phi_1, D_KL = c^2/(2 sigma^2)"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Formulas (for LaTeX).
+# ---------------------------------------------------------------------------
+
+
+def _integral_y(integrand: sp.Expr) -> sp.Integral:
+    return sp.Integral(integrand, (td.y, -sp.oo, sp.oo))
+
+
+_THM_22 = ("Assumption 2.1", "sigma > 0", "f, g in Phi")
+_PROOF = ("Assumption 2.1", "sigma > 0", "pointwise in x; integrate against p(x)")
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE,
+        "thm-2.2",
+        "dudley-as-printed",
+        Kind.INEQUALITY,
+        "for any f in Phi and any delta > 0 there is g in Phi with gamma_beta(p_f, "
+        "p_g) >= delta (Dudley metric)",
+        _check_dudley_as_printed,
+        Status.FAILS,
+        assumptions=_THM_22,
+        formula=lambda: sp.Ge(td.dudley_metric, td.delta),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "thm-2.2",
+        "wasserstein",
+        Kind.LIMIT,
+        "the statement holds for the Wasserstein-1 metric the text names after the "
+        "theorem: W1(p_f, p_cf) -> oo as c -> oo (f(x) = x, x ~ N(0, 1))",
+        _check_wasserstein,
+        Status.HOLDS,
+        assumptions=_THM_22,
+        corrects=_claim_id("thm-2.2", "dudley-as-printed"),
+        formula=lambda: sp.Ge(
+            td.wasserstein_distance,
+            td.mean_absolute_label(td.c**2 + td.sigma**2)
+            - td.mean_absolute_label(1 + td.sigma**2),
+        ),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "26",
+        "witness-norm",
+        Kind.IDENTITY,
+        "h = cos(y)/2 has ||h||_BL = ||h||_L + ||h||_inf = 1, so it is admissible in "
+        "(23) and gives (26)",
+        _check_witness_norm,
+        Status.HOLDS,
+        assumptions=_PROOF,
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "27",
+        "gaussian-cosine",
+        Kind.IDENTITY,
+        "(26) = (27): E[cos(y)/2] over y ~ N(m, sigma^2) is e^(-sigma^2/2) cos(m)/2",
+        _check_eq27,
+        Status.HOLDS,
+        assumptions=_PROOF,
+        formula=lambda: sp.Eq(_integral_y(td.eq26_integrand()), td.eq27_integrand()),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "28",
+        "cosine-inequality",
+        Kind.INEQUALITY,
+        "cos(x) + x^2 >= cos(z) - z^2 for all real x, z",
+        _check_cosine_inequality,
+        Status.HOLDS,
+        formula=lambda: sp.Ge(sp.cos(td.x) + td.x**2, sp.cos(td.z) - td.z**2),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "28",
+        "as-printed",
+        Kind.INEQUALITY,
+        "|e^(-sigma^2/2)/2 int [cos f - cos g] p dx| >= e^(-sigma^2/2)/2 int [f^2 + "
+        "g^2] p dx, by the cosine inequality",
+        _check_eq28_as_printed,
+        Status.FAILS,
+        assumptions=_PROOF,
+        formula=lambda: sp.Ge(sp.Abs(td.eq27_integrand()), td.eq28_integrand()),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "28",
+        "upper-bound",
+        Kind.INEQUALITY,
+        "what the cosine inequality gives: |(27)| <= (28) pointwise, and |(27)| <= "
+        "e^(-sigma^2/2) < 1",
+        _check_eq28_upper_bound,
+        Status.HOLDS,
+        assumptions=_PROOF,
+        corrects=_claim_id("28", "as-printed"),
+        formula=lambda: sp.Le(sp.Abs(td.eq27_integrand()), td.eq28_integrand()),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "28",
+        "choice-of-g",
+        Kind.INEQUALITY,
+        "with a = int f^2 p (30) and g = sqrt(|2 delta e^(sigma^2/2) - a|/a) f, the "
+        "right-hand side of (28) is >= delta",
+        _check_choice_of_g,
+        Status.HOLDS,
+        assumptions=(*_PROOF, "f != 0"),
+        formula=lambda: sp.Ge(
+            sp.exp(-(td.sigma**2) / 2)
+            / 2
+            * (td.f_norm_squared + td.proof_target_scale() ** 2 * td.f_norm_squared),
+            td.delta,
+        ),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "31-34",
+        "kl-closed-form",
+        Kind.IDENTITY,
+        "D_KL(p_f || p_g) = (31) = (33) = ||f - g||^2/(2 sigma^2) (34)",
+        _check_kl_closed_form,
+        Status.HOLDS,
+        assumptions=_PROOF,
+        formula=lambda: sp.Eq(_integral_y(td.kl_divergence_integrand()), td.eq34()),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "32",
+        "as-printed",
+        Kind.IDENTITY,
+        "(31) = 1/sqrt(2 pi sigma^2) int p e^(-(y-f)^2/(2 sigma^2)) [g^2 - f^2 - 2yg + "
+        "2yf] dx dy (32), as extracted (no factor 1/(2 sigma^2))",
+        _check_eq32_as_printed,
+        Status.FAILS,
+        assumptions=_PROOF,
+        formula=lambda: sp.Eq(
+            _integral_y(td.eq31_integrand()), _integral_y(td.eq32_integrand())
+        ),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "32",
+        "corrected",
+        Kind.IDENTITY,
+        "(31) = (32)/(2 sigma^2)",
+        _check_eq32_corrected,
+        Status.HOLDS,
+        assumptions=_PROOF,
+        corrects=_claim_id("32", "as-printed"),
+        formula=lambda: sp.Eq(
+            _integral_y(td.eq31_integrand()),
+            _integral_y(td.eq32_integrand()) / (2 * td.sigma**2),
+        ),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "34",
+        "choice-as-printed",
+        Kind.INEQUALITY,
+        "g = -alpha f with alpha > sigma delta^(1/2)/||f|| gives D_KL(p_f || p_g) >= "
+        "delta",
+        _check_kl_choice_as_printed,
+        Status.FAILS,
+        assumptions=(*_THM_22, "f != 0"),
+        formula=lambda: sp.Ge(
+            td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_printed()), td.delta
+        ),
+        budget_seconds=_BUDGET,
+    ),
+    Claim(
+        SOURCE,
+        "34",
+        "choice-corrected",
+        Kind.INEQUALITY,
+        "g = -alpha f with alpha >= sigma sqrt(2 delta)/||f|| gives D_KL > delta, so "
+        "the KL half of Theorem 2.2 holds",
+        _check_kl_choice_corrected,
+        Status.HOLDS,
+        assumptions=(*_THM_22, "f != 0 (f = 0: g = c phi_1)"),
+        corrects=_claim_id("34", "choice-as-printed"),
+        formula=lambda: sp.Ge(
+            td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_corrected()),
+            td.delta,
+        ),
+        budget_seconds=_BUDGET,
+    ),
+)

@@ -1,0 +1,221 @@
+r"""The alpha -> 0 endpoints of features-are-fate against textbook forms and the theory.
+
+Reference forms are plain: ``np.linalg.pinv`` (an SVD) for :math:`X^+`, a
+one-column least-squares fit for b of eq. (108), the quadratic formula for the
+depth-2 scale and the SymPy scale equation of
+:mod:`implicit_bias.theory.transfer_asymptotics` for any depth. The fast path
+solves with the Gram matrix, whose condition number is below 1e4 for these
+Gaussian draws (n / d <= 0.8 or >= 2), so 1e-12 (relative to O(1) values)
+covers its rounding.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics import transfer_endpoints as endpoints
+from implicit_bias.theory import transfer_asymptotics as theory
+
+ATOL = 1e-12
+
+
+def problem(
+    dimension: int, samples: int, count: int, theta: float, sigma: float, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A unit source, K Gaussian target designs and noisy labels at angle theta."""
+    rng = np.random.default_rng(seed)
+    source = rng.standard_normal(dimension)
+    source /= np.linalg.norm(source)
+    other = rng.standard_normal(dimension)
+    other -= (other @ source) * source
+    other /= np.linalg.norm(other)
+    target = np.cos(theta) * source + np.sin(theta) * other
+    X = rng.standard_normal((count, samples, dimension))
+    y = X @ target + sigma * rng.standard_normal((count, samples))
+    return source, X, y
+
+
+def test_public_names_cite_their_equation_with_formula_and_example() -> None:
+    # The requirements tests/test_public_api.py makes of exported numerics.
+    for name in endpoints.__all__:
+        doc = inspect.getdoc(getattr(endpoints, name)) or ""
+        assert "Eq" in doc, name
+        assert "of features-are-fate" in doc, name
+        assert ".. math::" in doc, name
+        assert ">>>" in doc, name
+
+
+@pytest.mark.parametrize(("samples", "dimension"), [(4, 9), (20, 8)])
+def test_min_norm_solution_is_the_pseudo_inverse(samples: int, dimension: int) -> None:
+    _, X, y = problem(dimension, samples, 3, 0.8, 0.4, seed=samples)
+    batched = endpoints.min_norm_solution(X, y)
+    for k in range(3):
+        reference = np.linalg.pinv(X[k]) @ y[k]
+        np.testing.assert_allclose(batched[k], reference, atol=ATOL)
+        alone = endpoints.min_norm_solution(X[k], y[k])
+        np.testing.assert_allclose(alone, reference, atol=ATOL)
+
+
+def test_linear_transfer_coefficient_is_the_least_squares_fit_along_source() -> None:
+    source, X, y = problem(10, 6, 3, 0.9, 0.5, seed=2)
+    b = endpoints.linear_transfer_coefficient(X, y, source)
+    assert b.shape == (3,)
+    for k in range(3):
+        column = (X[k] @ source)[:, None]
+        (fit,), *_ = np.linalg.lstsq(column, y[k], rcond=None)
+        assert b[k] == pytest.approx(fit, rel=1e-12)
+
+
+def test_finetune_endpoint_interpolates_and_balances() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((4, 9))
+    y = rng.standard_normal(4)
+    source = rng.standard_normal(9)
+    source /= np.linalg.norm(source)
+    endpoint = endpoints.finetune_endpoint(x, y, source)
+    np.testing.assert_allclose(x @ endpoint, y, atol=ATOL)
+    projector = np.linalg.pinv(x) @ x
+    frozen = source - projector @ source
+    scale = (endpoint - projector @ endpoint) @ frozen / (frozen @ frozen)
+    # c^4 = |X^+ y|^2 + c^2 |(I-P) beta_s|^2 and ||beta_ft|| = c^2.
+    min_norm = np.linalg.pinv(x) @ y
+    assert scale**4 == pytest.approx(min_norm @ min_norm + scale**2 * (frozen @ frozen))
+    assert np.linalg.norm(endpoint) == pytest.approx(scale**2)
+
+
+def test_depth_two_endpoint_is_the_quadratic_formula() -> None:
+    source, X, y = problem(9, 4, 3, 1.1, 0.5, seed=8)
+    batched = endpoints.finetune_endpoint(X, y, source, depth=2)
+    for k in range(3):
+        pseudo_inverse = np.linalg.pinv(X[k])
+        minimum = pseudo_inverse @ y[k]
+        frozen = source - pseudo_inverse @ (X[k] @ source)
+        a, b = frozen @ frozen, minimum @ minimum
+        # s^4 - a s^2 - b = 0, the positive root in s^2.
+        scale = np.sqrt((a + np.sqrt(a**2 + 4 * b)) / 2)
+        np.testing.assert_allclose(batched[k], minimum + scale * frozen, atol=ATOL)
+        alone = endpoints.finetune_endpoint(X[k], y[k], source)
+        np.testing.assert_allclose(alone, batched[k], atol=ATOL)
+
+
+@pytest.mark.parametrize("depth", [2, 3, 5])
+def test_corrected_endpoint_solves_the_theory_scale_equation(depth: int) -> None:
+    source, X, y = problem(9, 4, 1, 1.1, 0.5, seed=depth)
+    beta = endpoints.finetune_endpoint(X, y, source, depth=depth)[0]
+    minimum = endpoints.min_norm_solution(X, y)[0]
+    outside = source - endpoints.min_norm_solution(X, X @ source)[0]
+    # beta = X^+ y + s^(L-1) (I - P) beta_s; the theory's c is s.
+    scale = (np.linalg.norm(beta - minimum) / np.linalg.norm(outside)) ** (
+        1 / (depth - 1)
+    )
+    equation = sp.lambdify(
+        (theory.scale_c, theory.norm_a, theory.norm_b, theory.depth),
+        theory.finetune_scale_equation(),
+    )
+    residual = equation(scale, np.linalg.norm(minimum), np.linalg.norm(outside), depth)
+    assert abs(residual) < 1e-12 * (1 + scale ** (2 * depth))
+
+
+def test_eq_142_as_printed_holds_when_target_is_source() -> None:
+    source, X, _ = problem(10, 4, 2, 0.0, 0.0, seed=3)
+    y = X @ source
+    np.testing.assert_allclose(
+        endpoints.finetune_endpoint(X, y, source, depth=3),
+        endpoints.finetune_endpoint_as_printed(X, y, source),
+        atol=ATOL,
+    )
+
+
+def test_eq_142_as_printed_misses_the_scale_with_noise() -> None:
+    source, X, y = problem(10, 4, 1, 0.7, 1.0, seed=5)
+    printed = endpoints.finetune_endpoint_as_printed(X, y, source)[0]
+    corrected = endpoints.finetune_endpoint(X, y, source)[0]
+    minimum = endpoints.min_norm_solution(X, y)[0]
+    outside = printed - minimum
+    # Both keep X^+ y and differ by (s - 1) (I - P) beta_s with s != 1.
+    np.testing.assert_allclose(X[0] @ printed, y[0], atol=ATOL)
+    scale = (corrected - minimum) @ outside / (outside @ outside)
+    np.testing.assert_allclose(corrected - minimum, scale * outside, atol=ATOL)
+    assert abs(scale - 1) > 1e-2
+
+
+def test_rank_one_deviation_is_the_singular_value_ratio() -> None:
+    rng = np.random.default_rng(4)
+    matrices = rng.standard_normal((3, 5, 4))
+    singular = np.linalg.svd(matrices, compute_uv=False)
+    np.testing.assert_allclose(
+        endpoints.rank_one_deviation(matrices), singular[:, 1] / singular[:, 0]
+    )
+    outer = np.einsum("ki,kj->kij", matrices[:, :, 0], matrices[:, 0, :])
+    assert np.all(endpoints.rank_one_deviation(outer) < 1e-15)
+    assert endpoints.rank_one_deviation(matrices[:, :, :1]).tolist() == [0.0] * 3
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (
+            lambda: endpoints.finetune_endpoint(
+                np.ones((2, 3)), np.ones(3), np.ones(3)
+            ),
+            "do not match",
+        ),
+        (
+            lambda: endpoints.finetune_endpoint(np.eye(2), [1.0, 0.0], [1.0, 0, 0]),
+            "do not match",
+        ),
+        (lambda: endpoints.min_norm_solution(np.eye(2), [1.0]), "do not match"),
+        (lambda: endpoints.min_norm_solution(np.ones(2), [1.0]), "shape"),
+        (lambda: endpoints.min_norm_solution([[np.nan, 1.0]], [1.0]), "finite"),
+        (
+            lambda: endpoints.finetune_endpoint(np.eye(2), [1.0, 0.0], [2.0, 0.0]),
+            "norm",
+        ),
+        (
+            lambda: endpoints.finetune_endpoint(
+                np.ones((3, 2)), np.ones(3), [1.0, 0.0]
+            ),
+            "n <= d",
+        ),
+        (
+            lambda: endpoints.finetune_endpoint(
+                np.eye(2), [1.0, 0.0], [1.0, 0.0], depth=1
+            ),
+            "depth",
+        ),
+        (
+            lambda: endpoints.finetune_endpoint(
+                np.eye(2),
+                [1.0, 0.0],
+                [1.0, 0.0],
+                depth=2.5,  # type: ignore[arg-type]
+            ),
+            "integer",
+        ),
+        (
+            lambda: endpoints.finetune_endpoint(
+                np.eye(2), [1.0, 0.0], [1.0, 0.0], depth=True
+            ),
+            "integer",
+        ),
+        (
+            lambda: endpoints.linear_transfer_coefficient(
+                np.eye(2)[:1], [1.0], [0.0, 1.0]
+            ),
+            "0/0",
+        ),
+        (lambda: endpoints.rank_one_deviation(np.zeros((2, 3, 3))), "zero matrix"),
+        (lambda: endpoints.rank_one_deviation(np.ones((3, 3))), "(K, m, p)"),
+    ],
+)
+def test_invalid_arguments_raise(call: Callable[[], object], match: str) -> None:
+    with pytest.raises(InvalidArgumentError) as info:
+        call()
+    assert match in str(info.value)
+    assert isinstance(info.value, ValueError)
