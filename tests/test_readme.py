@@ -24,7 +24,7 @@ def test_the_readme_has_runnable_examples() -> None:
 @pytest.mark.parametrize("block", _python_blocks(), ids=lambda b: b.split("\n")[0])
 def test_readme_example_runs(block: str) -> None:
     namespace: dict[str, object] = {}
-    exec(compile(block, str(README), "exec"), namespace)  # noqa: S102
+    exec(compile(block, str(README), "exec"), namespace)
     # A property test defined by an example is run, as pytest would run it.
     for name, value in namespace.items():
         if name.startswith("test_") and callable(value):
