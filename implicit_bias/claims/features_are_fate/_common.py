@@ -1,0 +1,91 @@
+r"""Tolerances and verdict helpers shared by the Appendix-B claims of features-are-fate.
+
+Used by :mod:`.random_matrix`, :mod:`.linear_transfer`, :mod:`.ridge_transfer`
+and :mod:`.finetuning`.
+
+Tolerances. A Monte Carlo mean must lie within 4 standard errors of the exact
+value (a two-sided normal probability of 6e-5 of failing by chance; seeds are
+fixed). A convergence rate is the least-squares slope of
+:math:`\log|\text{finite}-\text{limit}|` against :math:`\log n`; with
+:math:`\text{finite}-\text{limit} = c_1/n + c_2/n^2 + O(n^{-3})` the local
+slope is :math:`-1 - \frac{c_2/(c_1 n)}{1 + c_2/(c_1n)}`, and the fitted slope
+may differ from -1 by twice the largest such deviation over the range (the
+factor 2 covering the :math:`O(n^{-3})` remainder). The stronger check
+:math:`|n(\text{finite}-\text{limit}) - c_1|\le 2|c_2|/n` uses the same
+coefficients. Gradient descent is a first-order discretization of the flow:
+its endpoint error must have observed order in the step size within 0.15 of 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from implicit_bias.claims.engine import Verdict
+from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.theory import transfer_asymptotics as theory
+
+#: Monte Carlo means must be within this many standard errors of the exact value.
+STANDARD_ERRORS = 4.0
+#: Observed order of gradient descent's step-size error must be within this of 1.
+ORDER_TOLERANCE = 0.15
+
+
+def claim_id(equation: str, label: str) -> str:
+    """The id of this source's claim ``label`` of eq. ``equation``."""
+    return f"{SOURCE}:{equation}:{label}"
+
+
+def holds_if(ok: bool, detail: str) -> Verdict:
+    """HOLDS with ``detail`` if ``ok``, else FAILS with it."""
+    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+
+
+def as_asymptotics_symbols(expression: sp.Expr) -> sp.Expr:
+    """Rewrite another theory module's symbols as transfer_asymptotics', by name."""
+    ours = {
+        s.name: s
+        for s in (
+            theory.n,
+            theory.d,
+            theory.gamma_ratio,
+            theory.lam,
+            theory.theta,
+            theory.sigma,
+        )
+    }
+    return expression.xreplace(
+        {s: ours[s.name] for s in expression.free_symbols if s.name in ours}
+    )
+
+
+def rate_verdict(
+    sizes: np.ndarray,
+    difference: np.ndarray,
+    first: float,
+    second: float,
+    label: str,
+) -> Verdict:
+    """Whether ``difference`` (finite - limit at ``sizes``) decays as c1/n + c2/n^2.
+
+    ``first``, ``second`` are c1, c2; the tolerances are the module docstring's.
+    """
+    if first == 0 or second == 0:
+        return Verdict.inconclusive(
+            f"{label}: c1 = {first:g}, c2 = {second:g}; the rate test needs both "
+            "nonzero (choose other parameters)"
+        )
+    slope = float(np.polyfit(np.log(sizes), np.log(np.abs(difference)), 1)[0])
+    ratio = second / (first * sizes)
+    tolerance = 2 * float(np.max(np.abs(ratio / (1 + ratio))))
+    scaled = sizes * difference
+    bound = 2 * abs(second) / sizes
+    ok = abs(slope + 1) <= tolerance and bool(np.all(np.abs(scaled - first) <= bound))
+    detail = (
+        f"{label}: n = {sizes.astype(int).tolist()}; |finite - limit| = "
+        f"{np.array2string(np.abs(difference), precision=3)}; fitted log-log slope "
+        f"{slope:.5f} vs predicted -1 (tolerance {tolerance:.2g} from c2/c1); "
+        f"n(finite - limit) = {np.array2string(scaled, precision=5)} vs c1 = "
+        f"{first:.5f} (within 2|c2|/n, c2 = {second:.4g})"
+    )
+    return holds_if(ok, detail)

@@ -1,0 +1,295 @@
+r"""Claims of features-are-fate, Appendix B: the scratch risk, eqs. (95)-(102).
+
+The Marchenko-Pastur steps of the proof of Theorem 3.6 as printed: the
+inverse-trace limit (98)-(100) and the Stieltjes transform (101)-(102),
+checked symbolically (:mod:`implicit_bias.theory.transfer_asymptotics`) and
+against the MP density with mpmath; and the exact finite-size scratch risk of
+:mod:`implicit_bias.numerics.transfer_asymptotics` against Monte Carlo and
+against the paper's limit (10) (:mod:`implicit_bias.theory.transfer_risks`,
+written separately), at the rate its 1/n expansion predicts.
+
+Tolerances. A Monte Carlo mean must lie within 4 standard errors of the exact
+value and a convergence rate is tested as
+:func:`~implicit_bias.claims.features_are_fate._common.rate_verdict` explains.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from implicit_bias.claims.checks import check_identity, check_limit
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
+from implicit_bias.claims.features_are_fate._common import (
+    STANDARD_ERRORS,
+    as_asymptotics_symbols,
+    holds_if,
+    rate_verdict,
+)
+from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.numerics import transfer_asymptotics as numerics
+from implicit_bias.numerics import transfer_risks as limits
+from implicit_bias.theory import transfer_asymptotics as theory
+from implicit_bias.theory import transfer_risks as limits_theory
+
+__all__ = ["CLAIMS"]
+
+_n, _d, _gamma = theory.n, theory.d, theory.gamma_ratio
+_sigma = theory.sigma
+
+
+# --- eqs. (95)-(103) at finite n, d: the scratch risk
+
+
+def _check_scratch_monte_carlo() -> Verdict:
+    rows = []
+    ok = True
+    for index, (samples, dimension, noise) in enumerate(
+        ((10, 40, 0.5), (40, 10, 0.5), (8, 30, 1.0))
+    ):
+        draws = numerics.scratch_risk_samples(
+            samples, dimension, noise, draws=4000, seed=100 + index
+        )
+        mean = float(draws.mean())
+        error = float(draws.std(ddof=1) / np.sqrt(draws.size))
+        exact = float(numerics.scratch_risk_finite(samples, dimension, noise))
+        ok &= abs(mean - exact) <= STANDARD_ERRORS * error
+        rows.append(
+            f"(n, d, sigma) = ({samples}, {dimension}, {noise}): Monte Carlo "
+            f"{mean:.4f} +- {error:.4f} vs exact {exact:.4f}"
+        )
+    return holds_if(ok, "4000 draws each; " + "; ".join(rows))
+
+
+def _scratch_coefficients(ratio: float, noise: float) -> tuple[float, float]:
+    inverse = sp.Symbol("epsilon", positive=True)
+    if ratio < 1:
+        branch = theory.scratch_risk_finite_overparameterized()
+    else:
+        branch = theory.scratch_risk_finite_underparameterized()
+    finite = branch.subs(_d, _n / _gamma).subs(_n, 1 / inverse)
+    values = {_gamma: sp.nsimplify(ratio), _sigma: sp.nsimplify(noise)}
+    series = sp.series(finite.subs(values), inverse, 0, 3).removeO()
+    return float(series.coeff(inverse, 1)), float(series.coeff(inverse, 2))
+
+
+def _check_scratch_rate() -> Verdict:
+    verdicts = []
+    noise = 0.5
+    for ratio in (0.5, 2.0):
+        sizes = np.array([200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0])
+        dimensions = sizes / ratio
+        finite = numerics.scratch_risk_finite(sizes, dimensions, noise)
+        difference = finite - limits.scratch_risk(ratio, noise)
+        first, second = _scratch_coefficients(ratio, noise)
+        verdicts.append(
+            rate_verdict(
+                sizes, difference, first, second, f"gamma = {ratio}, sigma = {noise}"
+            )
+        )
+    ok = all(v.status == Status.HOLDS for v in verdicts)
+    return holds_if(ok, "; ".join(v.detail for v in verdicts))
+
+
+def _check_scratch_noiseless_exact() -> Verdict:
+    finite = theory.scratch_risk_finite_overparameterized().subs(
+        {_sigma: 0, _n: _gamma * _d}
+    )
+    overparameterized = limits_theory.scratch_risk_overparameterized()
+    limit = as_asymptotics_symbols(overparameterized).subs(_sigma, 0)
+    verdict = check_identity(finite, limit)
+    return Verdict(
+        verdict.status,
+        "sigma = 0, n = gamma d < d - 1: 1 - n/d = eq. (10) at every d "
+        f"({verdict.detail})",
+    )
+
+
+# --- eqs. (98)-(102)
+
+
+def _check_inverse_trace_limit() -> Verdict:
+    finite = theory.inverse_trace_finite(_gamma * _d, _d).args[0][0]
+    return check_limit(finite, _d, sp.oo, theory.inverse_trace_limit())
+
+
+def _check_stieltjes_quadratic() -> Verdict:
+    residual = sp.expand(
+        theory.stieltjes_quadratic(theory.stieltjes_eq101()) * theory.z
+    )
+    if residual == 0:
+        return Verdict.holds(
+            "exact: gamma z g^2 - (z - 1 + gamma) g + 1 = 0 at g = eq. (101) "
+            "(for either branch of the root product)"
+        )
+    return Verdict.fails(f"residual z * q(g) = {sp.sstr(residual)}")
+
+
+def _check_stieltjes_branch() -> Verdict:
+    points = [
+        mpmath.mpc(1, 0.5),
+        mpmath.mpc(0.5, -0.1),
+        mpmath.mpc(-2, 0),
+        mpmath.mpc(-0.01, 0),
+        mpmath.mpc(5, 0),
+        mpmath.mpc(1, 1e-3),
+    ]
+    worst, worst_single, worst_decay = 0.0, 0.0, 0.0
+    worst_sign = -np.inf
+    with mpmath.workdps(30):
+        for ratio in ("0.1", "0.3", "0.7"):
+            g = mpmath.mpf(ratio)
+            values = {_gamma: g}
+            printed = sp.lambdify(
+                theory.z, theory.stieltjes_eq101().subs(values), modules="mpmath"
+            )
+            single = sp.lambdify(
+                theory.z,
+                theory.stieltjes_eq101_single_root().subs(values),
+                modules="mpmath",
+            )
+            density = sp.lambdify(
+                theory.x,
+                theory.marchenko_pastur_density().subs(values),
+                modules="mpmath",
+            )
+            lower, upper = (1 - mpmath.sqrt(g)) ** 2, (1 + mpmath.sqrt(g)) ** 2
+            for point in points:
+                integral = mpmath.quad(
+                    lambda v, p=point, rho=density: rho(v) / (p - v),
+                    [lower, 1, upper],
+                )
+                worst = max(
+                    worst, float(abs(printed(point) - integral) / abs(integral))
+                )
+                worst_single = max(
+                    worst_single, float(abs(single(point) - integral) / abs(integral))
+                )
+            for angle in (0.3, 1.5, 2.8):
+                point = mpmath.mpf(10) ** 8 * mpmath.expjpi(angle / mpmath.pi)
+                worst_decay = max(worst_decay, float(abs(point * printed(point) - 1)))
+                worst_sign = max(worst_sign, float(mpmath.im(printed(point))))
+                near = mpmath.mpc(1, 0.05) * angle
+                worst_sign = max(worst_sign, float(mpmath.im(printed(near))))
+    detail = (
+        "gamma = 0.1, 0.3, 0.7; eq. (101) with principal roots vs "
+        "int rho(x)/(z - x) dx over the MP density at 6 points (both half planes, "
+        f"real z < lambda_- and > lambda_+): max relative difference {worst:.1e}; "
+        f"|z g(z) - 1| <= {worst_decay:.1e} at |z| = 1e8 (g ~ +1/z: the resolvent "
+        f"convention (1/n) tr (zI - C)^-1 of eq. (99)); max Im g for Im z > 0: "
+        f"{worst_sign:.2e} (< 0). The one-root form sqrt((z-l+)(z-l-)) misses by "
+        f"up to {worst_single:.2g} (wrong branch on z < lambda_-)"
+    )
+    ok = worst <= 1e-20 and worst_decay <= 1e-7 and worst_sign < 0
+    return holds_if(ok and worst_single > 1e-3, detail)
+
+
+def _check_stieltjes_limit() -> Verdict:
+    margin = sp.Symbol("p", positive=True)
+    below_one = {_gamma: 1 / (1 + margin) ** 2}
+    with time_limit(30):
+        value = sp.limit(theory.stieltjes_eq101().subs(below_one), theory.z, 0)
+    expected = theory.stieltjes_eq102().subs(below_one)
+    if sp.simplify(value - expected) != 0:
+        return Verdict.fails(f"limit is {sp.sstr(value)}, not {sp.sstr(expected)}")
+    single = sp.limit(
+        theory.stieltjes_eq101_single_root().subs(_gamma, sp.Rational(1, 4)),
+        theory.z,
+        0,
+    )
+    return Verdict.holds(
+        "exact: lim_{z->0} eq. (101) = -1/(1 - gamma) for every gamma = 1/(1+p)^2 "
+        f"< 1 (the numerator vanishes: sqrt(-l+) sqrt(-l-) = -|1 - gamma|); with one "
+        f"root of the product the limit is {sp.sstr(single)} (gamma = 1/4)"
+    )
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE,
+        "95",
+        "finite-scratch-risk",
+        Kind.SIMULATION,
+        "beyond the paper: the exact finite-n, d expected risk of min-norm least "
+        "squares, 1 - n/d + sigma^2 n/(d-n-1) (n < d-1) or sigma^2 d/(n-d-1) "
+        "(n > d+1), matches Monte Carlo",
+        _check_scratch_monte_carlo,
+        Status.HOLDS,
+        assumptions=("risk = E_{X,eps} ||X^+ y - beta_t||^2, ||beta_t|| = 1",),
+        formula=lambda: sp.Eq(theory.risk_scratch, theory.scratch_risk_finite()),
+    ),
+    Claim(
+        SOURCE,
+        "95",
+        "finite-scratch-rate",
+        Kind.NUMERIC,
+        "beyond the paper: the exact finite scratch risk converges to eq. (10) as "
+        "c1/n (n = gamma d)",
+        _check_scratch_rate,
+        Status.HOLDS,
+    ),
+    Claim(
+        SOURCE,
+        "95",
+        "noiseless-exact",
+        Kind.IDENTITY,
+        "beyond the paper: at sigma = 0 and gamma < 1 eq. (10) is exact at every "
+        "finite d",
+        _check_scratch_noiseless_exact,
+        Status.HOLDS,
+    ),
+    Claim(
+        SOURCE,
+        "100",
+        "inverse-trace-limit",
+        Kind.LIMIT,
+        "E tr((X^+)^T X^+) -> gamma/(1-gamma) for gamma < 1 (eqs. (98)-(102)); the "
+        "exact finite value is n/(d - n - 1)",
+        _check_inverse_trace_limit,
+        Status.HOLDS,
+        assumptions=("X with iid N(0,1) entries", "n = gamma d, d -> oo"),
+        formula=lambda: sp.Eq(
+            sp.Limit(_gamma * _d / (_d - _gamma * _d - 1), _d, sp.oo),
+            theory.inverse_trace_limit(),
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "101",
+        "self-consistent",
+        Kind.IDENTITY,
+        "the printed g_C(z) solves the MP resolvent equation gamma z g^2 - "
+        "(z - 1 + gamma) g + 1 = 0",
+        _check_stieltjes_quadratic,
+        Status.HOLDS,
+        formula=lambda: sp.Eq(theory.stieltjes_quadratic(theory.resolvent), 0),
+    ),
+    Claim(
+        SOURCE,
+        "101",
+        "stieltjes-branch",
+        Kind.NUMERIC,
+        "with principal square roots, eq. (101) is the Stieltjes transform "
+        "(1/n) E tr (zI - C)^{-1} = int rho(x)/(z - x) dx of the MP law: it matches "
+        "the integral, decays like 1/z and has Im g < 0 for Im z > 0",
+        _check_stieltjes_branch,
+        Status.HOLDS,
+        assumptions=("gamma = n/d < 1", "mpmath at 30 digits"),
+        formula=lambda: sp.Eq(theory.resolvent, theory.stieltjes_eq101()),
+    ),
+    Claim(
+        SOURCE,
+        "102",
+        "limit",
+        Kind.LIMIT,
+        "lim_{z -> 0} g_C(z) = -1/(1 - gamma)",
+        _check_stieltjes_limit,
+        Status.HOLDS,
+        assumptions=("gamma < 1",),
+        formula=lambda: sp.Eq(
+            sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
+            theory.stieltjes_eq102(),
+        ),
+    ),
+)

@@ -1,0 +1,405 @@
+r"""The batched descent engine of :mod:`implicit_bias.validation.deep_linear_networks`.
+
+Private: the backward pass, the two step rules, the adaptive step and the
+descent loop that the training phases of
+:mod:`~implicit_bias.validation.deep_linear_networks` run; the losses, the
+stopping rule and the conservation laws the steps keep are described there.
+
+Backpropagation, by hand. With :math:`P_l = W_1\cdots W_{l-1}` and
+:math:`q_l = W_{l+1}\cdots W_L` (so :math:`\beta = P_l W_l q_l`), the gradient
+of a loss with :math:`\partial\mathcal{L}/\partial\beta = g` is the outer
+product
+
+.. math:: \nabla_{W_l}\mathcal{L} = a_l\, q_l^\top,\qquad
+          a_1 = g,\ a_{l+1} = W_l^\top a_l,\qquad
+          q_L = 1,\ q_{l-1} = W_l\, q_l,
+
+one chain of matrix-vector products each way; no matrix-matrix product and no
+autograd. K independent networks are stacked on a leading axis and advance
+together (``np.matmul`` / ``np.einsum`` over the batch); a network that has
+converged is frozen and dropped from the batch.
+
+The midpoint step. The Euler step :math:`W_l' = W_l - \eta\,a_l q_l^\top` with
+:math:`a_l, q_l` evaluated at the midpoint weights
+:math:`\bar W_l = (W_l + W_l')/2` and :math:`g` frozen at the start of the
+step. Then
+:math:`W_l'^\top W_l' - W_l^\top W_l = W_{l+1}'W_{l+1}'^\top -
+W_{l+1}W_{l+1}^\top` holds exactly (the identity
+:math:`A'^\top A' - A^\top A = \mathrm{sym}((A'-A)^\top(A'+A))` and
+:math:`\bar W_l^\top a_l = a_{l+1}`, :math:`\bar W_{l+1} q_{l+1} = q_l`), so
+the invariant (35) :math:`D_l = W_l^\top W_l - W_{l+1}W_{l+1}^\top` is
+conserved to rounding at ANY step size, as under the flow. An Euler step
+changes it by
+:math:`\eta^2(\|a_l\|^2 q_l q_l^\top - \|q_{l+1}\|^2 a_{l+1}a_{l+1}^\top)`,
+in total about :math:`\eta` times the loss decrease. For L = 2 the midpoint
+step is solved in closed form (the update of :math:`W_2` is a scalar multiple
+of known vectors); for L > 2 by fixed-point iteration to rounding.
+
+The adaptive step. With ``learning_rate=None`` each network takes the step
+:math:`1/h_k`, :math:`h_k` an upper bound on the largest eigenvalue of the
+loss Hessian in the trainable weights at the current point:
+
+.. math:: h = \lambda_X \sum_{l} \|P_l\|^2\|q_l\|^2
+          + \|g\| \sum_{l<m} \|P_l\|\,\|W_{l+1}\cdots W_{m-1}\|\,\|q_m\|
+
+(Gauss-Newton part :math:`J^\top\Sigma J` plus the curvature of
+:math:`g^\top\beta`; :math:`\lambda_X` the top eigenvalue of the input
+covariance, 1 for the population loss; matrix norms bounded by products of
+Frobenius norms). Descent is stable below :math:`2/h`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from implicit_bias.errors import ConvergenceError
+
+if TYPE_CHECKING:
+    from implicit_bias.validation.deep_linear_networks import Integrator
+
+Float64Array = NDArray[np.float64]
+
+#: Power iterations for the top eigenvalue of X^T X / n. The estimate is a
+#: lower bound that converges like (lambda_2/lambda_1)^iterations; 1.1 times it
+#: with the factor-2 margin of the step 1/h (stable below 2/h) keeps descent
+#: stable whenever the estimate is within 45 % of the truth.
+_POWER_ITERATIONS = 30
+_LAMBDA_MARGIN = 1.1
+#: Fixed-point iterations of the midpoint step for L > 2 (each contracts the
+#: error by about eta ||g|| ||W||^(L-2) < 1; rounding is reached in a few).
+_MIDPOINT_ITERATIONS = 50
+
+
+# --------------------------------------------------------------- forward/back
+
+
+def right_chain(weights: Sequence[Float64Array]) -> list[Float64Array]:
+    """q_0..q_L: q_L = 1, q_{L-1} = W_L[..., 0], q_{l-1} = W_l q_l; beta = q_0."""
+    chain = [np.ones((weights[-1].shape[0], 1)), weights[-1][..., 0]]
+    for W in reversed(weights[1:-1]):
+        chain.append(np.matmul(W, chain[-1][..., None])[..., 0])
+    chain.append(np.matmul(weights[0], chain[-1][..., None])[..., 0])
+    chain.reverse()
+    return chain
+
+
+def _left_chain(
+    weights: Sequence[Float64Array], gradient: Float64Array
+) -> list[Float64Array]:
+    """a_1..a_L: a_1 = g, a_{l+1} = W_l^T a_l."""
+    chain = [gradient]
+    for W in weights[:-1]:
+        chain.append(np.einsum("kij,ki->kj", W, chain[-1]))
+    return chain
+
+
+def _curvature(
+    weights: Sequence[Float64Array],
+    rights: Sequence[Float64Array],
+    gradient_norm: Float64Array,
+    top_eigenvalue: Float64Array,
+    trainable: Sequence[int],
+) -> Float64Array:
+    """The Hessian bound h of the module docstring, per network, (K,)."""
+    norms = [np.sqrt(np.einsum("kij,kij->k", W, W)) for W in weights]
+    right_norms = [np.sqrt(np.einsum("ki,ki->k", q, q)) for q in rights[1:]]
+    # right_norms[l] = ||q_{l+1}||, the right factor of layer l (0-based).
+    # ||P_l|| <= ||W_1|| ... ||W_{l-1}||, P_1 = I.
+    prefix = [np.ones_like(norms[0])]
+    for norm in norms[:-1]:
+        prefix.append(prefix[-1] * norm)
+    bound = np.zeros_like(norms[0])
+    for layer in trainable:
+        bound += top_eigenvalue * (prefix[layer] * right_norms[layer]) ** 2
+    for position, first in enumerate(trainable):
+        for last in trainable[position + 1 :]:
+            between = np.ones_like(bound)
+            for j in range(first + 1, last):
+                between = between * norms[j]
+            bound += gradient_norm * prefix[first] * between * right_norms[last]
+    return bound
+
+
+# ------------------------------------------------------------------ losses
+
+
+@dataclass
+class Loss:
+    """A loss of beta for a batch: its gradient, value and stopping threshold.
+
+    ``X`` (K, n, d) and ``y`` (K, n), or ``X`` None for the population loss
+    with ``y`` the source predictors (K, d). ``floor`` is the infimum of the
+    loss (or the plateau, for linear transfer), ``threshold`` the excess at
+    which a network stops, ``top`` the top eigenvalue of the input covariance.
+    """
+
+    X: Float64Array | None
+    y: Float64Array
+    floor: Float64Array
+    threshold: Float64Array
+    top: Float64Array
+    inverse_gram: Float64Array | None = None
+
+    def evaluate(self, beta: Float64Array) -> tuple[Float64Array, Float64Array]:
+        """(loss, direction) at beta (K, d): the gradient, or X^+ r (preconditioned)."""
+        if self.X is None:
+            gradient = beta - self.y
+            return 0.5 * np.einsum("ki,ki->k", gradient, gradient), gradient
+        samples, dimension = self.X.shape[1:]
+        residual = np.matmul(self.X, beta[..., None])[..., 0]
+        residual -= self.y
+        loss = 0.5 * np.einsum("kn,kn->k", residual, residual) / samples
+        if self.inverse_gram is None:
+            return loss, np.einsum("knd,kn->kd", self.X, residual) / samples
+        if samples <= dimension:  # X^+ r = X^T (X X^T)^{-1} r
+            solved = np.matmul(self.inverse_gram, residual[..., None])[..., 0]
+            return loss, np.einsum("knd,kn->kd", self.X, solved)
+        moment = np.einsum("knd,kn->kd", self.X, residual)  # (X^T X)^{-1} X^T r
+        return loss, np.matmul(self.inverse_gram, moment[..., None])[..., 0]
+
+    def take(self, keep: NDArray[np.bool_]) -> Loss:
+        return Loss(
+            None if self.X is None else self.X[keep],
+            self.y[keep],
+            self.floor[keep],
+            self.threshold[keep],
+            self.top[keep],
+            None if self.inverse_gram is None else self.inverse_gram[keep],
+        )
+
+
+def top_eigenvalue(X: Float64Array) -> Float64Array:
+    """Power-iteration estimate of lambda_max(X^T X / n) per draw, times a margin."""
+    rng = np.random.default_rng(0)
+    vector = rng.standard_normal((X.shape[0], X.shape[2]))
+    value = np.ones(X.shape[0])
+    for _ in range(_POWER_ITERATIONS):
+        vector /= np.linalg.norm(vector, axis=1, keepdims=True)
+        image = np.einsum("knd,kn->kd", X, np.matmul(X, vector[..., None])[..., 0])
+        value = np.einsum("kd,kd->k", vector, image) / X.shape[1]
+        vector = image
+    return np.asarray(_LAMBDA_MARGIN * value)
+
+
+def least_squares_floor(
+    X: Float64Array, y: Float64Array, gram: Float64Array | None
+) -> Float64Array:
+    """inf_beta ||X beta - y||^2 / (2n) per draw: 0 when n <= d (full row rank).
+
+    ``gram`` is X^T X (K, d, d) when n > d (None otherwise).
+    """
+    count, samples, _ = X.shape
+    if gram is None:
+        return np.zeros(count)
+    moment = np.einsum("kni,kn->ki", X, y)
+    fitted = np.linalg.solve(gram, moment[..., None])[..., 0]
+    explained = np.einsum("ki,ki->k", fitted, moment)
+    return np.asarray(
+        0.5 * np.maximum(np.einsum("kn,kn->k", y, y) - explained, 0.0) / samples
+    )
+
+
+# ------------------------------------------------------------------ engine
+
+
+def _midpoint_step(
+    weights: list[Float64Array],
+    gradient: Float64Array,
+    rate: Float64Array,
+    trainable: Sequence[int],
+) -> list[Float64Array] | None:
+    """The midpoint step of the module docstring; None if it has no solution."""
+    depth = len(weights)
+    if depth == 2 and tuple(trainable) == (0, 1):
+        W1, w2 = weights[0], weights[1][..., 0]
+        quarter = 0.25 * (rate * rate) * np.einsum("ki,ki->k", gradient, gradient)
+        if not np.all(quarter < 0.5):
+            return None
+        pulled = np.einsum("kij,ki->kj", W1, gradient)
+        w2_new = ((1 + quarter)[:, None] * w2 - rate[:, None] * pulled) / (1 - quarter)[
+            :, None
+        ]
+        mean = 0.5 * (w2 + w2_new)
+        W1_new = W1 - (rate[:, None] * gradient)[:, :, None] * mean[:, None, :]
+        return [W1_new, w2_new[..., None]]
+    new = _euler_step(weights, gradient, rate, trainable)
+    for _ in range(_MIDPOINT_ITERATIONS):
+        middle = [0.5 * (a + b) for a, b in zip(weights, new, strict=True)]
+        candidate = _euler_step(weights, gradient, rate, trainable, evaluate_at=middle)
+        change = max(
+            float(np.max(np.abs(c - n))) for c, n in zip(candidate, new, strict=True)
+        )
+        scale = max(float(np.max(np.abs(c))) for c in candidate)
+        new = candidate
+        if not np.isfinite(change):
+            return None
+        if change <= 4 * np.finfo(np.float64).eps * scale:
+            return new
+    return None
+
+
+def _euler_step(
+    weights: list[Float64Array],
+    gradient: Float64Array,
+    rate: Float64Array,
+    trainable: Sequence[int],
+    *,
+    evaluate_at: list[Float64Array] | None = None,
+) -> list[Float64Array]:
+    """W_l - rate a_l q_l^T with a, q evaluated at ``evaluate_at`` (default W)."""
+    at = weights if evaluate_at is None else evaluate_at
+    rights = right_chain(at)
+    lefts = _left_chain(at, gradient)
+    new = list(weights)
+    for layer in trainable:
+        outer = (rate[:, None] * lefts[layer])[:, :, None] * rights[layer + 1][
+            :, None, :
+        ]
+        new[layer] = weights[layer] - outer
+    return new
+
+
+def descend(
+    weights: list[Float64Array],
+    loss: Loss,
+    *,
+    trainable: Sequence[int],
+    learning_rate: float | None,
+    integrator: Integrator,
+    max_steps: int,
+    strict: bool = True,
+) -> tuple[tuple[Float64Array, ...], Float64Array, NDArray[np.int64]]:
+    """Train every network of the batch until its excess loss <= its threshold.
+
+    Returns the final weights, excess losses (K,) and steps taken (K,).
+    """
+    count = weights[0].shape[0]
+    finals = [np.empty_like(W) for W in weights]
+    final_excess = np.empty(count)
+    final_steps = np.zeros(count, dtype=np.int64)
+    live = np.arange(count)
+    current = [W.copy() for W in weights]
+    with np.errstate(over="ignore", invalid="ignore"):
+        for step in range(max_steps + 1):
+            rights = right_chain(current)
+            value, gradient = loss.evaluate(rights[0])
+            excess = value - loss.floor
+            if not np.isfinite(value).all():
+                bad = int(np.flatnonzero(~np.isfinite(value))[0])
+                raise ConvergenceError(
+                    f"gradient descent diverged: the loss of network {live[bad]} "
+                    f"overflowed at step {step}. Lower learning_rate (stable below "
+                    "2 / the largest Hessian eigenvalue) or use learning_rate=None"
+                )
+            done = excess <= loss.threshold
+            if step == max_steps and not strict:
+                done[:] = True
+            if step == max_steps and not done.all():
+                k = int(np.flatnonzero(~done)[0])
+                raise ConvergenceError(
+                    f"{int((~done).sum())} of {count} networks did not reach their "
+                    f"excess-loss tolerance within max_steps={max_steps}: network "
+                    f"{live[k]} stopped at an excess loss of {float(excess[k]):.3g} "
+                    f"(threshold {float(loss.threshold[k]):.3g}). Raise max_steps, "
+                    "use learning_rate=None (the largest stable step) or raise tol"
+                )
+            if done.any():
+                index = live[done]
+                for final, W in zip(finals, current, strict=True):
+                    final[index] = W[done]
+                final_excess[index] = excess[done]
+                final_steps[index] = step
+                keep = ~done
+                if not keep.any():
+                    break
+                live = live[keep]
+                current = [W[keep] for W in current]
+                rights = [q[keep] for q in rights]
+                gradient = gradient[keep]
+                loss = loss.take(keep)
+            if learning_rate is None:
+                norm = np.sqrt(np.einsum("ki,ki->k", gradient, gradient))
+                rate = 1.0 / _curvature(current, rights, norm, loss.top, trainable)
+            else:
+                rate = np.full(live.size, learning_rate)
+            if integrator == "midpoint":
+                stepped = _midpoint_step(current, gradient, rate, trainable)
+                while stepped is None:
+                    rate = 0.5 * rate
+                    stepped = _midpoint_step(current, gradient, rate, trainable)
+                current = stepped
+            else:
+                current = _euler_step(current, gradient, rate, trainable)
+    return tuple(finals), final_excess, final_steps
+
+
+def descend_readout(
+    weights: Sequence[Float64Array],
+    X: Float64Array,
+    y: Float64Array,
+    tolerance: float,
+    max_steps: int,
+) -> tuple[Float64Array, Float64Array, NDArray[np.int64]]:
+    """Linear transfer's descent on W_L alone, until the rank-one plateau.
+
+    ``weights`` (K, ...), ``X`` (K, n, d), ``y`` (K, n): the rule of
+    :func:`~implicit_bias.validation.deep_linear_networks.linear_transfer`.
+    Returns the trained W_L[..., 0] (K, d_{L-1}), the excess losses along the
+    top singular direction (K,) and the steps taken (K,).
+    """
+    count, samples, _ = X.shape
+    features = weights[0]
+    for W in weights[1:-1]:
+        features = np.matmul(features, W)
+    phi = np.matmul(X, features)  # (K, n, d_{L-1})
+    # The top right singular vector v of Phi by power iteration, which
+    # converges at the rate (sigma_2 / sigma_1)^2 = O(alpha^(2(L-1))) per step,
+    # and the curvature lambda = ||Phi v||^2 / n of the loss along it.
+    direction = weights[-1][..., 0].copy()
+    for _ in range(_POWER_ITERATIONS):
+        direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+        image = np.matmul(phi, direction[..., None])[..., 0]
+        direction = np.einsum("knd,kn->kd", phi, image)
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    along = np.matmul(phi, direction[..., None])[..., 0]
+    curvature = np.einsum("kn,kn->k", along, along) / samples
+    scale = 0.5 * np.einsum("kn,kn->k", along, y) ** 2 / (samples**2 * curvature)
+    # Gradient descent on W_L alone, a quadratic with Hessian Phi^T Phi / n, at
+    # the step 1 / lambda_max: the top direction converges in a step or two.
+    w = weights[-1][..., 0].copy()
+    finals = np.empty_like(w)
+    final_excess = np.empty(count)
+    final_steps = np.zeros(count, dtype=np.int64)
+    live = np.arange(count)
+    threshold = tolerance * scale
+    for step in range(max_steps + 1):
+        residual = np.matmul(phi, w[..., None])[..., 0] - y
+        gradient = np.einsum("knd,kn->kd", phi, residual) / samples
+        # The excess loss along v: (v^T grad)^2 / (2 lambda) for a quadratic.
+        excess = 0.5 * np.einsum("kd,kd->k", direction, gradient) ** 2 / curvature
+        done = excess <= threshold
+        if step == max_steps and not done.all():
+            k = int(np.flatnonzero(~done)[0])
+            raise ConvergenceError(
+                f"linear transfer of network {live[k]} did not reach the rank-one "
+                f"plateau within max_steps={max_steps} "
+                f"(excess {float(excess[k]):.3g}, "
+                f"threshold {float(threshold[k]):.3g}); raise max_steps or tol"
+            )
+        if done.any():
+            finals[live[done]] = w[done]
+            final_excess[live[done]] = excess[done]
+            final_steps[live[done]] = step
+            keep = ~done
+            if not keep.any():
+                break
+            live, w, phi, y = live[keep], w[keep], phi[keep], y[keep]
+            curvature, threshold = curvature[keep], threshold[keep]
+            direction, gradient = direction[keep], gradient[keep]
+        w = w - gradient / curvature[:, None]
+    return finals, final_excess, final_steps
