@@ -113,14 +113,19 @@ def relu_unit_arguments(
 
 
 def as_finite_array(
-    name: str, value: ArrayLike, *, ndim: int | None = None
+    name: str,
+    value: ArrayLike,
+    *,
+    ndim: int | tuple[int, ...] | None = None,
+    shape: str | None = None,
 ) -> NDArray[np.float64]:
     """Convert one array-like to a float64 array, rejecting NaN, inf and wrong ranks.
 
     Args:
       name: the argument's name, for the message.
       value: the argument.
-      ndim: the required number of axes, or None for any.
+      ndim: the required number of axes (or the allowed numbers), None for any.
+      shape: the allowed shapes in words, e.g. ``"(K, n, d)"``, for the message.
 
     Returns:
       The value as a float64 array (a copy only where a conversion needs one).
@@ -129,10 +134,16 @@ def as_finite_array(
       InvalidArgumentError: the value is not real, not finite, or has another rank.
     """
     (array,) = as_finite_arrays({name: value})
-    if ndim is not None and array.ndim != ndim:
+    allowed = (ndim,) if isinstance(ndim, int) else ndim
+    if allowed is not None and array.ndim not in allowed:
+        if shape is not None:
+            required = f"shape {shape}"
+        elif len(allowed) == 1:
+            required = f"{allowed[0]} ax{'is' if allowed[0] == 1 else 'es'}"
+        else:
+            required = f"one of {', '.join(map(str, allowed))} axes"
         raise InvalidArgumentError(
-            f"{name} has shape {array.shape}: {name} must have {ndim} "
-            f"ax{'is' if ndim == 1 else 'es'}"
+            f"{name} has shape {array.shape}: {name} must have {required}"
         )
     return array
 

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_arrays
+from implicit_bias.numerics.arguments import as_finite_array
 
 __all__ = [
     "finetune_endpoint",
@@ -48,21 +48,10 @@ Float64Array = NDArray[np.float64]
 _NEWTON_ITERATIONS = 200
 
 
-def _array(
-    name: str, value: ArrayLike, ndims: tuple[int, ...], shape: str
-) -> Float64Array:
-    (array,) = as_finite_arrays({name: value})
-    if array.ndim not in ndims:
-        raise InvalidArgumentError(
-            f"{name} has shape {array.shape}: {name} must have shape {shape}"
-        )
-    return array
-
-
 def _inputs(X: ArrayLike, y: ArrayLike) -> tuple[Float64Array, Float64Array]:
     """Checked X (n, d) or (K, n, d) and y (n,) or (K, n) with one target a row."""
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, d) or (K, n, d)")
+    y_ = as_finite_array("y", y, ndim=(1, 2), shape="(n,) or (K, n)")
     if y_.shape[-1] != X_.shape[-2]:
         raise InvalidArgumentError(
             f"shapes X {X_.shape} and y {y_.shape} do not match: y has "
@@ -74,7 +63,7 @@ def _inputs(X: ArrayLike, y: ArrayLike) -> tuple[Float64Array, Float64Array]:
 
 def _source(X: Float64Array, source: ArrayLike) -> Float64Array:
     """Checked beta_s (d,) or (K, d) with one entry per column of X."""
-    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    beta_s = as_finite_array("source", source, ndim=(1, 2), shape="(d,) or (K, d)")
     if beta_s.shape[-1] != X.shape[-1]:
         raise InvalidArgumentError(
             f"shapes X {X.shape} and source {beta_s.shape} do not match: source "
@@ -344,7 +333,7 @@ def rank_one_deviation(matrices: ArrayLike) -> Float64Array:
     References:
       Theorem 3.4, Lemma B.1 and eq. (50) of features-are-fate.
     """
-    array = _array("matrices", matrices, (3,), "(K, m, p)")
+    array = as_finite_array("matrices", matrices, ndim=(3,), shape="(K, m, p)")
     if not np.all(np.any(array != 0, axis=(1, 2))):
         raise InvalidArgumentError(
             "matrices holds a zero matrix: sigma_2 / sigma_1 is 0/0"

@@ -90,6 +90,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import as_finite_array
 from implicit_bias.numerics.arguments import as_finite_arrays, check_nonnegative
 from implicit_bias.validation import _deep_linear_descent as descent
 from implicit_bias.validation._deep_linear_descent import Float64Array
@@ -160,17 +161,6 @@ class TransferResult:
 # --------------------------------------------------------------- arguments
 
 
-def _array(
-    name: str, value: ArrayLike, ndims: tuple[int, ...], shape: str
-) -> Float64Array:
-    (array,) = as_finite_arrays({name: value})
-    if array.ndim not in ndims:
-        raise InvalidArgumentError(
-            f"{name} has shape {array.shape}: {name} must have shape {shape}"
-        )
-    return array
-
-
 def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
     """Checked, copied (K, d_{l-1}, d_l) weights with d_L = 1 and L >= 2."""
     if len(weights) < 2:
@@ -179,7 +169,9 @@ def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
         )
     arrays = []
     for index, value in enumerate(weights, start=1):
-        array = _array(f"W_{index}", value, (3,), "(K, d_{l-1}, d_l)")
+        array = as_finite_array(
+            f"W_{index}", value, ndim=(3,), shape="(K, d_{l-1}, d_l)"
+        )
         arrays.append(np.array(array, dtype=np.float64))
     count = arrays[0].shape[0]
     for index, (left, right) in enumerate(itertools.pairwise(arrays), 1):
@@ -239,8 +231,8 @@ def _data(
     X: ArrayLike, y: ArrayLike, count: int | None
 ) -> tuple[Float64Array, Float64Array]:
     """X as (K, n, d) and y as (K, n), broadcast to ``count`` networks if given."""
-    X_ = _array("X", X, (2, 3), "(n, d) or (K, n, d)")
-    y_ = _array("y", y, (1, 2), "(n,) or (K, n)")
+    X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, d) or (K, n, d)")
+    y_ = as_finite_array("y", y, ndim=(1, 2), shape="(n,) or (K, n)")
     if X_.ndim == 2:
         X_ = X_[None]
     if y_.ndim == 1:
@@ -466,7 +458,7 @@ def pretrain(
     """
     weights = _weights(init)
     count, dimension = weights[0].shape[:2]
-    beta_s = _array("source", source, (1, 2), "(d,) or (K, d)")
+    beta_s = as_finite_array("source", source, ndim=(1, 2), shape="(d,) or (K, d)")
     if beta_s.shape[-1] != dimension:
         raise InvalidArgumentError(
             f"source has {beta_s.shape[-1]} entries but W_1 has {dimension} rows"

@@ -76,6 +76,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.numerics.arguments import as_finite_array
 from implicit_bias.numerics.arguments import (
     as_finite_arrays,
     check_closed_interval,
@@ -328,21 +329,9 @@ def _descend(
 # ------------------------------------------------------------------ arguments
 
 
-def _array(
-    name: str, value: ArrayLike, ndims: tuple[int, ...], shape: str
-) -> Float64Array:
-    """A finite float64 array with one of the allowed numbers of axes."""
-    (array,) = as_finite_arrays({name: value})
-    if array.ndim not in ndims:
-        raise InvalidArgumentError(
-            f"{name} has shape {array.shape}: {name} must have shape {shape}"
-        )
-    return array
-
-
 def _positive(name: str, value: ArrayLike, meaning: str) -> Float64Array:
     """A finite float64 array of values > 0, scalar or (K,)."""
-    array = _array(name, value, (0, 1), "() or (K,)")
+    array = as_finite_array(name, value, ndim=(0, 1), shape="() or (K,)")
     bad = ~(array > 0)
     if bad.any():
         raise InvalidArgumentError(
@@ -375,7 +364,9 @@ def _options(tol: float, max_steps: int) -> tuple[float, int]:
 def _counts(sample_counts: ArrayLike | None, samples: int) -> Float64Array | None:
     if sample_counts is None:
         return None
-    counts = _array("sample_counts", sample_counts, (0, 1), "() or (K,)")
+    counts = as_finite_array(
+        "sample_counts", sample_counts, ndim=(0, 1), shape="() or (K,)"
+    )
     bad = counts != np.round(counts)
     if bad.any():
         raise InvalidArgumentError(
@@ -402,15 +393,21 @@ def _train(
     single_output: bool,
 ) -> DiagonalTrainingResult:
     """Check the arguments, run :func:`_descend`, package the result."""
-    X_ = _array("X", X, (2, 3), "(n, D) or (K, n, D)")
+    X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, D) or (K, n, D)")
     if single_output:
-        y_ = _array("y", Y, (1, 2), "(n,) or (K, n)")[..., None]
-        w2_ = _array("w2_init", w2_init, (0, 1, 2), "(), (D,) or (K, D)")
+        y_ = as_finite_array("y", Y, ndim=(1, 2), shape="(n,) or (K, n)")[..., None]
+        w2_ = as_finite_array(
+            "w2_init", w2_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
+        )
         w2_ = w2_[..., None, :] if w2_.ndim else w2_
     else:
-        y_ = _array("Y", Y, (2, 3), "(n, O) or (K, n, O)")
-        w2_ = _array("w2_init", w2_init, (0, 1, 2, 3), "(), (D,), (O, D) or (K, O, D)")
-    w1_ = _array("w1_init", w1_init, (0, 1, 2), "(), (D,) or (K, D)")
+        y_ = as_finite_array("Y", Y, ndim=(2, 3), shape="(n, O) or (K, n, O)")
+        w2_ = as_finite_array(
+            "w2_init", w2_init, ndim=(0, 1, 2, 3), shape="(), (D,), (O, D) or (K, O, D)"
+        )
+    w1_ = as_finite_array(
+        "w1_init", w1_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
+    )
     rate = _positive("learning_rate", learning_rate, "the gradient-descent step size")
     tolerance, steps = _options(tol, max_steps)
     samples, dimension = X_.shape[-2:]

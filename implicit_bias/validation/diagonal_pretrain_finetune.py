@@ -30,12 +30,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import as_finite_array
 from implicit_bias.numerics.arguments import check_nonnegative
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TOLERANCE,
     DiagonalTrainingResult,
-    _array,
     _positive,
     train_diagonal_networks,
 )
@@ -113,9 +113,9 @@ def finetuning_initialization(
             f"pretrained has coefficients of shape {pretrained.coefficients.shape}: "
             "PT+FT pretrains single-task networks, (K, D)"
         )
-    scale = _array("rescale", rescale, (0, 1), "() or (K,)")
+    scale = as_finite_array("rescale", rescale, ndim=(0, 1), shape="() or (K,)")
     check_nonnegative("rescale", scale, "the rescaling factor of the first layer")
-    gamma_ = _array("gamma", gamma, (0, 1), "() or (K,)")
+    gamma_ = as_finite_array("gamma", gamma, ndim=(0, 1), shape="() or (K,)")
     magnitude = np.hypot(pretrained.first_layer_plus, pretrained.first_layer_minus)
     try:
         (count,) = np.broadcast_shapes(magnitude.shape[:1], scale.shape, gamma_.shape)
@@ -269,7 +269,9 @@ def support_overlap(coefficients: ArrayLike, support: ArrayLike) -> Float64Array
     References:
       Appendix E.1 (Fig. 5b) of ptft-diagonal-networks.
     """
-    beta = _array("coefficients", coefficients, (1, 2, 3), "(..., D)")
+    beta = as_finite_array(
+        "coefficients", coefficients, ndim=(1, 2, 3), shape="(..., D)"
+    )
     mask = np.asarray(support)
     if mask.dtype != np.bool_ or mask.shape != beta.shape[-1:]:
         raise InvalidArgumentError(

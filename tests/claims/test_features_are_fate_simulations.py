@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from implicit_bias.claims.engine import Claim, Kind, Result, Status, run_claims
+from implicit_bias.claims.engine import Claim, Kind, Result, run_claims
 from implicit_bias.claims.features_are_fate.simulations import CLAIMS
 
 
@@ -25,16 +25,6 @@ def test_claims_are_simulations_of_this_source() -> None:
     assert {c.source for c in CLAIMS} == {"features-are-fate"}
     assert {c.kind for c in CLAIMS} == {Kind.SIMULATION}
     assert len({c.id for c in CLAIMS}) == len(CLAIMS)
-
-
-def test_every_failing_claim_has_a_correction() -> None:
-    failing = {c.id for c in CLAIMS if c.expected == Status.FAILS}
-    corrected = {c.corrects for c in CLAIMS if c.corrects}
-    assert failing == corrected
-    by_id = {c.id: c for c in CLAIMS}
-    for claim in CLAIMS:
-        if claim.corrects:
-            assert by_id[claim.corrects].equation == claim.equation
 
 
 def test_checks_are_fast(results: dict[str, Result]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from implicit_bias.claims.engine import Status
 from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
 
 
@@ -28,3 +29,21 @@ def test_unknown_source_and_claim_raise_value_error() -> None:
 def test_lookup_round_trips() -> None:
     for claim in all_claims():
         assert get_claim(claim.id) is claim
+
+
+def test_every_failing_claim_has_a_holding_correction() -> None:
+    claims = {claim.id: claim for claim in all_claims()}
+    corrected = {claim.corrects for claim in claims.values() if claim.corrects}
+    failing = {i for i, claim in claims.items() if claim.expected == Status.FAILS}
+    assert failing <= corrected, sorted(failing - corrected)
+    for claim in claims.values():
+        if claim.corrects:
+            original = claims[claim.corrects]
+            assert original.source == claim.source, claim.id
+            assert original.expected == Status.FAILS, claim.id
+            assert claim.expected == Status.HOLDS, claim.id
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_claims_of_a_source_are_its_own(source: str) -> None:
+    assert {claim.source for claim in SOURCES[source]} == {source}
