@@ -8,6 +8,8 @@ message names the argument, shows the offending value and states the domain.
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,6 +21,7 @@ __all__ = [
     "as_finite_arrays",
     "check_closed_interval",
     "check_nonnegative",
+    "check_stopping_rule",
     "relu_unit_arguments",
 ]
 
@@ -170,3 +173,41 @@ def check_iteration_count(name: str, value: int) -> int:
             f"{name}={value!r} is below 1: {name} counts iterations"
         )
     return int(value)
+
+
+def check_stopping_rule(
+    tol: float, max_steps: int, *, tol_meaning: str, minimum_steps: int = 1
+) -> tuple[float, int]:
+    """Check an iterative solver's stopping rule: a tolerance and a step budget.
+
+    Args:
+      tol: a finite scalar ``>= 0``.
+      max_steps: an integer ``>= minimum_steps`` (not a bool).
+      tol_meaning: what ``tol`` bounds, for the message.
+      minimum_steps: the smallest allowed budget.
+
+    Returns:
+      ``(float(tol), int(max_steps))``.
+
+    Raises:
+      InvalidArgumentError: either value is outside its domain.
+    """
+    (tolerance,) = as_finite_arrays({"tol": tol})
+    if tolerance.ndim != 0:
+        raise InvalidArgumentError(f"tol has shape {tolerance.shape}: tol is a scalar")
+    check_nonnegative("tol", tolerance, tol_meaning)
+    if isinstance(max_steps, bool):
+        raise InvalidArgumentError(
+            f"max_steps={max_steps!r} is not an integer >= {minimum_steps}"
+        )
+    try:
+        steps = operator.index(max_steps)
+    except TypeError as error:
+        raise InvalidArgumentError(
+            f"max_steps={max_steps!r} is not an integer: it counts gradient steps"
+        ) from error
+    if steps < minimum_steps:
+        raise InvalidArgumentError(
+            f"max_steps={steps!r} is below {minimum_steps}: it counts gradient steps"
+        )
+    return float(tolerance), steps

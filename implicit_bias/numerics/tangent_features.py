@@ -198,7 +198,6 @@ def _power_stationary_deviation(p: float, u: Float64Array) -> Float64Array:
     return w
 
 
-
 def power_deviation(p: float) -> Penalty:
     r"""The penalty :math:`\omega(z) = |z-1|^p`, :math:`p > 0`, with its closed form.
 

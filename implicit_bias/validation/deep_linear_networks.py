@@ -90,8 +90,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array
-from implicit_bias.numerics.arguments import as_finite_arrays, check_nonnegative
+from implicit_bias.numerics.arguments import as_finite_array, check_stopping_rule
+from implicit_bias.numerics.arguments import as_finite_arrays
 from implicit_bias.validation import _deep_linear_descent as descent
 from implicit_bias.validation._deep_linear_descent import Float64Array
 
@@ -185,26 +185,6 @@ def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
             f"W_L has shape {arrays[-1].shape}: the network has one output, d_L = 1"
         )
     return arrays
-
-
-def _options(tol: float, max_steps: int) -> tuple[float, int]:
-    (tolerance,) = as_finite_arrays({"tol": tol})
-    if tolerance.ndim != 0:
-        raise InvalidArgumentError(f"tol has shape {tolerance.shape}: tol is a scalar")
-    check_nonnegative("tol", tolerance, "the relative excess loss to stop at")
-    if isinstance(max_steps, bool):
-        raise InvalidArgumentError(f"max_steps={max_steps!r} is not an integer >= 1")
-    try:
-        steps = operator.index(max_steps)
-    except TypeError as error:
-        raise InvalidArgumentError(
-            f"max_steps={max_steps!r} is not an integer: it counts gradient steps"
-        ) from error
-    if steps < 1:
-        raise InvalidArgumentError(
-            f"max_steps={steps!r} is below 1: it counts gradient steps"
-        )
-    return float(tolerance), steps
 
 
 def _rate(learning_rate: float | None) -> float | None:
@@ -470,7 +450,9 @@ def pretrain(
             f"source has shape {beta_s.shape}: one source per network, (d,) or "
             f"({count}, d)"
         ) from error
-    tolerance, steps = _options(tol, max_steps)
+    tolerance, steps = check_stopping_rule(
+        tol, max_steps, tol_meaning="the relative excess loss to stop at"
+    )
     scale = 0.5 * np.einsum("ki,ki->k", beta_s, beta_s)
     loss = descent.Loss(
         None, beta_s, np.zeros(count), tolerance * scale, np.ones(count)
@@ -507,7 +489,9 @@ def _target_training(
     weights = [
         np.array(np.broadcast_to(W, (X_.shape[0], *W.shape[1:]))) for W in weights
     ]
-    tolerance, steps = _options(tol, max_steps)
+    tolerance, steps = check_stopping_rule(
+        tol, max_steps, tol_meaning="the relative excess loss to stop at"
+    )
     count, samples, dimension = X_.shape
     overdetermined = samples > dimension
     gram = np.matmul(np.swapaxes(X_, 1, 2), X_) if overdetermined else None
@@ -704,7 +688,9 @@ def linear_transfer(
             f"X has {dimension} columns but W_1 has {weights[0].shape[1]} rows"
         )
     weights = [np.array(np.broadcast_to(W, (count, *W.shape[1:]))) for W in weights]
-    tolerance, steps = _options(tol, max_steps)
+    tolerance, steps = check_stopping_rule(
+        tol, max_steps, tol_meaning="the relative excess loss to stop at"
+    )
     finals, final_excess, final_steps = descent.descend_readout(
         weights, X_, y_, tolerance, steps
     )

@@ -69,18 +69,16 @@ A loss that overflows raises :class:`~implicit_bias.errors.ConvergenceError`
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array
+from implicit_bias.numerics.arguments import as_finite_array, check_stopping_rule
 from implicit_bias.numerics.arguments import (
     as_finite_arrays,
     check_closed_interval,
-    check_nonnegative,
 )
 
 __all__ = [
@@ -341,26 +339,6 @@ def _positive(name: str, value: ArrayLike, meaning: str) -> Float64Array:
     return array
 
 
-def _options(tol: float, max_steps: int) -> tuple[float, int]:
-    (tolerance,) = as_finite_arrays({"tol": tol})
-    if tolerance.ndim != 0:
-        raise InvalidArgumentError(f"tol has shape {tolerance.shape}: tol is a scalar")
-    check_nonnegative("tol", tolerance, "the relative training loss to stop at")
-    if isinstance(max_steps, bool):
-        raise InvalidArgumentError(f"max_steps={max_steps!r} is not an integer >= 0")
-    try:
-        steps = operator.index(max_steps)
-    except TypeError as error:
-        raise InvalidArgumentError(
-            f"max_steps={max_steps!r} is not an integer: it counts gradient steps"
-        ) from error
-    if steps < 0:
-        raise InvalidArgumentError(
-            f"max_steps={steps!r} is negative: it counts gradient steps, >= 0"
-        )
-    return float(tolerance), steps
-
-
 def _counts(sample_counts: ArrayLike | None, samples: int) -> Float64Array | None:
     if sample_counts is None:
         return None
@@ -409,7 +387,12 @@ def _train(
         "w1_init", w1_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
     )
     rate = _positive("learning_rate", learning_rate, "the gradient-descent step size")
-    tolerance, steps = _options(tol, max_steps)
+    tolerance, steps = check_stopping_rule(
+        tol,
+        max_steps,
+        tol_meaning="the relative training loss to stop at",
+        minimum_steps=0,
+    )
     samples, dimension = X_.shape[-2:]
     outputs = y_.shape[-1]
     counts = _counts(sample_counts, samples)

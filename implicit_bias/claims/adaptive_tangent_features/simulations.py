@@ -236,9 +236,7 @@ def _check_lemma_five_value() -> Verdict:
                 target, left, right, init_scale=0.5, seed=seed
             )
             tolerance = (
-                solution.gap_bound
-                + 64.0 * _EPS * (1.0 + abs(predicted))
-                + numerics
+                solution.gap_bound + 64.0 * _EPS * (1.0 + abs(predicted)) + numerics
             )
             worst = max(worst, abs(solution.objective - predicted) / tolerance)
             count += 1
@@ -259,8 +257,10 @@ def _check_lemma_five_structure() -> Verdict:
         distance = 2.0 * solution.location_bound + math.sqrt(_EPS)
         u, singular, vt = np.linalg.svd(target)
         gram_left, gram_right = target @ target.T, target.T @ target
-        for matrix, gram in ((solution.left_map, gram_left),
-                             (solution.right_map, gram_right)):
+        for matrix, gram in (
+            (solution.left_map, gram_left),
+            (solution.right_map, gram_right),
+        ):
             commutator = float(np.linalg.norm(matrix @ gram - gram @ matrix))
             bound = 2.0 * float(np.linalg.norm(gram, 2)) * distance
             worst_commutator = max(worst_commutator, commutator / bound)
