@@ -43,10 +43,12 @@ from implicit_bias.numerics.relu_kernels import relu_gram, relu_rkhs_projection
 
 __all__ = [
     "AblationSetup",
+    "KernelCondensation",
     "MonteCarloEstimate",
     "ProjectionCheck",
     "StudentTraining",
     "ablation_setup",
+    "kernel_condensation",
     "kernel_gram_on_inputs",
     "linear_transfer_errors",
     "monte_carlo_overlaps",
@@ -443,3 +445,66 @@ def train_student_on_source(
         weights = weights - step * tangent
         weights /= np.linalg.norm(weights, axis=1, keepdims=True)
     return StudentTraining(weights, readout, np.asarray(losses), initial)
+
+
+@dataclass(frozen=True)
+class KernelCondensation:
+    r"""How close a student trained on the source comes to the source's kernel.
+
+    Attributes:
+      setup: the teacher, its source (ablated) and target readouts.
+      training: the trained student.
+      distance_before, distance_after: relative Frobenius distance of the
+        student's kernel Gram to the source teacher's, on ``inputs``, at
+        initialization and after training.
+      nearest_cosines: per student unit, the largest cosine to a source unit.
+      inputs: the Gaussian inputs of the Grams.
+    """
+
+    setup: AblationSetup
+    training: StudentTraining
+    distance_before: float
+    distance_after: float
+    nearest_cosines: Float64Array
+    inputs: Float64Array
+
+
+def kernel_condensation(
+    *,
+    dimension: int = 10,
+    teacher_units: int = 10,
+    ablated_fraction: float = 0.3,
+    width: int = 100,
+    steps: int = 20_000,
+    learning_rate: float = 0.2,
+    gram_inputs: int = 300,
+    seed: int = 4,
+) -> KernelCondensation:
+    r"""Train a student on the source and compare its kernel with the source's.
+
+    .. math:: \frac{\|K_{\text{student}} - K_{s}\|_F}{\|K_s\|_F}
+
+    Fig. 4(a)-(b) of features-are-fate: after training on the ablated source
+    the student's kernel should become nearly indistinguishable from the
+    source teacher's (its units condense onto the source units).
+    """
+    rng = np.random.default_rng(seed)
+    setup = ablation_setup(dimension, teacher_units, ablated_fraction, rng)
+    training = train_student_on_source(
+        setup, width, steps, rng, learning_rate=learning_rate, record_every=1_000
+    )
+    inputs = rng.standard_normal((gram_inputs, dimension))
+    source = kernel_gram_on_inputs(inputs, setup.source_weights)
+
+    def distance(weights: Float64Array) -> float:
+        gram = kernel_gram_on_inputs(inputs, weights)
+        return float(np.linalg.norm(gram - source) / np.linalg.norm(source))
+
+    return KernelCondensation(
+        setup=setup,
+        training=training,
+        distance_before=distance(training.initial_hidden_weights),
+        distance_after=distance(training.hidden_weights),
+        nearest_cosines=np.max(training.hidden_weights @ setup.source_weights.T, 1),
+        inputs=inputs,
+    )
