@@ -28,6 +28,7 @@ from types import FrameType
 from typing import Any
 
 import sympy as sp
+from threadpoolctl import threadpool_limits
 
 __all__ = [
     "CheckTimeout",
@@ -185,8 +186,12 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def _run_in_child(
-    claim: Claim, connection: multiprocessing.connection.Connection
+    claim: Claim, connection: multiprocessing.connection.Connection, threads: int
 ) -> None:
+    # Worker processes share the cores: BLAS threads beyond a worker's share
+    # spin-wait against each other (small products slowed ~30x when two
+    # OpenBLAS pools of 2 threads ran on 2 cores).
+    threadpool_limits(limits=threads)
     try:
         verdict = claim.check()
         if not isinstance(verdict, Verdict):
@@ -225,7 +230,9 @@ def run_claims(
       The results, in the order of ``claims``.
     """
     context = multiprocessing.get_context("fork")
-    limit = max(1, workers or os.cpu_count() or 1)
+    cores = os.cpu_count() or 1
+    limit = max(1, workers or cores)
+    threads = max(1, cores // limit)
     pending = list(enumerate(claims))
     pending.reverse()
     running: dict[int, _Running] = {}
@@ -244,7 +251,7 @@ def run_claims(
             index, claim = pending.pop()
             receiver, sender = context.Pipe(duplex=False)
             process = context.Process(
-                target=_run_in_child, args=(claim, sender), daemon=True
+                target=_run_in_child, args=(claim, sender, threads), daemon=True
             )
             process.start()
             sender.close()

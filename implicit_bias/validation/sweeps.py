@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
 
@@ -304,6 +305,10 @@ def configuration_grid(**axes: Iterable[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _limit_blas_threads(threads: int) -> None:
+    threadpool_limits(limits=threads)
+
+
 def _evaluate(function: str, configuration_json: str) -> _Outcome:
     """Run one configuration in a worker; never raises, so both executors agree."""
     start = time.perf_counter()
@@ -430,7 +435,12 @@ def _check_workers(workers: int | None) -> int:
 def _process_outcomes(
     function: str, pending: dict[str, str], workers: int
 ) -> Generator[tuple[str, _Outcome], None, None]:
-    executor = ProcessPoolExecutor(max_workers=workers)
+    # Processes share the cores: each gets its share of BLAS threads, since
+    # OpenBLAS pools beyond it spin-wait against each other.
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    executor = ProcessPoolExecutor(
+        max_workers=workers, initializer=_limit_blas_threads, initargs=(threads,)
+    )
     queue = iter(pending.items())
     in_flight: dict[Future[_Outcome], str] = {}
     try:
