@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
-from implicit_bias.claims.ptft_diagonal_networks.symbolic import SOURCE
+from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
 from implicit_bias.numerics import (
     cka,
     ensd,

@@ -1,0 +1,277 @@
+r"""Claims of ptft-diagonal-networks: the Q-norm and its potential, eqs. (22)-(23).
+
+The implicit bias of gradient flow from :math:`w_+(0) = w_-(0) = w_0`: the
+limit :math:`\beta(\infty)` of eq. (21) minimizes the Q-norm (22) among
+interpolating solutions, and the potential :math:`q` of (23) is
+:math:`\ell_2`-like near 0 and :math:`\ell_1`-like (up to a logarithm) at
+infinity. The KKT check uses the explicit instance of :mod:`.gradient_flow`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from implicit_bias.claims.checks import check_identity, check_series
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.ptft_diagonal_networks._common import (
+    SIZE,
+    check_entries,
+    symbolic_vector,
+)
+from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
+from implicit_bias.theory import diagonal_networks as theory
+from implicit_bias.theory.symbols import gamma
+
+__all__ = ["CLAIMS"]
+
+
+_z = sp.Symbol("z", real=True)
+_beta = sp.Symbol("beta", real=True)
+_k = sp.Symbol("k", positive=True)
+
+
+def _check_q_gradient() -> Verdict:
+    return check_identity(
+        sp.diff(theory.q_norm_term(_beta, _k), _beta), 2 * sp.asinh(_beta / _k)
+    )
+
+
+def _asinh_of_sinh(expression: sp.Expr) -> sp.Expr:
+    """Rewrite asinh(sinh(a)) as a: asinh is the inverse of sinh on the reals."""
+    return expression.replace(
+        lambda e: isinstance(e, sp.asinh) and isinstance(e.args[0], sp.sinh),
+        lambda e: e.args[0].args[0],
+    )
+
+
+def _check_kkt() -> Verdict:
+    x = theory.data_matrix()
+    r_integral = symbolic_vector("R", theory.SAMPLES)
+    u = x.T * r_integral
+    ks = [sp.Symbol(f"k_{i + 1}", positive=True) for i in range(theory.DIMENSION)]
+    betas = sp.symbols(f"beta_1:{theory.DIMENSION + 1}", real=True)
+    penalty = theory.q_norm(betas, ks)
+    gradient = sp.Matrix([sp.diff(penalty, b) for b in betas])
+    closed = sp.Matrix([2 * sp.asinh(b / k) for b, k in zip(betas, ks, strict=True)])
+    form = check_entries(gradient, closed)
+    if form.status != Status.HOLDS:
+        return Verdict(form.status, f"gradient of (22): {form.detail}")
+    # beta(oo) of eq. (21): k_d sinh(-4 (X^T int_0^oo r)_d); multiplier nu = -8 R.
+    solution = {
+        b: k * sp.sinh(-4 * u[i])
+        for i, (b, k) in enumerate(zip(betas, ks, strict=True))
+    }
+    at_solution = closed.subs(solution).applyfunc(_asinh_of_sinh)
+    stationarity = check_entries(at_solution, x.T * (-8 * r_integral))
+    if stationarity.status != Status.HOLDS:
+        return Verdict(stationarity.status, f"stationarity: {stationarity.detail}")
+    curvature = [sp.simplify(sp.diff(c, b)) for c, b in zip(closed, betas, strict=True)]
+    if not all(c.is_positive for c in curvature):
+        return Verdict.inconclusive(f"could not show convexity: {curvature}")
+    return Verdict.holds(
+        f"grad ||beta||_Q = 2 asinh(beta/k) ({form.detail}); at beta = k o "
+        "sinh(-4 X^T R), R = int_0^oo r, it is -8 X^T R = X^T nu with nu = -8 R "
+        f"(asinh(sinh a) = a for real a; {stationarity.detail}); ||beta||_Q is "
+        f"separable with second derivatives {', '.join(sp.sstr(c) for c in curvature)}"
+        " > 0, so stationarity and X beta = y make beta(oo) the unique minimizer"
+    )
+
+
+def _check_q_norm_near_zero() -> Verdict:
+    return check_series(
+        theory.q_norm_term(_beta, _k), _beta, _beta**2 / _k - _beta**4 / (12 * _k**3), 6
+    )
+
+
+def _check_ptft_coefficient() -> Verdict:
+    beta_aux = sp.Symbol("beta_aux", real=True)
+    return check_identity(
+        theory.ptft_coefficient(beta_aux, gamma), sp.Abs(beta_aux) + gamma**2
+    )
+
+
+def _check_q_derivative() -> Verdict:
+    return check_identity(sp.diff(theory.q_potential(_z), _z), sp.asinh(_z / 2))
+
+
+def _check_q_convex() -> Verdict:
+    second = sp.diff(theory.q_potential(_z), _z, 2)
+    verdict = check_identity(second, 1 / sp.sqrt(4 + _z**2))
+    if verdict.status != Status.HOLDS:
+        return verdict
+    if (1 / sp.sqrt(4 + _z**2)).is_positive:
+        return Verdict.holds(
+            f"q''(z) = 1/sqrt(4 + z^2) ({verdict.detail}) > 0 for real z"
+        )
+    return Verdict.inconclusive("SymPy could not decide the sign of 1/sqrt(4 + z^2)")
+
+
+def _check_q_even_zero() -> Verdict:
+    q = theory.q_potential(_z)
+    at_zero = sp.simplify(q.subs(_z, 0))
+    slope = sp.simplify(sp.diff(q, _z).subs(_z, 0))
+    even = check_identity(q.subs(_z, -_z), q)
+    if at_zero == 0 and slope == 0 and even.status == Status.HOLDS:
+        return Verdict.holds(
+            f"q(0) = 0, q'(0) = 0, q(-z) = q(z) ({even.detail}); with q'' > 0, "
+            "q(z) >= 0 with equality only at 0"
+        )
+    return Verdict.fails(f"q(0) = {at_zero}, q'(0) = {slope}, evenness: {even.detail}")
+
+
+def _check_q_small_z() -> Verdict:
+    return check_series(theory.q_potential(_z), _z, theory.q_small_z(_z), 6)
+
+
+def _check_q_large_z() -> Verdict:
+    eps = sp.Symbol("epsilon", positive=True)
+    expression = theory.q_potential(1 / eps).rewrite(sp.log)
+    expected = theory.q_large_z(1 / eps)
+    verdict = check_series(expression, eps, expected, 3)
+    if verdict.status != Status.HOLDS:
+        return verdict
+    return Verdict.holds(
+        f"with z = 1/epsilon > 0: {verdict.detail}; q is even, so for |z| -> oo "
+        "q(z) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) and "
+        "k q(2 beta/k) = 2|beta| log(2|beta|/k) - 2|beta| + 2k + O(k^2/|beta|): "
+        "l1 up to the logarithm"
+    )
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE,
+        "22",
+        "gradient",
+        Kind.IDENTITY,
+        "d/dbeta_d [k_d q(2 beta_d/k_d)] = 2 asinh(beta_d/k_d), the inverse of the "
+        "sinh form (21)",
+        _check_q_gradient,
+        Status.HOLDS,
+        assumptions=("k_d = (w0_d^(1))^2 + (w0_d^(2))^2 > 0",),
+        formula=lambda: sp.Eq(
+            sp.Derivative(
+                theory.k_d * sp.Function("q")(2 * theory.beta_d / theory.k_d),
+                theory.beta_d,
+            ),
+            2 * sp.asinh(theory.beta_d / theory.k_d),
+            evaluate=False,
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "22",
+        "kkt",
+        Kind.IDENTITY,
+        "beta(oo) of (21) satisfies the KKT conditions of min ||beta||_Q s.t. "
+        "X beta = y (multiplier nu = -8 int_0^oo r), so it minimizes (22) among "
+        "interpolating solutions",
+        _check_kkt,
+        Status.HOLDS,
+        assumptions=(
+            "beta(oo) interpolates: X beta(oo) = y",
+            "int_0^oo r converges",
+            "k_d > 0",
+            SIZE,
+        ),
+        formula=theory.display_eq22,
+    ),
+    Claim(
+        SOURCE,
+        "22",
+        "l2-near-zero",
+        Kind.LIMIT,
+        "k q(2 beta/k) = beta^2/k - beta^4/(12 k^3) + O(beta^6): a weighted l2 "
+        "penalty for small beta (our expansion)",
+        _check_q_norm_near_zero,
+        Status.HOLDS,
+        assumptions=("k > 0",),
+        formula=lambda: sp.Eq(
+            theory.k_d * sp.Function("q")(2 * theory.beta_d / theory.k_d),
+            theory.beta_d**2 / theory.k_d
+            - theory.beta_d**4 / (12 * theory.k_d**3)
+            + sp.O(theory.beta_d**6),
+            evaluate=False,
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "22",
+        "ptft-coefficient",
+        Kind.IDENTITY,
+        "with (w0)_d^(2) = gamma and (w0)_d^(1) = sqrt|beta_aux_d|, "
+        "k_d = |beta_aux_d| + gamma^2",
+        _check_ptft_coefficient,
+        Status.HOLDS,
+        assumptions=("balanced pretraining (constant magnitude alpha)",),
+        formula=lambda: sp.Eq(
+            theory.k_d, sp.Abs(theory.beta_aux_d) + gamma**2, evaluate=False
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "23",
+        "derivative",
+        Kind.IDENTITY,
+        "q'(z) = asinh(z/2)",
+        _check_q_derivative,
+        Status.HOLDS,
+        formula=lambda: sp.Eq(
+            sp.Derivative(theory.q_of_z, theory.z), sp.asinh(theory.z / 2)
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "23",
+        "convex",
+        Kind.INEQUALITY,
+        "q''(z) = 1/sqrt(4 + z^2) > 0: q is strictly convex",
+        _check_q_convex,
+        Status.HOLDS,
+        formula=lambda: sp.Eq(
+            sp.Derivative(theory.q_of_z, (theory.z, 2)), 1 / sp.sqrt(4 + theory.z**2)
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "23",
+        "even-nonnegative",
+        Kind.IDENTITY,
+        "q(0) = 0, q is even and q >= 0",
+        _check_q_even_zero,
+        Status.HOLDS,
+        formula=theory.display_eq23,
+    ),
+    Claim(
+        SOURCE,
+        "23",
+        "small-z",
+        Kind.LIMIT,
+        "q(z) = z^2/4 - z^4/192 + O(z^6) (l2-like near 0)",
+        _check_q_small_z,
+        Status.HOLDS,
+        formula=lambda: sp.Eq(
+            theory.q_of_z,
+            theory.q_small_z(theory.z) + sp.O(theory.z**6),
+            evaluate=False,
+        ),
+    ),
+    Claim(
+        SOURCE,
+        "23",
+        "large-z",
+        Kind.LIMIT,
+        "q(z) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) as |z| -> oo (l1-like up to "
+        "the log)",
+        _check_q_large_z,
+        Status.HOLDS,
+        formula=lambda: sp.Eq(
+            theory.q_of_z,
+            # O(|z|^-3) as an opaque function: sympy.Order cannot take |z| at oo.
+            # |z| as a positive atom: sympy.Order cannot expand Abs at infinity.
+            theory.q_large_z(theory.z_abs)
+            + sp.O(theory.z_abs**-3, (theory.z_abs, sp.oo)),
+            evaluate=False,
+        ),
+    ),
+)

@@ -1,0 +1,281 @@
+r"""Claims of ptft-diagonal-networks: Appendix G's representation measures.
+
+The participation ratio (PR), the effective number of shared dimensions (ENSD)
+and its relation to linear CKA, checked on explicit symbolic matrices.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import sympy as sp
+
+from implicit_bias.claims.checks import check_identity
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.ptft_diagonal_networks._common import claim_id
+from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
+from implicit_bias.theory import representations as reps
+
+__all__ = ["CLAIMS"]
+
+
+def _check_pr_trace_forms() -> Verdict:
+    x = reps.symbolic_responses("x", 3, 2)
+    n = sp.Symbol("n", positive=True)
+    verdict = check_identity(
+        reps.participation_ratio(reps.covariance(x, n)),
+        reps.participation_ratio_of_data(x),
+    )
+    return Verdict(
+        verdict.status,
+        f"3 x 2 symbolic X, C = X^T X / n with n > 0 symbolic: {verdict.detail}",
+    )
+
+
+def _cayley_rotation() -> sp.Matrix:
+    """A 3 x 3 rotation with rational entries in three real parameters."""
+    p1, p2, p3 = sp.symbols("p1 p2 p3", real=True)
+    skew = sp.Matrix([[0, -p3, p2], [p3, 0, -p1], [-p2, p1, 0]])
+    identity = sp.eye(3)
+    return ((identity - skew) * (identity + skew).inv()).applyfunc(sp.cancel)
+
+
+def _check_pr_eigenvalues() -> Verdict:
+    a, b, c = sp.symbols("a b c", real=True)
+    small = sp.Matrix([[a, b], [b, c]])
+    eigenvalues = [v for v, k in small.eigenvals().items() for _ in range(k)]
+    two = check_identity(
+        reps.participation_ratio_of_eigenvalues(eigenvalues),
+        reps.participation_ratio(small),
+    )
+    rotation = _cayley_rotation()
+    orthogonal = (rotation.T * rotation).applyfunc(sp.cancel) == sp.eye(3)
+    lambdas = sp.symbols("lambda_1:4", nonnegative=True)
+    large = (rotation * sp.diag(*lambdas) * rotation.T).applyfunc(sp.cancel)
+    # tr(C) = sum(lambda) and tr(C^2) = sum(lambda^2), so PR(C) = PR(lambda); the
+    # traces are cancelled one at a time (cancelling the quotient is slow).
+    first = sp.cancel(large.trace()) - sp.Add(*lambdas)
+    second = sp.cancel((large * large).trace()) - sp.Add(*(v**2 for v in lambdas))
+    three = (
+        Verdict.holds(
+            "exact: cancel(tr C - sum lambda) = cancel(tr C^2 - sum lambda^2) = 0"
+        )
+        if first == 0 and second == 0
+        else Verdict.fails(
+            f"tr C - sum lambda = {first}; tr C^2 - sum lambda^2 = {second}"
+        )
+    )
+    if two.status == three.status == Status.HOLDS and orthogonal:
+        return Verdict.holds(
+            f"2 x 2 symmetric [[a, b], [b, c]] with SymPy's eigenvalues: {two.detail}; "
+            f"3 x 3 Q diag(lambda) Q^T, Q a symbolic Cayley rotation: {three.detail}"
+        )
+    return Verdict.fails(f"2 x 2: {two.detail}; 3 x 3: {three.detail}")
+
+
+def _check_pr_range() -> Verdict:
+    shown = []
+    for p in range(1, 7):
+        lambdas = sp.symbols(f"lambda_1:{p + 1}", nonnegative=True)
+        total = sp.Add(*lambdas)
+        squares = sp.Add(*(v**2 for v in lambdas))
+        pairs = list(itertools.combinations(lambdas, 2))
+        cross = 2 * sp.Add(*(u * v for u, v in pairs))
+        spread = sp.Add(*((u - v) ** 2 for u, v in pairs))
+        lower = check_identity(total**2 - squares, cross)
+        upper = check_identity(p * squares - total**2, spread)
+        if lower.status != Status.HOLDS or upper.status != Status.HOLDS:
+            return Verdict.fails(f"p = {p}: lower {lower.detail}; upper {upper.detail}")
+        if not (cross.is_nonnegative and spread.is_nonnegative):
+            return Verdict.inconclusive(f"p = {p}: signs not decided")
+        ones = [sp.Integer(1)] * p
+        spike = [sp.Integer(1)] + [sp.Integer(0)] * (p - 1)
+        if (
+            reps.participation_ratio_of_eigenvalues(ones) != p
+            or reps.participation_ratio_of_eigenvalues(spike) != 1
+        ):
+            return Verdict.fails(f"p = {p}: the bounds are not attained")
+        shown.append(p)
+    return Verdict.holds(
+        "for eigenvalues lambda_i >= 0 (C = X^T X / n is PSD), not all 0: "
+        "(sum lambda)^2 - sum lambda^2 = 2 sum_{i<j} lambda_i lambda_j >= 0 and "
+        "p sum lambda^2 - (sum lambda)^2 = sum_{i<j} (lambda_i - lambda_j)^2 >= 0 "
+        f"(exact for p = {shown[0]}..{shown[-1]}; Lagrange's identity for every p), "
+        "so 1 <= PR <= p, with PR = 1 for one nonzero eigenvalue and PR = p for "
+        "equal ones"
+    )
+
+
+def _check_ensd_cka() -> Verdict:
+    cross = sp.Symbol("T_XY", nonnegative=True)
+    gx, gy, gx2, gy2 = sp.symbols("T_X T_Y T_XX T_YY", positive=True)
+    general = check_identity(
+        reps.ensd_from_traces(cross, gx, gy, gx2, gy2),
+        reps.linear_cka_from_traces(cross, gx2, gy2)
+        * sp.sqrt((gx**2 / gx2) * (gy**2 / gy2)),
+    )
+    if general.status != Status.HOLDS:
+        return general
+    # The same through the matrix functions, on integer matrices (exact arithmetic).
+    x = sp.Matrix([[1, -2], [3, 0], [-4, 2]])
+    y = sp.Matrix([[2, 1], [-1, 1], [-1, -2]])
+    explicit = check_identity(
+        reps.ensd(x, y),
+        reps.linear_cka(x, y)
+        * sp.sqrt(
+            reps.participation_ratio_of_data(x) * reps.participation_ratio_of_data(y)
+        ),
+    )
+    return Verdict(
+        explicit.status,
+        f"in the traces (positive for X, Y != 0): {general.detail}; on integer 3 x 2 "
+        f"X, Y through the matrix formulas: {explicit.detail}",
+    )
+
+
+def _subset_ensd(variances: list[sp.Expr]) -> sp.Expr:
+    x = reps.uncorrelated_units([sp.sqrt(v) for v in variances])
+    return sp.cancel(reps.ensd(x, x[:, :5]))
+
+
+def _check_ensd_subset_as_printed() -> Verdict:
+    variances = list(sp.symbols("v_1:11", positive=True))
+    value = _subset_ensd(variances)
+    closed = (
+        sp.Add(*variances) * sp.Add(*variances[:5]) / sp.Add(*(v**2 for v in variances))
+    )
+    form = check_identity(value, closed)
+    counterexamples = {
+        "variance 1 on the five shared units, 2 on the other five": [1] * 5 + [2] * 5,
+        "variance 2 on one shared unit, 1 elsewhere": [2] + [1] * 9,
+    }
+    values = {
+        label: sp.nsimplify(value.subs(dict(zip(variances, v, strict=True))))
+        for label, v in counterexamples.items()
+    }
+    if form.status == Status.HOLDS and all(v != 5 for v in values.values()):
+        listing = "; ".join(f"{label}: ENSD = {v}" for label, v in values.items())
+        return Verdict.fails(
+            "X = 10 uncorrelated units (diagonal covariance with variances v_i), Y = "
+            "units 1-5: ENSD = (sum_10 v)(sum_5 v)/sum_10 v^2 "
+            f"({form.detail}), which is 5 only for equal variances. {listing}"
+        )
+    return Verdict.holds(f"ENSD = {value}")
+
+
+def _check_ensd_subset_equal() -> Verdict:
+    variance = sp.Symbol("v", positive=True)
+    value = _subset_ensd([variance] * 10)
+    if value == 5:
+        return Verdict.holds(
+            "exact: with all ten variances equal to v, ENSD(X, Y) = 5 for every v"
+        )
+    return Verdict.fails(f"ENSD = {value}")
+
+
+def _check_ensd_disjoint() -> Verdict:
+    scales_x = sp.symbols("sigma_1:11", positive=True)
+    scales_y = sp.symbols("tau_1:6", positive=True)
+    x = sp.Matrix.vstack(reps.uncorrelated_units(scales_x), sp.zeros(10, 10))
+    y = sp.Matrix.vstack(sp.zeros(20, 5), reps.uncorrelated_units(scales_y))
+    value = sp.cancel(reps.ensd(x, y))
+    if value == 0:
+        return Verdict.holds(
+            "exact: 10 + 5 mean-centred uncorrelated units with arbitrary variances "
+            "and X^T Y = 0 give ENSD = 0"
+        )
+    return Verdict.fails(f"ENSD = {value}")
+
+
+def _display_pr_range() -> sp.Basic:
+    pr = reps.display_pr_traces().lhs
+    return sp.And(
+        sp.Le(1, pr, evaluate=False), sp.Le(pr, reps.units_atom, evaluate=False)
+    )
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE,
+        "sec-G",
+        "pr-trace-forms",
+        Kind.IDENTITY,
+        "trace(C_X)^2/trace(C_X^2) = trace(X^T X)^2/trace(X^T X X^T X) with "
+        "C_X = X^T X / n",
+        _check_pr_trace_forms,
+        Status.HOLDS,
+        formula=reps.display_pr_traces,
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "pr-eigenvalues",
+        Kind.IDENTITY,
+        "(sum lambda_i)^2/sum lambda_i^2 = trace(C_X)^2/trace(C_X^2), lambda_i the "
+        "eigenvalues of C_X",
+        _check_pr_eigenvalues,
+        Status.HOLDS,
+        assumptions=("C_X symmetric",),
+        formula=reps.display_pr_eigenvalues,
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "pr-range",
+        Kind.INEQUALITY,
+        "the PR scales from 1 to p",
+        _check_pr_range,
+        Status.HOLDS,
+        assumptions=("C_X = X^T X / n positive semidefinite, C_X != 0",),
+        formula=_display_pr_range,
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "ensd-cka",
+        Kind.IDENTITY,
+        "ENSD(X, Y) = CKA(X, Y) sqrt(PR(X) PR(Y)) with linear CKA "
+        "tr(Y^T X X^T Y)/sqrt(tr((X^T X)^2) tr((Y^T Y)^2))",
+        _check_ensd_cka,
+        Status.HOLDS,
+        assumptions=("X, Y != 0",),
+        formula=reps.display_ensd_cka,
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "ensd-subset",
+        Kind.IDENTITY,
+        "if X consists of 10 uncorrelated units and Y is a subset of five of them, "
+        "ENSD(X, Y) = 5",
+        _check_ensd_subset_as_printed,
+        Status.FAILS,
+        assumptions=("uncorrelated: diagonal covariance (any variances)",),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "ensd-subset-equal-variances",
+        Kind.IDENTITY,
+        "if X consists of 10 uncorrelated units of equal variance and Y is a subset of "
+        "five of them, ENSD(X, Y) = 5",
+        _check_ensd_subset_equal,
+        Status.HOLDS,
+        assumptions=("diagonal covariance", "equal variances"),
+        corrects=claim_id("sec-G", "ensd-subset"),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+    ),
+    Claim(
+        SOURCE,
+        "sec-G",
+        "ensd-disjoint",
+        Kind.IDENTITY,
+        "if Y is five uncorrelated units uncorrelated with all those of X, "
+        "ENSD(X, Y) = 0",
+        _check_ensd_disjoint,
+        Status.HOLDS,
+        assumptions=("X^T Y = 0", "any variances"),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 0),
+    ),
+)
