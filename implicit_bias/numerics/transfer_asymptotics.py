@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 import mpmath
 import numpy as np
+import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
@@ -42,6 +43,7 @@ from implicit_bias.numerics.arguments import (
     as_finite_arrays,
     check_nonnegative,
 )
+from implicit_bias.theory import transfer_asymptotics as theory
 
 __all__ = [
     "chi_square_ridge_integrals",
@@ -68,6 +70,19 @@ _NODES_RIGHT = 96
 _CHUNK = 4096
 #: The quadrature stops where the integrand is below e^-45 (~3e-20) of its peak.
 _TAIL_EXPONENT = 45.0
+#: Eq. (128) lambdified from the theory layer: the reference the float64
+#: :func:`ridge_transfer_risk_finite` (written in a grouped form) is tested against.
+_RIDGE_RISK_MP: Callable[..., mpmath.mpf] = sp.lambdify(
+    (
+        theory.i1_shifted,
+        theory.i1_plain,
+        theory.i2_plain,
+        theory.theta,
+        theory.sigma,
+    ),
+    theory.ridge_risk_eq128(),
+    modules="mpmath",
+)
 
 
 def _unit_rule(nodes: int) -> tuple[Float64Array, Float64Array]:
@@ -331,12 +346,12 @@ def ridge_transfer_risk_finite_mp(
       >>> bool(abs(risk - (mpmath.sin(0.3)**2 * 11 + 0.04) / 10) < 1e-15)
       True
     """
+    _ridge_arguments(n, lam, theta, sigma)
     shifted, plain, second = chi_square_ridge_integrals_mp(n, lam, dps=dps)
     with mpmath.workdps(dps + 10):
-        angle = mpmath.mpf(float(theta))
-        cos2, sin2 = mpmath.cos(angle) ** 2, mpmath.sin(angle) ** 2
-        noise = mpmath.mpf(float(sigma)) ** 2
-        risk = 1 + cos2 * (shifted - 2 * second) + (sin2 + noise) * plain
+        risk = _RIDGE_RISK_MP(
+            shifted, plain, second, mpmath.mpf(float(theta)), mpmath.mpf(float(sigma))
+        )
     with mpmath.workdps(dps):
         return +risk
 

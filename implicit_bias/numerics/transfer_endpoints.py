@@ -81,13 +81,19 @@ def _pseudo_inverse_apply(X: Float64Array, vector: Float64Array) -> Float64Array
     n = d it is below 1e4, which leaves 1e-12 relative accuracy.
     """
     samples, dimension = X.shape[-2:]
-    if samples <= dimension:
-        gram = np.matmul(X, np.swapaxes(X, -1, -2))
-        solved = np.linalg.solve(gram, vector[..., None])
-        return np.asarray(np.matmul(np.swapaxes(X, -1, -2), solved)[..., 0])
-    gram = np.matmul(np.swapaxes(X, -1, -2), X)
-    moment = np.matmul(np.swapaxes(X, -1, -2), vector[..., None])
-    return np.asarray(np.linalg.solve(gram, moment)[..., 0])
+    try:
+        if samples <= dimension:
+            gram = np.matmul(X, np.swapaxes(X, -1, -2))
+            solved = np.linalg.solve(gram, vector[..., None])
+            return np.asarray(np.matmul(np.swapaxes(X, -1, -2), solved)[..., 0])
+        gram = np.matmul(np.swapaxes(X, -1, -2), X)
+        moment = np.matmul(np.swapaxes(X, -1, -2), vector[..., None])
+        return np.asarray(np.linalg.solve(gram, moment)[..., 0])
+    except np.linalg.LinAlgError as error:
+        raise InvalidArgumentError(
+            f"X (shape {X.shape}) is rank deficient: its Gram matrix is singular, "
+            "and X must have full rank min(n, d)"
+        ) from error
 
 
 def _row_space_split(
@@ -116,7 +122,8 @@ def min_norm_solution(X: ArrayLike, y: ArrayLike) -> Float64Array:
       :math:`X^+ y`, (d,) or (K, d).
 
     Raises:
-      InvalidArgumentError: a value is not finite or the shapes do not match.
+      InvalidArgumentError: a value is not finite, the shapes do not match, or
+        X is (exactly) rank deficient.
 
     Examples:
       >>> min_norm_solution([[1.0, 1.0]], [2.0]).tolist()
@@ -188,7 +195,8 @@ def finetune_endpoint_as_printed(
       :math:`\beta_{ft}`, (d,) or (K, d).
 
     Raises:
-      InvalidArgumentError: a value is not finite or the shapes do not match.
+      InvalidArgumentError: a value is not finite, the shapes do not match, or
+        X is (exactly) rank deficient.
 
     Examples:
       >>> X = np.array([[1.0, 0.0]])
@@ -238,7 +246,7 @@ def finetune_endpoint(
 
     Raises:
       InvalidArgumentError: n > d, shapes that do not match, a source not of
-        unit norm, or depth < 2.
+        unit norm, X (exactly) rank deficient, or depth < 2.
 
     Examples:
       On the source task (A + B = 1) the printed endpoint is exact:

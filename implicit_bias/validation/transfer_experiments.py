@@ -229,8 +229,12 @@ class MeanComparison:
 
     @property
     def deviation(self) -> float:
-        """(mean - predicted) in standard errors."""
-        return (self.mean - self.predicted) / self.standard_error
+        """(mean - predicted) in standard errors (+-inf for a constant sample)."""
+        difference = self.mean - self.predicted
+        if self.standard_error == 0.0:
+            # A constant sample: a float division would raise ZeroDivisionError.
+            return 0.0 if difference == 0.0 else float(np.copysign(np.inf, difference))
+        return difference / self.standard_error
 
     @property
     def agrees(self) -> bool:

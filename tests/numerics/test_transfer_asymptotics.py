@@ -45,6 +45,14 @@ def test_public_names_cite_their_equation_with_formula_and_example() -> None:
         (lambda: numerics.ridge_transfer_risk_finite(2, 0.1, 0.3, 0.1), "n=2.0"),
         (lambda: numerics.ridge_transfer_risk_finite(10, -1, 0.3, 0.1), "lam=-1.0"),
         (lambda: numerics.ridge_transfer_risk_finite(10, 1, np.inf, 0.1), "theta=inf"),
+        (
+            lambda: numerics.ridge_transfer_risk_finite_mp(10, 1, np.nan, 0.1),
+            "theta=nan",
+        ),
+        (
+            lambda: numerics.ridge_transfer_risk_finite_mp(10, 1, 0.3, -0.1),
+            "sigma=-0.1",
+        ),
         (lambda: numerics.chi_square_ridge_integrals([3, 4.5], 0.1), "n=4.5"),
         (lambda: numerics.chi_square_ridge_integrals_mp(10, -0.5), "lam=-0.5"),
         (

@@ -85,8 +85,11 @@ def test_finetune_endpoint_interpolates_and_balances() -> None:
     scale = (endpoint - projector @ endpoint) @ frozen / (frozen @ frozen)
     # c^4 = |X^+ y|^2 + c^2 |(I-P) beta_s|^2 and ||beta_ft|| = c^2.
     min_norm = np.linalg.pinv(x) @ y
-    assert scale**4 == pytest.approx(min_norm @ min_norm + scale**2 * (frozen @ frozen))
-    assert np.linalg.norm(endpoint) == pytest.approx(scale**2)
+    # Relative 1e-12 like ATOL (module docstring): the values are O(1).
+    assert scale**4 == pytest.approx(
+        min_norm @ min_norm + scale**2 * (frozen @ frozen), rel=1e-12
+    )
+    assert np.linalg.norm(endpoint) == pytest.approx(scale**2, rel=1e-12)
 
 
 def test_depth_two_endpoint_is_the_quadratic_formula() -> None:
@@ -173,6 +176,13 @@ def test_rank_one_deviation_is_the_singular_value_ratio() -> None:
         (lambda: endpoints.min_norm_solution(np.eye(2), [1.0]), "do not match"),
         (lambda: endpoints.min_norm_solution(np.ones(2), [1.0]), "shape"),
         (lambda: endpoints.min_norm_solution([[np.nan, 1.0]], [1.0]), "finite"),
+        (lambda: endpoints.min_norm_solution(np.zeros((2, 3)), [1.0, 1.0]), "rank"),
+        (
+            lambda: endpoints.finetune_endpoint(
+                [[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], [1.0, 2.0], [0.0, 1.0, 0.0]
+            ),
+            "rank",
+        ),
         (
             lambda: endpoints.finetune_endpoint(np.eye(2), [1.0, 0.0], [2.0, 0.0]),
             "norm",

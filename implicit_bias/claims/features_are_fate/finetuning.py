@@ -136,7 +136,7 @@ def _finetune_errors() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_finetune_as_printed() -> Verdict:
-    to_printed, _ = _finetune_errors()
+    to_printed, to_corrected = _finetune_errors()
     orders = np.log2(to_printed[:-1] / to_printed[1:])
     x, y, source, _ = _finetune_problem()
     gap = float(
@@ -153,8 +153,20 @@ def _check_finetune_as_printed() -> Verdict:
         f"{np.round(orders, 2).tolist()}: it does not shrink with eta, and "
         f"approaches |c - 1| |(I-P) beta_s| = {gap:.4f}, c of the balanced endpoint)"
     )
-    converges = bool(np.all(np.abs(orders - 1) <= ORDER_TOLERANCE))
-    return holds_if(converges, detail)
+    if np.all(np.abs(orders - 1) <= ORDER_TOLERANCE):
+        return Verdict.holds(detail)
+    # Fail on evidence, not on the runs failing to converge: they converge (at
+    # first order in eta) to the corrected endpoint, which is farther from the
+    # printed one than every run is from it, so by the triangle inequality
+    # |beta_GD - printed| >= gap - |beta_GD - corrected| > 0 stays bounded away.
+    corrected_orders = np.log2(to_corrected[:-1] / to_corrected[1:])
+    converges_elsewhere = bool(np.all(np.abs(corrected_orders - 1) <= ORDER_TOLERANCE))
+    if converges_elsewhere and gap > to_corrected.max():
+        return Verdict.fails(detail)
+    return Verdict.inconclusive(
+        f"{detail}; the runs do not converge to the corrected endpoint either "
+        f"(distances {np.array2string(to_corrected, precision=4)})"
+    )
 
 
 def _check_finetune_corrected() -> Verdict:

@@ -503,6 +503,8 @@ def _check_ridge_increasing() -> Verdict:
 
 
 def _check_eq17_from_16() -> Verdict:
+    # gamma = 1 + s with s > 0 selects the gamma > 1 branches of every Piecewise.
+    above = 1 + sp.Symbol("s", positive=True)
     return _all_hold(
         {
             "gamma < 1": check_identity(
@@ -511,8 +513,9 @@ def _check_eq17_from_16() -> Verdict:
                 - tr.finetune_risk_overparameterized(),
             ),
             "gamma > 1": check_identity(
-                tr.finetune_transferability().subs(_GAMMA, 2),
-                tr.scratch_risk().subs(_GAMMA, 2) - tr.finetune_risk().subs(_GAMMA, 2),
+                tr.finetune_transferability().subs(_GAMMA, above),
+                tr.scratch_risk().subs(_GAMMA, above)
+                - tr.finetune_risk().subs(_GAMMA, above),
             ),
         }
     )

@@ -99,7 +99,9 @@ def _check_first_layer_as_printed() -> Verdict:
     )
     if np.all(np.abs(observed - 2) <= _ORDER_TOLERANCE):
         return Verdict.holds(detail)
-    return Verdict.fails(detail)
+    if np.all(np.abs(observed - 1) <= _ORDER_TOLERANCE):
+        return Verdict.fails(detail + " but 1, as the bound predicts")
+    return Verdict.inconclusive(detail + ", nor 1")
 
 
 def _check_printed_finetune_endpoint() -> Verdict:
@@ -113,7 +115,20 @@ def _check_printed_finetune_endpoint() -> Verdict:
         f"{np.array2string(errors.errors['finetune'], precision=3)})"
     )
     shrinks = printed[-1] < 0.5 * printed[0] or printed[-1] < 1e-6
-    return Verdict.holds(detail) if shrinks else Verdict.fails(detail)
+    if shrinks:
+        return Verdict.holds(detail)
+    # Fail on evidence: the runs converge to the corrected endpoint at the
+    # predicted order and stay farther from the printed one than from it.
+    corrected = errors.errors["finetune"]
+    order = ENDPOINT_PREDICTED_ORDERS["finetune"](2)
+    converges = bool(
+        np.all(np.abs(errors.orders("finetune") - order) <= _ORDER_TOLERANCE)
+    )
+    if converges and bool(np.all(printed > corrected)):
+        return Verdict.fails(detail)
+    return Verdict.inconclusive(
+        detail + ": the runs do not converge to the corrected endpoint either"
+    )
 
 
 def _check_scratch_risk() -> Verdict:
@@ -194,9 +209,9 @@ def _check_transferability_slices(kind: str) -> Verdict:
                 correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
             # Trained endpoints sit O(alpha) = 1e-5 (scratch, relative) from
             # their limits, which moves a risk by at most 2e-5 |beta - beta_t|
-            # <= 1e-4 here; 1e-3 covers it (it matters only where both risks
-            # coincide, gamma > 1 for fine-tuning, and SE ~ 0).
-            bias = abs(exact - limit) + correction + 1e-3
+            # <= 1e-4 here (it matters only where both risks coincide, gamma > 1
+            # for fine-tuning, and SE ~ 0).
+            bias = abs(exact - limit) + correction + 1e-4
             comparison = compare_mean(sample, limit, z=_Z, bias_bound=bias)
             ok &= comparison.agrees
             parts.append(
@@ -239,15 +254,14 @@ def _check_transferability_surface(kind: str) -> Verdict:
                     printed = (1 - gamma) * (1 - 2 * np.cos(theta))
                     correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
             largest_bias = max(largest_bias, abs(exact - limit))
-            if np.ptp(sample) == 0:  # both endpoints the least-squares fit
-                agrees = abs(float(sample[0]) - exact) <= 1e-9
-                deviation = 0.0
-            else:
-                # Against the exact finite-size value of the formula (the limit
-                # (13) / (17) shifted by the computed O(1/d) terms).
-                comparison = compare_mean(sample, exact, z=_Z, bias_bound=correction)
-                agrees, deviation = comparison.agrees, comparison.deviation
-            worst = max(worst, abs(deviation))
+            # Against the exact finite-size value of the formula (the limit
+            # (13) / (17) shifted by the computed O(1/d) terms). Where both
+            # endpoints are the same least-squares fit (fine-tuning, gamma > 1)
+            # the sample is constant and must equal it exactly.
+            comparison = compare_mean(sample, exact, z=_Z, bias_bound=correction)
+            agrees = comparison.agrees
+            if comparison.standard_error > 0:
+                worst = max(worst, abs(comparison.deviation))
             if not agrees:
                 ok = False
                 failures.append(f"(theta {theta:.3f}, gamma {gamma})")
@@ -311,7 +325,13 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
             f"{comparison.describe()} (eq. 16); for eq. (142)'s endpoint as "
             f"printed: {control.describe()}"
         )
-        return Verdict.holds(detail) if comparison.agrees else Verdict.fails(detail)
+        if comparison.agrees:
+            return Verdict.holds(detail)
+        # The miss counts only if the same draws reproduce (16) for the printed
+        # endpoint: then the formula, not the simulation, is off.
+        if control.agrees:
+            return Verdict.fails(detail)
+        return Verdict.inconclusive(detail)
     limit = _corrected_excess(gamma, theta, sigma)
     # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
     # A = ||(I-P) beta_s||^2, B = ||X^+ y||^2, whose exact means are 1 - n/d and
@@ -321,9 +341,15 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
     # derived) as at most 2/d. The verdict does not hinge on it: the mean is
     # within 4 SE without any bias allowance (see the detail), and the
     # as-printed claim misses by about 9 times the whole allowance.
-    a, b = 1 - gamma, gamma + sigma**2 * samples / (dimension - samples - 1)
-    c2 = (a + np.sqrt(a * a + 4 * b)) / 2
-    finite = a * (c2 - 2 * np.sqrt(c2) * np.cos(theta))
+    # That prediction is the limit's formula with sigma^2 gamma / (1 - gamma),
+    # the limit of B - gamma, replaced by its exact mean sigma^2 n/(d - n - 1).
+    exact_noise = sigma * np.sqrt(
+        samples * (1 - gamma) / (gamma * (dimension - samples - 1))
+    )
+    finite = _corrected_excess(gamma, theta, exact_noise)
+    c2 = asymptotics.finetune_scale_limit().subs(
+        {asymptotics.gamma_ratio: gamma, asymptotics.sigma: exact_noise}
+    )
     bias = abs(finite - limit) + 2 / dimension
     comparison = compare_mean(excess, limit, z=_Z, bias_bound=bias)
     detail = (
