@@ -90,6 +90,8 @@ _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 _EPS = float(np.finfo(np.float64).eps)
 #: Scan points of the mpmath references.
 _MP_GRID = 300
+#: The largest |v| whose square v^2 (the argument of eq. (12)) is finite.
+_LARGEST_V = math.sqrt(float(np.finfo(np.float64).max))
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,8 @@ def _power_tilde(p: float) -> Callable[[Float64Array], Float64Array]:
 
 def _absolute_tilde(u: Float64Array) -> Float64Array:
     r"""Closed form of :math:`\tilde\omega` for :math:`|z-1|`, a function of u."""
-    cube_root = np.cbrt(2.0 * u)
+    # (2u)^(1/3) = 2 (u/4)^(1/3): u/4 is exact and cannot overflow, 2u can.
+    cube_root = 2.0 * np.cbrt(u / 4.0)
     return np.where(u > 0.5, 1.5 * cube_root - 1.0, u)
 
 
@@ -154,15 +157,16 @@ def _power_stationary_deviation(p: float, u: Float64Array) -> Float64Array:
     Both :math:`p w^{p-1}` and :math:`p w^{p+2}` are below the left side, so
     the smaller of their roots lies right of the largest root of h, and Newton's
     method from there decreases monotonically to it. For :math:`p < 1`, h first
-    decreases (to its minimum at :math:`w_c = (1-p)/(2+p)`); when it has no
-    root, or its root's objective exceeds that of :math:`w = 0`, the minimizer
-    is :math:`w = 0`.
+    decreases (to its minimum at :math:`w_c = (1-p)/(2+p)`, where Newton's
+    method stops when h has no root); when the objective there is not below
+    that of :math:`w = 0`, the minimizer is :math:`w = 0`.
     """
     w = np.zeros_like(u)
     positive = u > 0
     if not positive.any():
         return w
-    log_target = np.log(2.0 * u[positive] / p)
+    # log(2u/p) as a sum of logs: 2u/p overflows for large u or small p.
+    log_target = np.log(u[positive]) + (math.log(2.0) - math.log(p))
     start = log_target / (p + 2.0)
     if p > 1.0:
         start = np.minimum(start, log_target / (p - 1.0))
@@ -190,10 +194,12 @@ def _power_stationary_deviation(p: float, u: Float64Array) -> Float64Array:
         )
     interior = np.exp(s)
     if p < 1.0:
-        rooted = h(s) <= 1e-9 * np.maximum(1.0, np.abs(log_target))
+        # Any w gives an objective >= the minimum, so comparing with w = 0
+        # (value u) picks the global minimizer, also where h has no root and
+        # Newton stopped at h's minimum.
         u_pos = u[positive]
         interior_value = interior**p + u_pos / (1.0 + interior) ** 2
-        interior = np.where(rooted & (interior_value < u_pos), interior, 0.0)
+        interior = np.where(interior_value < u_pos, interior, 0.0)
     w[positive] = interior
     return w
 
@@ -267,7 +273,9 @@ def _squared_absolute_join(v: Float64Array) -> Float64Array:
         if np.all(step <= 4.0 * _EPS * z):
             break
     interior = (z - 1.0) ** 2 + (v / z - 1.0)
-    return np.where(v <= kink, (v - 1.0) ** 2, interior)
+    # min(v, kink): (v - 1)^2 is only used below the kink and would overflow
+    # for v beyond ~1e154.
+    return np.where(v <= kink, (np.minimum(v, kink) - 1.0) ** 2, interior)
 
 
 def _squared_absolute_tilde(u: Float64Array) -> Float64Array:
@@ -510,7 +518,8 @@ def omega_tilde(omega: PenaltyFunction, v: ArrayLike) -> Float64Array:
       the module docstring).
 
     Raises:
-      InvalidArgumentError: v not finite; omega(1) != 0, omega negative, not
+      InvalidArgumentError: v not finite, or :math:`v^2` not finite in float64
+        (:math:`|v| > 1.34\cdot 10^{154}`); omega(1) != 0, omega negative, not
         finite, or seen decreasing on [1, inf); omega stays below :math:`v^2`
         on all of [1, 2^1000] (the minimum is then not attained).
 
@@ -523,6 +532,12 @@ def omega_tilde(omega: PenaltyFunction, v: ArrayLike) -> Float64Array:
       :mod:`implicit_bias.theory.tangent_features`.
     """
     v_array = as_finite_array("v", v)
+    too_large = np.abs(v_array) > _LARGEST_V
+    if too_large.any():
+        raise InvalidArgumentError(
+            f"v={float(v_array[too_large].flat[0])!r} is too large: v^2 overflows "
+            f"float64 (|v| must be at most {_LARGEST_V!r})"
+        )
     _check_penalty(omega, "omega")
     u = np.square(v_array)
     if isinstance(omega, Penalty) and omega.tilde is not None:

@@ -684,8 +684,9 @@ def solve_two_sided_problem(
       A :class:`TwoSidedSolution`.
 
     Raises:
-      InvalidArgumentError: B not a finite matrix, a penalty that is not a
-        smooth power penalty, or bad settings.
+      InvalidArgumentError: B not a finite matrix (or :math:`\|B\|_F^2`
+        beyond the float64 range), a penalty that is not a smooth power
+        penalty, or bad settings.
 
     Examples:
       A 1 x 1 problem with two quadratic penalties: the minimum is the
@@ -703,6 +704,13 @@ def solve_two_sided_problem(
       Lemma 5, eqs. (27)-(29) of adaptive-tangent-features.
     """
     matrix = as_finite_array("target", target, ndim=2)
+    with np.errstate(over="ignore"):
+        squared_norm = float(np.sum(matrix * matrix))
+    if not math.isfinite(squared_norm):
+        raise InvalidArgumentError(
+            "target has ||B||_F^2 beyond the float64 range: the objective of "
+            "(27) is not finite at any feature maps near the identity"
+        )
     left_exponent = _power_exponent(left_penalty, "left_penalty")
     right_exponent = _power_exponent(right_penalty, "right_penalty")
     tolerance = _check_gradient_tol(gradient_tol)

@@ -583,10 +583,13 @@ def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
     b = as_finite_array("second", second, ndim=2)
     if a.shape != b.shape:
         raise InvalidArgumentError(f"first {a.shape} and second {b.shape} differ")
-    norms = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
-    if norms == 0.0:
+    largest_a, largest_b = float(np.max(np.abs(a))), float(np.max(np.abs(b)))
+    if largest_a == 0.0 or largest_b == 0.0:
         raise InvalidArgumentError("a kernel matrix is zero: its cosine is 0/0")
-    return float(np.sum(a * b) / norms)
+    # Divide by the largest entry first: the Frobenius norm squares the entries,
+    # which overflows (or underflows) for finite ones beyond ~1e+-154.
+    a, b = a / largest_a, b / largest_b
+    return float(np.sum(a * b) / np.sqrt(np.sum(a * a) * np.sum(b * b)))
 
 
 # ------------------------------------------------------------------ Figure 1

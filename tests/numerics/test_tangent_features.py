@@ -75,7 +75,9 @@ def test_closed_form_tilde_matches_mp_reference(penalty: Penalty) -> None:
         assert _relative(float(computed), float(exact)) <= CLOSED_RTOL, v
 
 
-@pytest.mark.parametrize("v", [1.0, 1.0 + 1e-6, 1.2, (1 + math.sqrt(3)) / 2, 2.5, 1e6])
+@pytest.mark.parametrize(
+    "v", [1.0, 1.0 + 1e-6, 1.2, (1 + math.sqrt(3)) / 2, 2.5, 1e6, 1e300]
+)
 def test_closed_form_join_matches_mp_reference(v: float) -> None:
     computed = float(omega_join(squared_deviation, absolute_deviation, v))
     exact = omega_join_mp(squared_deviation, absolute_deviation, v, dps=30)
@@ -98,6 +100,18 @@ def test_closed_forms_match_the_sympy_parametric_curves() -> None:
                 assert _relative(float(omega_tilde(penalty, v)), tilde) <= CLOSED_RTOL
 
 
+def test_absolute_closed_form_matches_the_sympy_piecewise() -> None:
+    # The |z-1| closed form against theory.absolute_tilde at 50 digits,
+    # on both pieces and across the switch at v^2 = 1/2.
+    exact = sp.lambdify(theory.v, theory.absolute_tilde(), modules="mpmath")
+    v = np.array([1e-5, 0.3, 0.7, 1 / math.sqrt(2), 0.72, 2.0, 1e3, 1e100])
+    computed = omega_tilde(absolute_deviation, v)
+    with mpmath.workdps(50):
+        for point, value in zip(v, computed, strict=True):
+            reference = float(exact(mpmath.mpf(float(point))))
+            assert _relative(float(value), reference) <= CLOSED_RTOL, point
+
+
 def test_figure2_omega3_tilde_closed_form_matches_generic() -> None:
     omega3 = join_penalty(squared_deviation, absolute_deviation)
     generic = Penalty("omega_3 without closed form", omega3.function, omega3.mp)
@@ -112,6 +126,28 @@ def test_absolute_deviation_explicit_values() -> None:
     v = np.array([0.0, 0.5, 1 / math.sqrt(2), 2.0])
     expected = np.array([0.0, 0.25, 0.5, 1.5 * 8 ** (1 / 3) - 1])
     np.testing.assert_allclose(omega_tilde(absolute_deviation, v), expected, rtol=4e-16)
+
+
+def test_closed_forms_just_below_the_overflow_of_v_squared() -> None:
+    # v^2 ~ 1.7e308 is finite while 2 v^2 is not: the closed forms must not
+    # form 2 v^2. Exact values: 3/2 (2v^2)^(1/3) - 1, and for (z-1)^2 the
+    # parametric form at the root w of w (1+w)^3 = v^2 (50 digits).
+    v = 1.3e154
+    with mpmath.workdps(50):
+        u = mpmath.mpf(v) ** 2
+        absolute = 1.5 * mpmath.cbrt(2 * u) - 1
+        log_w = mpmath.findroot(
+            lambda s: s + 3 * mpmath.log1p(mpmath.exp(s)) - mpmath.log(u),
+            mpmath.log(u) / 4,
+        )
+        w = mpmath.exp(log_w)
+        squared = w * (1 + 2 * w)
+    assert _relative(float(omega_tilde(absolute_deviation, v)), float(absolute)) <= (
+        CLOSED_RTOL
+    )
+    assert _relative(float(omega_tilde(squared_deviation, v)), float(squared)) <= (
+        CLOSED_RTOL
+    )
 
 
 # --- generic path
@@ -228,6 +264,9 @@ def _bounded(z):
         (_bounded, 2.0, "not attained"),
         (squared_deviation, float("nan"), "v=nan"),
         (squared_deviation, [1.0, float("inf")], "v=inf"),
+        # v^2 overflows: the closed form of |z-1| would return inf.
+        (absolute_deviation, [1.0, -1e155], "too large"),
+        (cosh_log, 1e155, "too large"),
         ("not a function", 1.0, "not callable"),
     ],
 )

@@ -140,6 +140,11 @@ def test_kernels() -> None:
         kernel_alignment(labels, kernel), abs=1e-15
     )
     assert abs(kernel_alignment(kernel, labels)) <= 1.0
+    # <diag(1, 0), 1 1^T>_F = 1, norms 1 and 2: cosine exactly 1/2, at any scale.
+    for scale in (1.0, 1e-160, 1e160):
+        ones = scale * np.ones((2, 2))
+        assert kernel_alignment(np.diag([scale, 0.0]), ones) == 0.5
+    assert kernel_alignment(np.eye(2), np.array([[0.0, 1.0], [1.0, 0.0]])) == 0.0
 
 
 def test_two_class_inputs_are_normalized_and_balanced() -> None:

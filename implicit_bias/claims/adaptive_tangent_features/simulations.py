@@ -398,9 +398,13 @@ def _check_readout_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verd
     )
     if linear[0] > 0.5 + SIGNIFICANCE * linear[1]:
         return Verdict.holds(f"{detail}: above 1/2 by > {SIGNIFICANCE:g} SE")
-    return Verdict.fails(
-        f"{detail}: not above 1/2 by {SIGNIFICANCE:g} SE; the hidden layers carry "
-        "much of the change"
+    if linear[0] < 0.5 - SIGNIFICANCE * linear[1]:
+        return Verdict.fails(
+            f"{detail}: not above 1/2 by {SIGNIFICANCE:g} SE; the hidden layers carry "
+            "much of the change"
+        )
+    return Verdict.inconclusive(
+        f"{detail}: within {SIGNIFICANCE:g} SE of 1/2 (no majority resolved)"
     )
 
 
