@@ -48,16 +48,17 @@ comparisons of a claim, while a real effect of the size the paper plots (a
 several-fold change in error) clears it easily.
 
 Findings. The rho = 1 benefit holds (about 8 SE at both magnitudes). The
-reversal as stated (error averaged over n, master seed 0) fails: at
-:math:`\rho = 0.9`, m = 0.01, PT+FT is worse than STL at n = 64 (0.037 against
-0.012) but better at n = 16 (0.106 against 0.170), and the average difference
-is -0.019 +- 0.017 SE. The corrected statement restricts the reversal to the
+reversal as stated (error averaged over n, master seed 0) is not resolved in
+the quick run (inconclusive): at :math:`\rho = 0.9`, m = 0.01, PT+FT is worse
+than STL at n = 64 (0.037 against 0.012) but better at n = 16 (0.106 against
+0.170), and the average difference is -0.019 +- 0.017 (-1.1 SE); the slow run
+refutes it (below). The corrected statement restricts the reversal to the
 largest n, where STL has learned the teacher's features; it was suggested by
 the seed-0 run and is tested on independent draws (master seed 2), where it
 holds (+6.2 SE at m = 0.01, -4.9 SE at m = 1). An intermediate version that
 also asserted a PT+FT benefit at n = 16 for m = 0.01 was tried on master seed 1
 and failed there (-2.6 SE, below the 3 SE bar; the n = 64 reversal was +10.7
-SE); it is not kept. The slow runs agree: averaged over n in {8, ..., 128},
+SE); it is not kept. The slow runs decide: averaged over n in {8, ..., 128},
 PT+FT at :math:`\rho = 0.9`, m = 0.01 is even significantly *better* than STL
 (-0.054 +- 0.014, -3.7 SE; it wins for n <= 32 and loses at n = 64 and 128,
 0.019 against 0.002 at n = 128), and the corrected statement holds on master
@@ -187,7 +188,10 @@ def _check_reversal_at_rho_09(setup: SampleEfficiencySetup) -> Verdict:
     )
     if reversed_small and not reversed_comparable:
         return Verdict.holds(detail)
-    return Verdict.fails(detail)
+    if small_mean < -SIGNIFICANCE * small_error or reversed_comparable:
+        return Verdict.fails(detail)
+    # Within SIGNIFICANCE SE of no difference at m = 0.01: neither shown nor refuted.
+    return Verdict.inconclusive(detail)
 
 
 def _paired_at(
@@ -271,7 +275,7 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.SIMULATION,
         _REVERSAL,
         lambda: _check_reversal_at_rho_09(SETUP),
-        Status.FAILS,
+        Status.INCONCLUSIVE,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
     ),
@@ -288,7 +292,6 @@ CLAIMS: tuple[Claim, ...] = (
             "paired over 6 seeds at n = 64, significant beyond 3 SE",
             "master seed 2: draws independent of the runs that suggested it",
         ),
-        corrects=f"{SOURCE}:fig-1c:reversal-at-rho-0.9",
         budget_seconds=60.0,
     ),
     Claim(
