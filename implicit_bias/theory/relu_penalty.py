@@ -16,6 +16,7 @@ from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
 __all__ = [
     "GLYPHS",
+    "aux_magnitude",
     "deviation_eq6",
     "deviation_eq7",
     "deviation_eq8",
@@ -47,6 +48,8 @@ __all__ = [
 p_of_u = sp.Function("p")(u)
 #: The penalty :math:`\tilde r` of eq. (11).
 penalty = sp.Symbol("rtilde", nonnegative=True)
+#: The pretraining task's coefficient :math:`m^{aux}` of the feature (Section 1.2).
+aux_magnitude = sp.Symbol("m_aux", positive=True)
 #: A stationary point :math:`u^*` of eq. (10).
 u_star = sp.Symbol("ustar", positive=True)
 #: :math:`\|u\hat w_h - w_{0h}^{(1)}\|_2^2`, :math:`\|w_{0h}^{(1)}\|_2^2` and
@@ -61,6 +64,7 @@ GLYPHS: dict[sp.Symbol, str] = {
     m0: r"m_{0h}^{(1)}",
     rho: r"\rho_{h}",
     gamma: r"\gamma",
+    aux_magnitude: r"m^{\text{aux}}",
     u: r"u",
     penalty: r"\tilde{r}",
     u_star: r"u^{*}",

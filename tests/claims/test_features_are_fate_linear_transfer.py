@@ -4,12 +4,10 @@ from __future__ import annotations
 
 
 import pytest
-import sympy as sp
 
 from implicit_bias.claims.engine import Claim, Result, run_claims
 from implicit_bias.claims.features_are_fate.linear_transfer import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
-from implicit_bias.theory import transfer_asymptotics as theory
 
 BY_ID = {claim.id: claim for claim in CLAIMS}
 
@@ -63,14 +61,3 @@ def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
             and result.verdict.status == "holds"
         ):
             assert "numerically" not in result.verdict.detail, claim_id
-
-
-def test_formulas_typeset_in_paper_notation() -> None:
-    for claim in CLAIMS:
-        if claim.formula is None:
-            continue
-        formula = claim.formula()
-        assert formula.free_symbols <= set(theory.GLYPHS), claim.id
-        text = sp.latex(formula, symbol_names=theory.GLYPHS)
-        for raw in ("R_lt", "I1_n", "E_inv", "dD_l", "g_C "):
-            assert raw not in text, claim.id

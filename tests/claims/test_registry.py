@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from implicit_bias.claims.engine import Status
-from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
+from implicit_bias.claims.registry import (
+    GLYPHS,
+    SOURCES,
+    all_claims,
+    claims_for,
+    get_claim,
+)
 
 
 def test_ids_are_unique_and_sources_are_paper_stems() -> None:
@@ -47,3 +54,16 @@ def test_every_failing_claim_has_a_holding_correction() -> None:
 @pytest.mark.parametrize("source", list(SOURCES))
 def test_claims_of_a_source_are_its_own(source: str) -> None:
     assert {claim.source for claim in SOURCES[source]} == {source}
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_formulas_typeset_every_symbol_by_the_glyph_map(source: str) -> None:
+    # Indexed objects (lambda_i) typeset themselves; symbols need a glyph, so
+    # no symbol's name carries LaTeX of its own.
+    glyphs = set(GLYPHS[source])
+    for claim in SOURCES[source]:
+        if claim.formula is None:
+            continue
+        symbols = {s for s in claim.formula().free_symbols if isinstance(s, sp.Symbol)}
+        assert symbols <= glyphs, (claim.id, symbols - glyphs)
+        assert not any("\\" in s.name or "{" in s.name for s in symbols), claim.id

@@ -209,7 +209,7 @@ CLAIMS: tuple[Claim, ...] = (
         _check_balanced_pretraining,
         Status.HOLDS,
         assumptions=("m_aux > 0",),
-        formula=lambda: sp.Eq(m0, sp.sqrt(sp.Symbol("m^{aux}", positive=True))),
+        formula=lambda: sp.Eq(m0, sp.sqrt(theory.aux_magnitude)),
     ),
     Claim(
         SOURCE,
