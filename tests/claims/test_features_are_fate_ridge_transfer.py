@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from implicit_bias.claims.engine import Claim, Result, run_claims
+from tests.claims.claim_checks import (
+    assert_detail_mentions,
+    assert_symbolic_claims_exact,
+    quick,
+    quick_results,
+)
+from implicit_bias.claims.engine import Claim, Result
 from implicit_bias.claims.features_are_fate.ridge_transfer import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
 
-BY_ID = {claim.id: claim for claim in CLAIMS}
 
 #: The steps of Appendix B this module covers: ridge transfer (121)-(141).
 COVERED = {
@@ -32,14 +37,14 @@ COVERED = {
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+    return quick_results(CLAIMS)
 
 
 def test_every_step_in_scope_has_a_claim() -> None:
     assert {c.equation for c in CLAIMS} == COVERED
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
 def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
     result = results[claim.id]
     assert result.verdict.status == claim.expected, result.verdict.detail
@@ -55,15 +60,8 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
 def test_failures_report_the_counterexample(
     claim_id: str, needles: list[str], results: dict[str, Result]
 ) -> None:
-    detail = results[f"{SOURCE}:{claim_id}"].verdict.detail
-    for needle in needles:
-        assert needle in detail
+    assert_detail_mentions(results[f"{SOURCE}:{claim_id}"], needles)
 
 
 def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
-    for claim_id, result in results.items():
-        if (
-            BY_ID[claim_id].kind.value == "identity"
-            and result.verdict.status == "holds"
-        ):
-            assert "numerically" not in result.verdict.detail, claim_id
+    assert_symbolic_claims_exact(results)

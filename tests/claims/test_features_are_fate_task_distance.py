@@ -8,30 +8,26 @@ from __future__ import annotations
 
 import pytest
 
+from tests.claims.claim_checks import (
+    assert_detail_mentions,
+    assert_symbolic_claims_exact,
+    quick,
+    quick_results,
+)
 from implicit_bias.claims.engine import (
     Claim,
-    Kind,
     Result,
-    Status,
-    run_claims,
 )
 from implicit_bias.claims.features_are_fate.task_distance import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
-from implicit_bias.theory import task_distance
-
-#: The theorem and every step of its proof with a formula.
-CHECKABLE = {"thm-2.2", "26", "27", "28", "31-34", "32", "34"}
-
-_BY_ID = {c.id: c for c in CLAIMS}
-_GLYPHS = task_distance.GLYPHS
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+    return quick_results(CLAIMS)
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
 def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
     result = results[claim.id]
     assert result.verdict.status == claim.expected, result.verdict.detail
@@ -56,12 +52,8 @@ def test_claims_are_fast(results: dict[str, Result]) -> None:
 def test_failures_report_residual_or_counterexample(
     claim_id: str, needles: list[str], results: dict[str, Result]
 ) -> None:
-    detail = results[f"{SOURCE}:{claim_id}"].verdict.detail
-    for needle in needles:
-        assert needle in detail
+    assert_detail_mentions(results[f"{SOURCE}:{claim_id}"], needles)
 
 
 def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
-    for claim_id, result in results.items():
-        if result.claim.kind != Kind.NUMERIC and result.verdict.status == Status.HOLDS:
-            assert "numerically" not in result.verdict.detail, claim_id
+    assert_symbolic_claims_exact(results)

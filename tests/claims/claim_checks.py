@@ -1,0 +1,36 @@
+"""Checks shared by the tests of the claim modules (one source, many modules)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from implicit_bias.claims.engine import Claim, Kind, Result, Status, run_claims
+
+#: Kinds whose checks are symbolic: when they hold, they hold exactly.
+SYMBOLIC_KINDS = (Kind.IDENTITY, Kind.LIMIT, Kind.INEQUALITY)
+
+
+def quick(claims: Iterable[Claim]) -> list[Claim]:
+    """The claims the default test run checks (slow ones are marked)."""
+    return [claim for claim in claims if not claim.slow]
+
+
+def quick_results(claims: Iterable[Claim]) -> dict[str, Result]:
+    """Run the quick claims once; results by claim id."""
+    return {result.claim.id: result for result in run_claims(quick(claims))}
+
+
+def assert_symbolic_claims_exact(results: dict[str, Result]) -> None:
+    """A symbolic claim that holds was shown exactly, not by a numeric fallback."""
+    for claim_id, result in results.items():
+        if (
+            result.claim.kind in SYMBOLIC_KINDS
+            and result.verdict.status == Status.HOLDS
+        ):
+            assert "numerically" not in result.verdict.detail, claim_id
+
+
+def assert_detail_mentions(result: Result, needles: Iterable[str]) -> None:
+    """The verdict's evidence names each of ``needles`` (residuals, counterexamples)."""
+    for needle in needles:
+        assert needle in result.verdict.detail, (result.claim.id, needle)
