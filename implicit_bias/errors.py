@@ -8,7 +8,12 @@ do not know this module.
 
 from __future__ import annotations
 
-__all__ = ["ConvergenceError", "ImplicitBiasError", "InvalidArgumentError"]
+__all__ = [
+    "ConvergenceError",
+    "ImplicitBiasError",
+    "InvalidArgumentError",
+    "OutOfRangeError",
+]
 
 
 class ImplicitBiasError(Exception):
@@ -24,3 +29,12 @@ class InvalidArgumentError(ImplicitBiasError, ValueError):
 
 class ConvergenceError(ImplicitBiasError, RuntimeError):
     """An iterative method did not converge; the message says what to try."""
+
+
+class OutOfRangeError(ImplicitBiasError, OverflowError):
+    """A result exists but lies outside the float64 range.
+
+    Raised instead of returning ``inf`` (or a NaN from ``inf - inf``) where the
+    function does not document an infinite result; the message names the
+    arguments and says which bound was passed.
+    """

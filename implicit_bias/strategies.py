@@ -110,7 +110,7 @@ def register_profiles() -> tuple[str, ...]:
     * ``dev`` -- quick feedback while editing (50 examples, 5 s deadline);
     * ``ci`` -- derandomized and bounded, so CI is reproducible (60 examples,
       no deadline, failure blobs printed for replay);
-    * ``thorough`` -- 5000 examples without deadline, for hunting bugs.
+    * ``thorough`` -- 10^4 examples without deadline, for hunting bugs.
 
     Registering does not load a profile; load one with
     ``hypothesis.settings.load_profile(name)``, e.g. from the environment
@@ -135,7 +135,7 @@ def register_profiles() -> tuple[str, ...]:
         print_blob=True,
         suppress_health_check=[HealthCheck.too_slow],
     )
-    settings.register_profile("thorough", max_examples=5000, deadline=None)
+    settings.register_profile("thorough", max_examples=10_000, deadline=None)
     return PROFILES
 
 

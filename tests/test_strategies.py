@@ -204,7 +204,7 @@ def test_register_profiles_matches_the_documented_settings() -> None:
     ci = settings.get_profile("ci")
     assert ci.derandomize
     assert ci.deadline is None
-    assert settings.get_profile("thorough").max_examples == 5000
+    assert settings.get_profile("thorough").max_examples == 10_000
 
 
 @pytest.mark.parametrize(

@@ -18,16 +18,64 @@ from numpy.typing import ArrayLike, NDArray
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = [
+    "MAX_DPS",
+    "as_finite_array",
     "as_finite_arrays",
     "check_closed_interval",
+    "check_dps",
+    "check_integer",
+    "check_iteration_count",
     "check_nonnegative",
+    "check_real",
+    "check_seed",
     "check_stopping_rule",
+    "check_tolerance",
     "relu_unit_arguments",
 ]
+
+MAX_DPS = 100_000
+"""Largest working precision (decimal digits) the mpmath references accept.
+
+Far beyond any reference a float64 result needs (17 digits distinguish every
+float64), and small enough that a mistyped precision fails at once instead
+of running for hours.
+"""
 
 
 def _first_offender(values: NDArray[np.float64], bad: NDArray[np.bool_]) -> float:
     return float(values[bad].flat[0])
+
+
+def _describe(value: object) -> str:
+    """``value``'s repr, or its shape and dtype for an array (reprs can be huge)."""
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        return f"<array of shape {value.shape}, dtype {value.dtype}>"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _as_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    # np.asarray(None, float) is NaN and np.asarray(1j, float) drops the
+    # imaginary part with only a warning: both would pass as wrong numbers.
+    if value is None:
+        raise InvalidArgumentError(
+            f"{name}=None is not a real number or array of real numbers"
+        )
+    if isinstance(value, str | bytes):
+        raise InvalidArgumentError(
+            f"{name}={value!r} is a string, not a real number or array of real numbers"
+        )
+    if np.iscomplexobj(value):
+        raise InvalidArgumentError(
+            f"{name}={_describe(value)} is complex: {name} must be real"
+        )
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise InvalidArgumentError(
+            f"{name}={_describe(value)} is not a real number or array of real numbers"
+        ) from error
+    return array
 
 
 def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.float64]]:
@@ -45,12 +93,7 @@ def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.floa
     """
     arrays = []
     for name, value in arguments.items():
-        try:
-            array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise InvalidArgumentError(
-                f"{name}={value!r} is not a real number or array of real numbers"
-            ) from error
+        array = _as_real_array(name, value)
         bad = ~np.isfinite(array)
         if bad.any():
             raise InvalidArgumentError(
@@ -211,3 +254,133 @@ def check_stopping_rule(
             f"max_steps={steps!r} is below {minimum_steps}: it counts gradient steps"
         )
     return float(tolerance), steps
+
+
+def check_integer(
+    name: str,
+    value: object,
+    *,
+    min_value: int | None = None,
+    max_value: int | None = None,
+    meaning: str,
+) -> int:
+    """Return ``value`` as an ``int`` after checking its type and bounds.
+
+    Accepts Python and NumPy integers (not ``bool``, not floats, not None).
+
+    Args:
+      name: the argument's name, for the message.
+      value: the argument.
+      min_value, max_value: inclusive bounds, None for unbounded.
+      meaning: what the argument is, for the message (``"a sample count"``).
+
+    Raises:
+      InvalidArgumentError: ``value`` is not an integer or lies out of bounds.
+
+    Examples:
+      >>> check_integer("n", np.int64(3), min_value=1, meaning="a sample count")
+      3
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise InvalidArgumentError(
+            f"{name}={value!r} is not an integer: {name} is {meaning}"
+        )
+    number = int(value)
+    if min_value is not None and number < min_value:
+        raise InvalidArgumentError(
+            f"{name}={number!r} is below {min_value}: {name} is {meaning}"
+        )
+    if max_value is not None and number > max_value:
+        raise InvalidArgumentError(
+            f"{name}={number!r} is above {max_value}: {name} is {meaning}"
+        )
+    return number
+
+
+def check_seed(name: str, value: object) -> int:
+    """Return a seed of ``numpy.random.default_rng`` after checking it.
+
+    A seed is an integer ``>= 0``; None (fresh OS entropy) is refused, because
+    every simulation of the library is reproducible by its arguments.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not an integer ``>= 0``.
+    """
+    return check_integer(
+        name, value, min_value=0, meaning="a seed of numpy.random.default_rng (>= 0)"
+    )
+
+
+def check_dps(value: object, name: str = "dps") -> int:
+    """Return an mpmath working precision after checking it.
+
+    Args:
+      value: decimal digits, an integer in ``[1, MAX_DPS]``.
+      name: the argument's name, for the message.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not an integer in ``[1, MAX_DPS]``.
+    """
+    return check_integer(
+        name,
+        value,
+        min_value=1,
+        max_value=MAX_DPS,
+        meaning="the working precision in decimal digits",
+    )
+
+
+def check_real(
+    name: str,
+    value: object,
+    *,
+    min_value: float | None = None,
+    max_value: float | None = None,
+    exclusive: bool = False,
+    meaning: str,
+) -> float:
+    """Return a finite real scalar as a float after checking its bounds.
+
+    Args:
+      name: the argument's name, for the message.
+      value: the argument: a real number (Python or NumPy, 0-d array).
+      min_value, max_value: bounds, None for unbounded.
+      exclusive: whether the bounds themselves are excluded.
+      meaning: what the argument is, for the message.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not a finite real scalar in bounds.
+
+    Examples:
+      >>> check_real("sigma", 0.5, min_value=0.0, meaning="a noise level")
+      0.5
+    """
+    if isinstance(value, bool):
+        raise InvalidArgumentError(
+            f"{name}={value!r} is a bool, not a real number: {name} is {meaning}"
+        )
+    array = _as_real_array(name, value)  # type: ignore[arg-type]
+    if array.ndim != 0:
+        raise InvalidArgumentError(
+            f"{name} has shape {array.shape}: {name} is a scalar, {meaning}"
+        )
+    number = float(array)
+    if not np.isfinite(number):
+        raise InvalidArgumentError(
+            f"{name}={number!r} is not finite: {name} is {meaning}"
+        )
+    low_bad = min_value is not None and (
+        number <= min_value if exclusive else number < min_value
+    )
+    high_bad = max_value is not None and (
+        number >= max_value if exclusive else number > max_value
+    )
+    if low_bad or high_bad:
+        low = "-inf" if min_value is None else f"{min_value:g}"
+        high = "inf" if max_value is None else f"{max_value:g}"
+        brackets = "()" if exclusive else "[]"
+        raise InvalidArgumentError(
+            f"{name}={number!r} is outside {brackets[0]}{low}, {high}{brackets[1]}: "
+            f"{name} is {meaning}"
+        )
+    return number

@@ -63,9 +63,7 @@ def test_verdicts_come_back_in_order_with_timings() -> None:
 
 
 def test_a_check_past_its_budget_is_killed_and_inconclusive() -> None:
-    start = time.perf_counter()
     (result,) = run_claims([_claim(_sleep_forever, budget=0.5)])
-    assert time.perf_counter() - start < 10
     assert result.verdict.status == Status.INCONCLUSIVE
     assert "time budget" in result.verdict.detail
     assert not result.as_expected

@@ -56,11 +56,6 @@ def test_failures_report_the_counterexample(
         assert needle in detail
 
 
-def test_fast_claims_stay_within_budget(results: dict[str, Result]) -> None:
-    for claim in FAST:
-        assert results[claim.id].seconds < claim.budget_seconds
-
-
 def test_formulas_use_glyphed_symbols() -> None:
     for claim in CLAIMS:
         if claim.formula is not None:

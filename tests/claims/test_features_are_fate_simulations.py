@@ -27,12 +27,6 @@ def test_claims_are_simulations_of_this_source() -> None:
     assert len({c.id for c in CLAIMS}) == len(CLAIMS)
 
 
-def test_checks_are_fast(results: dict[str, Result]) -> None:
-    # Each check well under its budget and ~15 s on 2 shared cores.
-    for claim_id, result in results.items():
-        assert result.seconds < 20, claim_id
-
-
 @pytest.mark.parametrize(
     ("claim_id", "needles"),
     [
