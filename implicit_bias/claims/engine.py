@@ -10,6 +10,13 @@ Checks run in forked worker processes, so a check that overruns its budget is
 killed and reported ``inconclusive`` instead of hanging the run; inside a
 check, :func:`time_limit` bounds a single step (e.g. a SymPy simplification)
 so that the check can fall back to another method.
+
+**Budgets are CPU time**, not wall time: a check given 30 s may use 30 s of
+its process's CPU, however busy the machine is, so a verdict (and the path
+a check takes through its time-limited steps) does not depend on the load.
+The kernel enforces a claim's budget (``RLIMIT_CPU``); a check that blocks
+without computing (a sleep, a lost lock) is stopped by a wall-clock backstop
+of :data:`WALL_BACKSTOP_FACTOR` times its budget.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import contextlib
 import enum
 import multiprocessing
 import multiprocessing.connection
+import math
 import os
+import resource
 import signal
 import time
 import traceback
@@ -31,6 +40,7 @@ import sympy as sp
 from threadpoolctl import threadpool_limits
 
 __all__ = [
+    "WALL_BACKSTOP_FACTOR",
     "CheckTimeout",
     "Claim",
     "Kind",
@@ -42,6 +52,15 @@ __all__ = [
     "time_limit",
     "unique_ids",
 ]
+
+
+WALL_BACKSTOP_FACTOR = 10.0
+"""A check is killed after this many times its (CPU) budget of wall time.
+
+Only checks that wait without computing meet it: a check computing all the
+time meets its CPU budget first unless the machine gives it less than a
+tenth of a core.
+"""
 
 
 class Status(enum.StrEnum):
@@ -102,7 +121,8 @@ class Claim:
       corrects: the id of the claim this one corrects, if any.
       formula: builds the SymPy relation the claim states, for LaTeX.
       slow: skipped by ``verify --quick``.
-      budget_seconds: wall-clock budget, past which the check is killed.
+      budget_seconds: CPU-time budget of the check (seconds), past which it
+        is killed and ``inconclusive``; see the module docstring.
     """
 
     source: str
@@ -162,27 +182,38 @@ class CheckTimeout(Exception):
 
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`CheckTimeout` in the block after ``seconds`` of wall time.
+    """Raise :class:`CheckTimeout` in the block after ``seconds`` of CPU time.
 
-    Uses ``SIGALRM``, so it works in the main thread of a worker process, which
-    is where checks run; pure-Python work such as SymPy's is interrupted.
-    Nested limits keep the tighter one.
+    Counts this process's CPU time (``ITIMER_PROF``, delivered as
+    ``SIGPROF``), so the limit does not depend on how busy the machine is;
+    works in the main thread of a worker process, which is where checks run,
+    and interrupts pure-Python work such as SymPy's. Nested limits keep the
+    tighter one, and an outer limit keeps running (minus the time spent in
+    the block) after an inner one ends.
     """
+    if not seconds > 0:
+        raise ValueError(f"seconds={seconds!r} must be > 0")
 
     def _expire(signum: int, frame: FrameType | None) -> None:
-        raise CheckTimeout(f"step exceeded its {seconds:g} s budget")
+        raise CheckTimeout(f"step exceeded its {seconds:g} s CPU-time budget")
 
-    remaining, _ = signal.getitimer(signal.ITIMER_REAL)
-    if remaining and remaining < seconds:
+    outer_remaining, _ = signal.getitimer(signal.ITIMER_PROF)
+    if outer_remaining and outer_remaining <= seconds:
         yield
         return
-    previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, _expire)
+    started = time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+        if outer_remaining:
+            # Re-arm the outer limit with what is left of it; one that ran out
+            # inside this block fires at once.
+            spent = time.process_time() - started
+            signal.setitimer(signal.ITIMER_PROF, max(outer_remaining - spent, 1e-6))
 
 
 def _run_in_child(
@@ -192,6 +223,12 @@ def _run_in_child(
     # spin-wait against each other (small products slowed ~30x when two
     # OpenBLAS pools of 2 threads ran on 2 cores).
     threadpool_limits(limits=threads)
+    # The kernel stops a check past its CPU budget (SIGXCPU at the soft limit,
+    # SIGKILL a second later), even inside C code that never returns to
+    # Python; no core file is written for it.
+    budget = max(1, math.ceil(claim.budget_seconds))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
     try:
         verdict = claim.check()
         if not isinstance(verdict, Verdict):
@@ -203,6 +240,15 @@ def _run_in_child(
         verdict = Verdict.inconclusive(f"check raised {last}")
     connection.send(verdict)
     connection.close()
+
+
+def _died(claim: Claim, exitcode: int | None) -> Verdict:
+    """The verdict of a worker that ended without sending one."""
+    if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return Verdict.inconclusive(
+            f"exceeded its time budget of {claim.budget_seconds:g} s of CPU time"
+        )
+    return Verdict.inconclusive(f"worker died (exit code {exitcode})")
 
 
 @dataclass
@@ -264,15 +310,21 @@ def run_claims(
                 try:
                     verdict = job.connection.recv()
                 except EOFError:
-                    code = job.process.exitcode
-                    verdict = Verdict.inconclusive(f"worker died (exit code {code})")
+                    job.process.join(timeout=5)
+                    verdict = _died(job.claim, job.process.exitcode)
                 finish(index, verdict)
-            elif time.perf_counter() - job.started > job.claim.budget_seconds:
+            elif (
+                time.perf_counter() - job.started
+                > WALL_BACKSTOP_FACTOR * job.claim.budget_seconds
+            ):
                 job.process.kill()
                 finish(
                     index,
                     Verdict.inconclusive(
-                        f"exceeded its time budget of {job.claim.budget_seconds:g} s"
+                        f"exceeded its wall-clock backstop of "
+                        f"{WALL_BACKSTOP_FACTOR * job.claim.budget_seconds:g} s "
+                        f"({WALL_BACKSTOP_FACTOR:g} x its "
+                        f"{job.claim.budget_seconds:g} s CPU budget) while waiting"
                     ),
                 )
     return [results[i] for i in range(len(claims))]

@@ -13,6 +13,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
     run_claims,
+    WALL_BACKSTOP_FACTOR,
     time_limit,
     unique_ids,
 )
@@ -39,6 +40,37 @@ def _sleep_forever() -> Verdict:
     return Verdict.holds("woke up")
 
 
+def _spin_forever() -> Verdict:
+    while True:
+        sum(range(1000))
+
+
+def _spin_in_c() -> Verdict:
+    # One long call into C: Python's signal handlers cannot run inside it.
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3000, 3000))
+    while True:
+        a = np.linalg.qr(a)[0]
+
+
+def _swallow_timeouts() -> Verdict:
+    while True:
+        try:
+            while True:
+                sum(range(1000))
+        except Exception:  # the point: a check that hides every error
+            pass
+
+
+def _spin_cpu(seconds: float) -> None:
+    """Use ``seconds`` of CPU time (bounded, so a broken limit cannot hang)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        sum(range(1000))
+
+
 def _raise() -> Verdict:
     raise ZeroDivisionError("boom")
 
@@ -62,11 +94,19 @@ def test_verdicts_come_back_in_order_with_timings() -> None:
     assert all(r.as_expected and r.seconds >= 0 for r in results)
 
 
-def test_a_check_past_its_budget_is_killed_and_inconclusive() -> None:
-    (result,) = run_claims([_claim(_sleep_forever, budget=0.5)])
+@pytest.mark.parametrize("check", [_spin_forever, _spin_in_c, _swallow_timeouts])
+def test_a_check_past_its_cpu_budget_is_killed_and_inconclusive(check) -> None:
+    (result,) = run_claims([_claim(check, budget=1.0)])
     assert result.verdict.status == Status.INCONCLUSIVE
-    assert "time budget" in result.verdict.detail
+    assert "time budget of 1 s of CPU time" in result.verdict.detail
     assert not result.as_expected
+
+
+def test_a_check_that_waits_is_stopped_by_the_wall_clock_backstop() -> None:
+    (result,) = run_claims([_claim(_sleep_forever, budget=0.3)])
+    assert result.verdict.status == Status.INCONCLUSIVE
+    assert "wall-clock backstop" in result.verdict.detail
+    assert result.seconds >= WALL_BACKSTOP_FACTOR * 0.3
 
 
 @pytest.mark.parametrize(
@@ -108,7 +148,50 @@ def test_time_limit_interrupts_python_work() -> None:
 def test_time_limit_does_not_fire_after_the_block() -> None:
     with time_limit(0.05):
         pass
-    time.sleep(0.1)
+    _spin_cpu(0.2)
+
+
+def test_time_limit_counts_cpu_time_not_waiting() -> None:
+    # A busy machine slows a step down without making it use more CPU; the
+    # limit must not fire for time the process spends off the CPU.
+    with time_limit(0.1):
+        time.sleep(0.3)
+
+
+def _inner_limits_then_spin() -> None:
+    with time_limit(5.0):
+        pass
+    with time_limit(0.05):
+        pass
+    _spin_cpu(5.0)
+
+
+def test_an_inner_limit_keeps_the_outer_one_running() -> None:
+    with pytest.raises(CheckTimeout, match=r"0\.5 s"), time_limit(0.5):
+        _inner_limits_then_spin()
+
+
+def _spin_under_a_loose_limit() -> None:
+    with time_limit(10.0):
+        _spin_cpu(5.0)
+
+
+def test_an_inner_limit_looser_than_the_outer_keeps_the_outer() -> None:
+    with pytest.raises(CheckTimeout, match=r"0\.3 s"), time_limit(0.3):
+        _spin_under_a_loose_limit()
+
+
+def test_the_tighter_inner_limit_fires_first() -> None:
+    with time_limit(5.0):
+        with pytest.raises(CheckTimeout, match=r"0\.1 s"), time_limit(0.1):
+            _spin_cpu(5.0)
+        _spin_cpu(0.1)
+
+
+@pytest.mark.parametrize("seconds", [0.0, -1.0, float("nan")])
+def test_time_limit_needs_a_positive_duration(seconds: float) -> None:
+    with pytest.raises(ValueError, match="seconds"), time_limit(seconds):
+        pass
 
 
 def test_duplicate_ids_are_rejected() -> None:

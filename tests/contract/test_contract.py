@@ -66,7 +66,7 @@ SPECS = _load_specs()
 
 
 def _public_names() -> list[str]:
-    names = []
+    names: list[str] = []
     for module_name in MODULES:
         module = importlib.import_module(module_name)
         names.extend(f"{module_name}.{name}" for name in module.__all__)
