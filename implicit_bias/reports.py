@@ -294,7 +294,7 @@ def source_page(
     if preface is not None and preface.strip():
         lines += [preface.strip(), ""]
     else:
-        lines += [f"Source: `../shared/papers/{source}.txt`.", ""]
+        lines += [f"Source: {source}.", ""]
     lines += [
         "## Reproduce",
         "",

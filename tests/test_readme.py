@@ -29,3 +29,27 @@ def test_readme_example_runs(block: str) -> None:
     for name, value in namespace.items():
         if name.startswith("test_") and callable(value):
             value()
+
+
+def _committed_text_files() -> list[Path]:
+    root = README.parent
+    roots = [root / "README.md", root / "CHANGELOG.md", root / "pyproject.toml"]
+    for folder in ("implicit_bias", "docs", "benchmarks", "examples", "tests"):
+        roots.extend(
+            path
+            for path in (root / folder).rglob("*")
+            if path.suffix in {".py", ".md", ".json", ".toml", ".txt", ".tex"}
+        )
+    return [path for path in roots if path.is_file()]
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    # A user's clone has only the repository: the papers are cited, never
+    # pointed to as files beside it.
+    outside = ".." + "/shared"
+    offenders = [
+        str(path.relative_to(README.parent))
+        for path in _committed_text_files()
+        if outside in path.read_text(errors="replace")
+    ]
+    assert not offenders
