@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from implicit_bias.errors import ConvergenceError
+from implicit_bias.errors import ConvergenceError, OutOfRangeError
 
 if TYPE_CHECKING:
     from implicit_bias.validation.deep_linear_networks import Integrator
@@ -73,6 +73,17 @@ _LAMBDA_MARGIN = 1.1
 #: Fixed-point iterations of the midpoint step for L > 2 (each contracts the
 #: error by about eta ||g|| ||W||^(L-2) < 1; rounding is reached in a few).
 _MIDPOINT_ITERATIONS = 50
+#: Most halvings of an adaptive step whose midpoint equation has no solution:
+#: 2^-64 of the step 1/h is below the rounding of any weight it moves.
+_MAX_HALVINGS = 64
+#: A loss this many times its initial value means descent is diverging.
+#: Descent with a stable step only lowers the loss; an unstable step grows it
+#: geometrically, so the check fires a few steps after the instability
+#: instead of when the loss overflows.
+_EXPLOSION = 1e4
+#: Every this many steps the weights are compared with those of the previous
+#: check: a network back at the same weights is stuck forever.
+_CYCLE_CHECK = 1000
 
 
 # --------------------------------------------------------------- forward/back
@@ -264,6 +275,74 @@ def _euler_step(
     return new
 
 
+def _stuck_message(network: int, step: int) -> str:
+    return (
+        f"gradient descent is stuck: network {network} has the same weights at "
+        f"step {step} as {_CYCLE_CHECK} steps before, so the iteration repeats "
+        "forever without reaching the tolerance (a stationary point such as "
+        "all-zero weights, or steps below the rounding of the weights). Start "
+        "from other (nonzero) weights, raise learning_rate or raise tol"
+    )
+
+
+def _adaptive_rate(
+    current: list[Float64Array],
+    rights: list[Float64Array],
+    gradient: Float64Array,
+    loss: Loss,
+    trainable: Sequence[int],
+    live: NDArray[np.int64],
+) -> Float64Array:
+    """The step 1/h of the module docstring, per network; 0 where h = 0.
+
+    h = 0 only where every trainable gradient vanishes (e.g. all-zero
+    weights): such a network cannot move, and the cycle check of
+    :func:`descend` reports it. h = inf (weights near the float64 range)
+    would make the step 0 silently, so it raises.
+    """
+    norm = np.sqrt(np.einsum("ki,ki->k", gradient, gradient))
+    bound = _curvature(current, rights, norm, loss.top, trainable)
+    if not np.isfinite(bound).all():
+        k = int(np.flatnonzero(~np.isfinite(bound))[0])
+        raise ConvergenceError(
+            f"the adaptive step of network {live[k]} is undefined: the bound on "
+            f"the loss Hessian is {float(bound[k])!r} (the weights or the data "
+            "are near the float64 range). Rescale the data and the weights"
+        )
+    stationary = bound == 0
+    return np.where(stationary, 0.0, 1.0 / np.where(stationary, 1.0, bound))
+
+
+def _step(
+    current: list[Float64Array],
+    gradient: Float64Array,
+    rate: Float64Array,
+    trainable: Sequence[int],
+    integrator: Integrator,
+    fixed: bool,
+) -> list[Float64Array]:
+    """One step of ``integrator``; the adaptive midpoint step halves until solvable."""
+    if integrator != "midpoint":
+        return _euler_step(current, gradient, rate, trainable)
+    for _ in range(_MAX_HALVINGS):
+        stepped = _midpoint_step(current, gradient, rate, trainable)
+        if stepped is not None:
+            return stepped
+        if fixed:
+            raise ConvergenceError(
+                f"learning_rate={float(rate[0])!r} is too large for the midpoint "
+                "step: its implicit equation has no solution at the current "
+                "weights (the step overshoots the curvature of the loss). Lower "
+                "learning_rate or use learning_rate=None (the adaptive step)"
+            )
+        rate = 0.5 * rate
+    raise ConvergenceError(
+        f"the midpoint step has no solution even at 2^-{_MAX_HALVINGS} times the "
+        "adaptive step: the weights are too large or ill-scaled for it; use "
+        "integrator='gd' or rescale the problem"
+    )
+
+
 def descend(
     weights: list[Float64Array],
     loss: Loss,
@@ -277,6 +356,12 @@ def descend(
     """Train every network of the batch until its excess loss <= its threshold.
 
     Returns the final weights, excess losses (K,) and steps taken (K,).
+
+    Raises:
+      OutOfRangeError: the loss at the initial weights overflows float64.
+      ConvergenceError: the loss overflows or grows :data:`_EXPLOSION` times
+        above its initial value (divergence), a network is stuck (module
+        docstring), or (``strict``) one does not stop within ``max_steps``.
     """
     count = weights[0].shape[0]
     finals = [np.empty_like(W) for W in weights]
@@ -284,21 +369,51 @@ def descend(
     final_steps = np.zeros(count, dtype=np.int64)
     live = np.arange(count)
     current = [W.copy() for W in weights]
+    initial = np.empty(count)
+    snapshot = current
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(max_steps + 1):
             rights = right_chain(current)
             value, gradient = loss.evaluate(rights[0])
             excess = value - loss.floor
-            if not np.isfinite(value).all():
-                bad = int(np.flatnonzero(~np.isfinite(value))[0])
+            if step == 0:
+                if not np.isfinite(value).all():
+                    bad = int(np.flatnonzero(~np.isfinite(value))[0])
+                    raise OutOfRangeError(
+                        f"the loss of network {bad} at its initial weights is "
+                        f"{float(value[bad])!r}, beyond the float64 range: rescale "
+                        "the data (X, y or source) and the weights"
+                    )
+                initial = value.copy()
+            # Descent with a stable step does not raise the loss; a loss far
+            # above its start (or overflowing) is an unstable step blowing up.
+            exploded = ~(value <= _EXPLOSION * initial)
+            if exploded.any():
+                bad = int(np.flatnonzero(exploded)[0])
                 raise ConvergenceError(
                     f"gradient descent diverged: the loss of network {live[bad]} "
-                    f"overflowed at step {step}. Lower learning_rate (stable below "
-                    "2 / the largest Hessian eigenvalue) or use learning_rate=None"
+                    f"grew from {float(initial[bad]):.3g} to {float(value[bad]):.3g} "
+                    f"by step {step}. Lower learning_rate (stable below 2 / the "
+                    "largest Hessian eigenvalue) or use learning_rate=None (the "
+                    "adaptive step)"
                 )
             done = excess <= loss.threshold
             if step == max_steps and not strict:
                 done[:] = True
+            elif step > 0 and step % _CYCLE_CHECK == 0:
+                # The iteration is a function of the weights alone: weights
+                # that recur recur forever.
+                stuck = np.ones(live.size, dtype=np.bool_)
+                for new, old in zip(current, snapshot, strict=True):
+                    stuck &= np.all(new == old, axis=(1, 2))
+                stuck &= ~done
+                if stuck.any() and strict:
+                    raise ConvergenceError(
+                        _stuck_message(int(live[np.flatnonzero(stuck)[0]]), step)
+                    )
+                # Without strict, a stuck network ends at max_steps as it is.
+                done |= stuck
+                snapshot = current
             if step == max_steps and not done.all():
                 k = int(np.flatnonzero(~done)[0])
                 raise ConvergenceError(
@@ -313,29 +428,52 @@ def descend(
                 for final, W in zip(finals, current, strict=True):
                     final[index] = W[done]
                 final_excess[index] = excess[done]
-                final_steps[index] = step
+                final_steps[index] = np.where(
+                    excess[done] <= loss.threshold[done], step, max_steps
+                )
                 keep = ~done
                 if not keep.any():
                     break
                 live = live[keep]
+                initial = initial[keep]
                 current = [W[keep] for W in current]
+                snapshot = [W[keep] for W in snapshot]
                 rights = [q[keep] for q in rights]
                 gradient = gradient[keep]
                 loss = loss.take(keep)
             if learning_rate is None:
-                norm = np.sqrt(np.einsum("ki,ki->k", gradient, gradient))
-                rate = 1.0 / _curvature(current, rights, norm, loss.top, trainable)
+                rate = _adaptive_rate(current, rights, gradient, loss, trainable, live)
             else:
                 rate = np.full(live.size, learning_rate)
-            if integrator == "midpoint":
-                stepped = _midpoint_step(current, gradient, rate, trainable)
-                while stepped is None:
-                    rate = 0.5 * rate
-                    stepped = _midpoint_step(current, gradient, rate, trainable)
-                current = stepped
-            else:
-                current = _euler_step(current, gradient, rate, trainable)
+            current = _step(
+                current,
+                gradient,
+                rate,
+                trainable,
+                integrator,
+                learning_rate is not None,
+            )
     return tuple(finals), final_excess, final_steps
+
+
+def _top_right_singular_vector(phi: Float64Array, start: Float64Array) -> Float64Array:
+    """The top right singular vector of each phi (K, n, m), power-iterated from start.
+
+    The power iteration converges at the rate (sigma_2 / sigma_1)^2 per step.
+    A start with no component along the top singular space (e.g. W_L = 0)
+    collapses to 0/0; those networks take the vector from an SVD instead.
+    """
+    direction = start.copy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for _ in range(_POWER_ITERATIONS):
+            direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+            image = np.matmul(phi, direction[..., None])[..., 0]
+            direction = np.einsum("knd,kn->kd", phi, image)
+        direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    failed = ~np.isfinite(direction).all(axis=1)
+    if failed.any():
+        direction[failed] = np.linalg.svd(phi[failed])[2][:, 0]
+    return direction
 
 
 def descend_readout(
@@ -351,37 +489,57 @@ def descend_readout(
     :func:`~implicit_bias.validation.deep_linear_networks.linear_transfer`.
     Returns the trained W_L[..., 0] (K, d_{L-1}), the excess losses along the
     top singular direction (K,) and the steps taken (K,).
+
+    Raises:
+      OutOfRangeError: the features or the trained W_L overflow float64.
+      ConvergenceError: a network did not reach the plateau in ``max_steps``.
     """
     count, samples, _ = X.shape
     features = weights[0]
     for W in weights[1:-1]:
         features = np.matmul(features, W)
-    phi = np.matmul(X, features)  # (K, n, d_{L-1})
-    # The top right singular vector v of Phi by power iteration, which
-    # converges at the rate (sigma_2 / sigma_1)^2 = O(alpha^(2(L-1))) per step,
-    # and the curvature lambda = ||Phi v||^2 / n of the loss along it.
-    direction = weights[-1][..., 0].copy()
-    for _ in range(_POWER_ITERATIONS):
-        direction /= np.linalg.norm(direction, axis=1, keepdims=True)
-        image = np.matmul(phi, direction[..., None])[..., 0]
-        direction = np.einsum("knd,kn->kd", phi, image)
-    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore"):
+        phi = np.matmul(X, features)  # (K, n, d_{L-1})
+    if not np.isfinite(phi).all():
+        raise OutOfRangeError(
+            "the features X W_1 ... W_{L-1} overflow float64: rescale X or the "
+            "pretrained weights"
+        )
+    # The problem in phi / s and s W_L, s a power of two per network, is the
+    # same problem exactly (no rounding), with the curvature below kept away
+    # from underflow and overflow.
+    largest = np.max(np.abs(phi), axis=(1, 2))
+    scale = np.ldexp(1.0, np.frexp(np.where(largest > 0, largest, 1.0))[1])
+    phi = phi / scale[:, None, None]
+    direction = _top_right_singular_vector(phi, weights[-1][..., 0])
+    # The curvature lambda = ||Phi v||^2 / n of the loss along v: 0 only for
+    # Phi = 0, where the loss does not depend on W_L (the plateau from the start).
     along = np.matmul(phi, direction[..., None])[..., 0]
     curvature = np.einsum("kn,kn->k", along, along) / samples
-    scale = 0.5 * np.einsum("kn,kn->k", along, y) ** 2 / (samples**2 * curvature)
+    flat = curvature == 0
+    safe = np.where(flat, 1.0, curvature)
+    reach = np.where(
+        flat, 0.0, 0.5 * np.einsum("kn,kn->k", along, y) ** 2 / (samples**2 * safe)
+    )
     # Gradient descent on W_L alone, a quadratic with Hessian Phi^T Phi / n, at
     # the step 1 / lambda_max: the top direction converges in a step or two.
-    w = weights[-1][..., 0].copy()
+    w = weights[-1][..., 0] * scale[:, None]
     finals = np.empty_like(w)
     final_excess = np.empty(count)
     final_steps = np.zeros(count, dtype=np.int64)
     live = np.arange(count)
-    threshold = tolerance * scale
+    threshold = tolerance * reach
     for step in range(max_steps + 1):
-        residual = np.matmul(phi, w[..., None])[..., 0] - y
-        gradient = np.einsum("knd,kn->kd", phi, residual) / samples
-        # The excess loss along v: (v^T grad)^2 / (2 lambda) for a quadratic.
-        excess = 0.5 * np.einsum("kd,kd->k", direction, gradient) ** 2 / curvature
+        with np.errstate(over="ignore", invalid="ignore"):
+            residual = np.matmul(phi, w[..., None])[..., 0] - y
+            gradient = np.einsum("knd,kn->kd", phi, residual) / samples
+            # The excess loss along v: (v^T grad)^2 / (2 lambda) for a quadratic.
+            along_gradient = np.einsum("kd,kd->k", direction, gradient)
+            excess = np.where(flat, 0.0, 0.5 * along_gradient**2 / safe)
+        if not np.isfinite(excess).all():
+            raise OutOfRangeError(
+                "the loss of linear transfer overflows float64: rescale y or X"
+            )
         done = excess <= threshold
         if step == max_steps and not done.all():
             k = int(np.flatnonzero(~done)[0])
@@ -400,6 +558,14 @@ def descend_readout(
                 break
             live, w, phi, y = live[keep], w[keep], phi[keep], y[keep]
             curvature, threshold = curvature[keep], threshold[keep]
+            flat, safe = flat[keep], safe[keep]
             direction, gradient = direction[keep], gradient[keep]
         w = w - gradient / curvature[:, None]
-    return finals, final_excess, final_steps
+    with np.errstate(over="ignore"):
+        trained = finals / scale[:, None]
+    if not np.isfinite(trained).all():
+        raise OutOfRangeError(
+            "the trained last layer W_L overflows float64: the features "
+            "X W_1 ... W_{L-1} are too small for the labels y; rescale them"
+        )
+    return trained, final_excess, final_steps

@@ -73,15 +73,23 @@ interpolation), while the number of steps no longer grows with the condition
 number of :math:`X^\top X` (about 20 steps instead of thousands near
 :math:`\gamma = 1`); it costs one Gram matrix and its inverse per draw.
 
-A network that does not stop within
-``max_steps`` steps raises :class:`~implicit_bias.errors.ConvergenceError`, as
-does a loss that overflows.
+Failures. A network that does not stop within ``max_steps`` steps raises
+:class:`~implicit_bias.errors.ConvergenceError`, as does divergence, caught at
+once: a loss that overflows or grows :math:`10^4` times above its initial
+value (descent with a stable step only lowers it), or, for the midpoint rule
+with a fixed ``learning_rate``, a step whose implicit equation has no solution
+(the adaptive step is halved instead). Every 1000 steps the weights are
+compared with those 1000 steps before: the iteration is a function of the
+weights alone, so a network back at the same weights (a stationary point such
+as all-zero weights, or steps below the rounding of the weights) is stuck
+forever, and raises at once (with ``strict=False`` it is returned as it would
+be after ``max_steps`` steps). A loss beyond the float64 range at the initial
+weights raises :class:`~implicit_bias.errors.OutOfRangeError`.
 """
 
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -89,9 +97,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array, check_stopping_rule
-from implicit_bias.numerics.arguments import as_finite_arrays
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    check_integer,
+    check_real,
+    check_seed,
+    check_stopping_rule,
+)
 from implicit_bias.validation import _deep_linear_descent as descent
 from implicit_bias.validation._deep_linear_descent import Float64Array
 
@@ -161,28 +174,45 @@ class TransferResult:
 # --------------------------------------------------------------- arguments
 
 
-def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
-    """Checked, copied (K, d_{l-1}, d_l) weights with d_L = 1 and L >= 2."""
+def _weights(name: str, weights: Sequence[ArrayLike]) -> list[Float64Array]:
+    """Checked, copied (K, d_{l-1}, d_l) weights with d_L = 1, L >= 2, K, d_l >= 1.
+
+    ``name`` is the caller's argument; a layer is named ``name[l-1]``.
+    """
+    if isinstance(weights, str | bytes) or not isinstance(
+        weights, Sequence | np.ndarray
+    ):
+        raise InvalidArgumentError(
+            f"{name}={weights!r} is not a sequence of layers: {name} is "
+            "(W_1, ..., W_L), each an array (K, d_{l-1}, d_l)"
+        )
     if len(weights) < 2:
         raise InvalidArgumentError(
-            f"weights has {len(weights)} layers: a deep linear network has L >= 2"
+            f"{name} has {len(weights)} layers: a deep linear network has L >= 2"
         )
     arrays = []
-    for index, value in enumerate(weights, start=1):
+    for index, value in enumerate(weights):
         array = as_finite_array(
-            f"W_{index}", value, ndim=(3,), shape="(K, d_{l-1}, d_l)"
+            f"{name}[{index}]", value, ndim=(3,), shape="(K, d_{l-1}, d_l)"
         )
+        if 0 in array.shape:
+            raise InvalidArgumentError(
+                f"{name}[{index}] has shape {array.shape}: the number of networks "
+                "K and every width must be >= 1"
+            )
         arrays.append(np.array(array, dtype=np.float64))
     count = arrays[0].shape[0]
-    for index, (left, right) in enumerate(itertools.pairwise(arrays), 1):
+    for index, (left, right) in enumerate(itertools.pairwise(arrays)):
         if left.shape[2] != right.shape[1] or right.shape[0] != count:
             raise InvalidArgumentError(
-                f"W_{index} has shape {left.shape} and W_{index + 1} {right.shape}: "
-                "consecutive layers must chain, (K, a, b) then (K, b, c)"
+                f"{name}[{index}] has shape {left.shape} and {name}[{index + 1}] "
+                f"{right.shape}: consecutive layers must chain, (K, a, b) then "
+                "(K, b, c)"
             )
     if arrays[-1].shape[2] != 1:
         raise InvalidArgumentError(
-            f"W_L has shape {arrays[-1].shape}: the network has one output, d_L = 1"
+            f"{name}[-1] has shape {arrays[-1].shape}: the network has one "
+            "output, d_L = 1"
         )
     return arrays
 
@@ -190,27 +220,40 @@ def _weights(weights: Sequence[ArrayLike]) -> list[Float64Array]:
 def _rate(learning_rate: float | None) -> float | None:
     if learning_rate is None:
         return None
-    (rate,) = as_finite_arrays({"learning_rate": learning_rate})
-    if rate.ndim != 0 or not rate > 0:
-        raise InvalidArgumentError(
-            f"learning_rate={learning_rate!r} is not a positive scalar: it is the "
-            "step size of gradient descent (None: adaptive)"
-        )
-    return float(rate)
+    return check_real(
+        "learning_rate",
+        learning_rate,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the step size of gradient descent (None: adaptive), > 0",
+    )
 
 
 def _integrator(integrator: str) -> Integrator:
-    if integrator not in ("midpoint", "gd"):
+    if not isinstance(integrator, str) or integrator not in ("midpoint", "gd"):
         raise InvalidArgumentError(
             f"integrator={integrator!r} is not 'midpoint' or 'gd'"
         )
     return "midpoint" if integrator == "midpoint" else "gd"
 
 
+def _flag(name: str, value: bool) -> bool:
+    # An int or a string would pass ``if value:`` silently.
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name}={value!r} is not a bool")
+    return bool(value)
+
+
+def _stopping_rule(tol: float, max_steps: int) -> tuple[float, int]:
+    return check_stopping_rule(
+        tol, max_steps, tol_meaning="the relative excess loss to stop at"
+    )
+
+
 def _data(
-    X: ArrayLike, y: ArrayLike, count: int | None
+    X: ArrayLike, y: ArrayLike, count: int, dimension: int
 ) -> tuple[Float64Array, Float64Array]:
-    """X as (K, n, d) and y as (K, n), broadcast to ``count`` networks if given."""
+    """X as (K, n, d) and y as (K, n), broadcast against ``count`` networks."""
     X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, d) or (K, n, d)")
     y_ = as_finite_array("y", y, ndim=(1, 2), shape="(n,) or (K, n)")
     if X_.ndim == 2:
@@ -224,8 +267,12 @@ def _data(
         )
     if X_.shape[-2] == 0:
         raise InvalidArgumentError("X has no rows: n must be >= 1")
+    if X_.shape[2] != dimension:
+        raise InvalidArgumentError(
+            f"X has {X_.shape[2]} columns but the first layer has {dimension} rows"
+        )
     try:
-        (batch,) = np.broadcast_shapes(X_.shape[:1], y_.shape[:1], (count or 1,))
+        (batch,) = np.broadcast_shapes(X_.shape[:1], y_.shape[:1], (count,))
     except ValueError as error:
         raise InvalidArgumentError(
             f"X ({X_.shape[0]} draws), y ({y_.shape[0]}) and the weights "
@@ -234,6 +281,16 @@ def _data(
     X_ = np.ascontiguousarray(np.broadcast_to(X_, (batch, *X_.shape[1:])))
     y_ = np.ascontiguousarray(np.broadcast_to(y_, (batch, y_.shape[1])))
     return X_, y_
+
+
+def _exponents(arrays: Sequence[Float64Array]) -> NDArray[np.int64]:
+    """Per network (leading axis), e with 2^e >= the largest |entry| of ``arrays``.
+
+    Dividing by 2^e is exact, so a product of layers so divided is the product
+    itself rescaled exactly, without overflowing on the way.
+    """
+    largest = np.max([np.max(np.abs(a), axis=(1, 2)) for a in arrays], axis=0)
+    return np.asarray(np.frexp(np.where(largest > 0, largest, 1.0))[1])
 
 
 # ------------------------------------------------------ forward and descent
@@ -252,7 +309,10 @@ def end_to_end(weights: Sequence[ArrayLike]) -> Float64Array:
 
     Raises:
       InvalidArgumentError: fewer than two layers, shapes that do not chain,
-        or a value that is not finite.
+        an empty axis, or a value that is not finite.
+      OutOfRangeError: an entry of :math:`\beta` lies beyond the float64 range
+        (partial products that overflow while :math:`\beta` does not are
+        rescaled, exactly, by powers of two).
 
     Examples:
       >>> W1 = np.arange(6.0).reshape(1, 3, 2)
@@ -263,7 +323,28 @@ def end_to_end(weights: Sequence[ArrayLike]) -> Float64Array:
     References:
       Eq. (9) of features-are-fate.
     """
-    return descent.right_chain(_weights(weights))[0]
+    return _product(_weights("weights", weights))
+
+
+def _product(weights: Sequence[Float64Array]) -> Float64Array:
+    """beta = W_1 ... W_L (K, d), rescaled by powers of two where it overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        beta = descent.right_chain(weights)[0]
+    if np.isfinite(beta).all():
+        return beta
+    exponents = [_exponents([W]) for W in weights]
+    scaled = [
+        W / np.ldexp(1.0, e)[:, None, None]
+        for W, e in zip(weights, exponents, strict=True)
+    ]
+    with np.errstate(over="ignore"):
+        beta = np.ldexp(descent.right_chain(scaled)[0], sum(exponents)[:, None])
+    if not np.isfinite(beta).all():
+        raise OutOfRangeError(
+            "beta = W_1 ... W_L has an entry beyond the float64 range "
+            f"(about 2^{int(np.max(sum(exponents)))}): rescale the weights"
+        )
+    return np.asarray(beta)
 
 
 def _descend(
@@ -288,7 +369,7 @@ def _descend(
     )
     return DeepLinearResult(
         weights=finals,
-        coefficients=descent.right_chain(finals)[0],
+        coefficients=_product(finals),
         excess_loss=excess,
         steps=steps,
     )
@@ -315,15 +396,16 @@ def balanced_initialization(
     Args:
       widths: :math:`(d_0, d_1, \dots, d_{L-1})`, non-increasing, at least two
         entries; :math:`d_L = 1` is appended.
-      count: networks K, >= 1.
-      seed: seed of ``np.random.default_rng``.
+      count: networks K, an integer >= 1.
+      seed: seed of ``np.random.default_rng``, an integer >= 0.
 
     Returns:
       :math:`(\bar W_1, \dots, \bar W_L)`, each (K, d_{l-1}, d_l).
 
     Raises:
-      InvalidArgumentError: fewer than two widths, a width below 1, or
-        increasing widths.
+      InvalidArgumentError: fewer than two widths, a width that is not an
+        integer >= 1, increasing widths, a count below 1 or a seed that is
+        not an integer >= 0.
 
     Examples:
       >>> weights = balanced_initialization([4, 3, 3], count=2)
@@ -335,19 +417,26 @@ def balanced_initialization(
     References:
       Eq. (22) of features-are-fate (Appendix A).
     """
-    sizes = [operator.index(w) for w in widths] + [1]
-    if len(sizes) < 3 or min(sizes) < 1:
+    if isinstance(widths, str | bytes) or not isinstance(widths, Sequence | np.ndarray):
+        raise InvalidArgumentError(
+            f"widths={widths!r} is not a sequence of integers (d_0, ..., d_{{L-1}})"
+        )
+    sizes = [
+        check_integer(f"widths[{index}]", width, min_value=1, meaning="a width")
+        for index, width in enumerate(widths)
+    ] + [1]
+    if len(sizes) < 3:
         raise InvalidArgumentError(
             f"widths={list(widths)!r}: a network of depth L >= 2 has widths "
-            "(d_0, ..., d_{L-1}), each >= 1"
+            "(d_0, ..., d_{L-1}), at least two"
         )
     if any(a < b for a, b in itertools.pairwise(sizes)):
         raise InvalidArgumentError(
             f"widths={list(widths)!r} increase: condition (22) needs "
             "d_0 >= d_1 >= ... >= d_{L-1} (W_l^T W_l must be positive definite)"
         )
-    if operator.index(count) < 1:
-        raise InvalidArgumentError(f"count={count!r} is below 1: it counts networks")
+    count = check_integer("count", count, min_value=1, meaning="the number of networks")
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     depth = len(sizes) - 1
     layers = []
@@ -373,6 +462,9 @@ def balancedness_margin(weights: Sequence[ArrayLike]) -> Float64Array:
 
     Raises:
       InvalidArgumentError: as :func:`end_to_end`.
+      OutOfRangeError: :math:`|\lambda|` lies beyond the float64 range
+        (Gram matrices that overflow while :math:`\lambda` does not are
+        rescaled, exactly, by a power of two).
 
     Examples:
       >>> W1 = np.array([[[2.0, 0.0], [0.0, 2.0]]])
@@ -383,11 +475,35 @@ def balancedness_margin(weights: Sequence[ArrayLike]) -> Float64Array:
     References:
       Eq. (22) of features-are-fate; eq. (35) for the invariant.
     """
-    arrays = _weights(weights)
+    arrays = _weights("weights", weights)
+    margin = _margin(arrays)
+    if np.isfinite(margin).all():
+        return margin
+    # lambda is homogeneous of degree 2 in the weights: compute it for the
+    # weights divided by 2^e (exact) and multiply by 4^e.
+    exponent = _exponents(arrays)
+    scale = np.ldexp(1.0, exponent)[:, None, None]
+    with np.errstate(over="ignore"):
+        margin = np.ldexp(_margin([W / scale for W in arrays]), 2 * exponent)
+    if not np.isfinite(margin).all():
+        raise OutOfRangeError(
+            "the balancedness margin lies beyond the float64 range (about "
+            f"4^{int(np.max(exponent))}): rescale the weights"
+        )
+    return np.asarray(margin)
+
+
+def _margin(arrays: Sequence[Float64Array]) -> Float64Array:
+    """min_l lambda_min(W_l^T W_l - W_{l+1} W_{l+1}^T) per network; NaN on overflow."""
     margins = []
     for W, V in itertools.pairwise(arrays):
-        invariant = np.swapaxes(W, 1, 2) @ W - V @ np.swapaxes(V, 1, 2)
-        margins.append(np.linalg.eigvalsh(invariant)[:, 0])
+        with np.errstate(over="ignore", invalid="ignore"):
+            invariant = np.swapaxes(W, 1, 2) @ W - V @ np.swapaxes(V, 1, 2)
+        finite = np.isfinite(invariant).all(axis=(1, 2))
+        lowest = np.full(invariant.shape[0], np.nan)
+        if finite.any():
+            lowest[finite] = np.linalg.eigvalsh(invariant[finite])[:, 0]
+        margins.append(lowest)
     return np.asarray(np.min(margins, axis=0))
 
 
@@ -414,18 +530,25 @@ def pretrain(
       init: :math:`W_1(0), \dots, W_L(0)`, each (K, d_{l-1}, d_l), e.g.
         :math:`\alpha` times :func:`balanced_initialization`.
       source: :math:`\beta_s`, (d,) or (K, d).
-      learning_rate: fixed step (plain ``"gd"`` is the paper's recipe), or None
-        for the adaptive step :math:`1/h`.
+      learning_rate: fixed step > 0 (plain ``"gd"`` is the paper's recipe), or
+        None for the adaptive step :math:`1/h`.
       integrator: ``"midpoint"`` (conserves (35) exactly) or ``"gd"``.
       tol: relative excess loss to stop at, >= 0.
-      max_steps: most steps per network, >= 1.
+      max_steps: most steps per network, an integer >= 1.
+      strict: raise if a network has not converged within ``max_steps``; with
+        False, return it as it is.
 
     Returns:
       A :class:`DeepLinearResult`.
 
     Raises:
-      InvalidArgumentError: an argument is invalid.
-      ConvergenceError: the loss overflowed or a network did not converge.
+      InvalidArgumentError: an argument is invalid (checked before training;
+        for ``preconditioned``, also a rank-deficient X).
+      OutOfRangeError: the loss at ``init`` lies beyond the float64 range.
+      ConvergenceError: descent diverged (a ``learning_rate`` too large: the
+        loss overflowed or grew 10^4 times, or the midpoint step had no
+        solution), is stuck at the same weights, or did not converge within
+        ``max_steps``; the message says what to try.
 
     Examples:
       >>> init = [1e-3 * W for W in balanced_initialization([3, 3])]
@@ -436,12 +559,12 @@ def pretrain(
     References:
       Eq. (4) and Lemma 3.3 of features-are-fate.
     """
-    weights = _weights(init)
+    weights = _weights("init", init)
     count, dimension = weights[0].shape[:2]
     beta_s = as_finite_array("source", source, ndim=(1, 2), shape="(d,) or (K, d)")
     if beta_s.shape[-1] != dimension:
         raise InvalidArgumentError(
-            f"source has {beta_s.shape[-1]} entries but W_1 has {dimension} rows"
+            f"source has {beta_s.shape[-1]} entries but init[0] has {dimension} rows"
         )
     try:
         beta_s = np.ascontiguousarray(np.broadcast_to(beta_s, (count, dimension)))
@@ -450,10 +573,12 @@ def pretrain(
             f"source has shape {beta_s.shape}: one source per network, (d,) or "
             f"({count}, d)"
         ) from error
-    tolerance, steps = check_stopping_rule(
-        tol, max_steps, tol_meaning="the relative excess loss to stop at"
-    )
-    scale = 0.5 * np.einsum("ki,ki->k", beta_s, beta_s)
+    rate = _rate(learning_rate)
+    rule = _integrator(integrator)
+    tolerance, steps = _stopping_rule(tol, max_steps)
+    strict = _flag("strict", strict)
+    with np.errstate(over="ignore"):
+        scale = 0.5 * np.einsum("ki,ki->k", beta_s, beta_s)
     loss = descent.Loss(
         None, beta_s, np.zeros(count), tolerance * scale, np.ones(count)
     )
@@ -461,14 +586,15 @@ def pretrain(
         weights,
         loss,
         trainable=tuple(range(len(weights))),
-        learning_rate=_rate(learning_rate),
-        integrator=_integrator(integrator),
+        learning_rate=rate,
+        integrator=rule,
         max_steps=steps,
         strict=strict,
     )
 
 
 def _target_training(
+    name: str,
     init: Sequence[ArrayLike],
     X: ArrayLike,
     y: ArrayLike,
@@ -480,29 +606,29 @@ def _target_training(
     max_steps: int,
     strict: bool,
 ) -> DeepLinearResult:
-    weights = _weights(init)
-    X_, y_ = _data(X, y, weights[0].shape[0])
-    if X_.shape[2] != weights[0].shape[1]:
-        raise InvalidArgumentError(
-            f"X has {X_.shape[2]} columns but W_1 has {weights[0].shape[1]} rows"
-        )
+    """Fine-tuning or scratch training; ``name`` is the caller's name of ``init``."""
+    weights = _weights(name, init)
+    X_, y_ = _data(X, y, weights[0].shape[0], weights[0].shape[1])
+    rate = _rate(learning_rate)
+    rule = _integrator(integrator)
+    preconditioned = _flag("preconditioned", preconditioned)
+    tolerance, steps = _stopping_rule(tol, max_steps)
+    strict = _flag("strict", strict)
     weights = [
         np.array(np.broadcast_to(W, (X_.shape[0], *W.shape[1:]))) for W in weights
     ]
-    tolerance, steps = check_stopping_rule(
-        tol, max_steps, tol_meaning="the relative excess loss to stop at"
-    )
     count, samples, dimension = X_.shape
     overdetermined = samples > dimension
-    gram = np.matmul(np.swapaxes(X_, 1, 2), X_) if overdetermined else None
-    floor = descent.least_squares_floor(X_, y_, gram)
-    scale = 0.5 * np.einsum("kn,kn->k", y_, y_) / samples - floor
+    with np.errstate(over="ignore", invalid="ignore"):
+        gram = np.matmul(np.swapaxes(X_, 1, 2), X_) if overdetermined else None
+        floor = descent.least_squares_floor(X_, y_, gram)
+        scale = 0.5 * np.einsum("kn,kn->k", y_, y_) / samples - floor
     if preconditioned:
         # In the metric (X^T X / n)^+ the Gauss-Newton part has eigenvalue 1.
         if gram is None:
             gram = np.matmul(X_, np.swapaxes(X_, 1, 2))
         loss = descent.Loss(
-            X_, y_, floor, tolerance * scale, np.ones(count), np.linalg.inv(gram)
+            X_, y_, floor, tolerance * scale, np.ones(count), _inverse_gram(gram)
         )
     else:
         loss = descent.Loss(
@@ -512,11 +638,29 @@ def _target_training(
         weights,
         loss,
         trainable=tuple(range(len(weights))),
-        learning_rate=_rate(learning_rate),
-        integrator=_integrator(integrator),
+        learning_rate=rate,
+        integrator=rule,
         max_steps=steps,
         strict=strict,
     )
+
+
+def _inverse_gram(gram: Float64Array) -> Float64Array:
+    """The inverse of each Gram matrix of the preconditioner (K, m, m)."""
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            inverse = np.linalg.inv(gram)
+    except np.linalg.LinAlgError as error:
+        raise InvalidArgumentError(
+            "preconditioned=True needs X of full rank (X X^T or X^T X "
+            "invertible); X is rank deficient: use preconditioned=False"
+        ) from error
+    if not np.isfinite(inverse).all():
+        raise OutOfRangeError(
+            "the inverse Gram matrix of X overflows float64 (X is nearly rank "
+            "deficient or tiny): use preconditioned=False or rescale X"
+        )
+    return np.asarray(inverse)
 
 
 def finetune(
@@ -546,17 +690,26 @@ def finetune(
         (K, d_{l-1}, d_l) or (1, ...) shared by every draw.
       X: target inputs, (n, d) or (K, n, d).
       y: target labels, (n,) or (K, n).
-      learning_rate: fixed step, or None for the adaptive step.
+      learning_rate: fixed step > 0, or None for the adaptive step.
       integrator: ``"midpoint"`` or ``"gd"`` (the paper's recipe).
+      preconditioned: descend in the metric :math:`(X^\top X/n)^+` (module
+        docstring); needs X of full rank.
       tol: relative excess loss to stop at, >= 0.
-      max_steps: most steps per network, >= 1.
+      max_steps: most steps per network, an integer >= 1.
+      strict: raise if a network has not converged within ``max_steps``; with
+        False, return it as it is.
 
     Returns:
       A :class:`DeepLinearResult`.
 
     Raises:
-      InvalidArgumentError: an argument is invalid.
-      ConvergenceError: the loss overflowed or a network did not converge.
+      InvalidArgumentError: an argument is invalid (checked before training;
+        for ``preconditioned``, also a rank-deficient X).
+      OutOfRangeError: the loss at ``init`` lies beyond the float64 range.
+      ConvergenceError: descent diverged (a ``learning_rate`` too large: the
+        loss overflowed or grew 10^4 times, or the midpoint step had no
+        solution), is stuck at the same weights, or did not converge within
+        ``max_steps``; the message says what to try.
 
     Examples:
       On the source task itself (y = X beta_s) fine-tuning keeps beta_s:
@@ -572,6 +725,7 @@ def finetune(
       Eq. (5), Section 3.4 and eq. (142) of features-are-fate.
     """
     return _target_training(
+        "pretrained",
         pretrained,
         X,
         y,
@@ -619,6 +773,7 @@ def train_from_scratch(
       Theorem 3.5 and Appendix B.4 of features-are-fate.
     """
     return _target_training(
+        "init",
         init,
         X,
         y,
@@ -658,13 +813,15 @@ def linear_transfer(
       X: target inputs, (n, d) or (K, n, d).
       y: target labels, (n,) or (K, n).
       tol: relative excess loss along v to stop at, >= 0.
-      max_steps: most steps per network, >= 1.
+      max_steps: most steps per network, an integer >= 1.
 
     Returns:
       A :class:`DeepLinearResult` (``excess_loss`` along v).
 
     Raises:
       InvalidArgumentError: an argument is invalid.
+      OutOfRangeError: the features, the loss or the trained :math:`W_L`
+        lie beyond the float64 range.
       ConvergenceError: a network did not reach the plateau.
 
     Examples:
@@ -680,24 +837,18 @@ def linear_transfer(
     References:
       Eqs. (11) and (104)-(108) of features-are-fate.
     """
-    weights = _weights(pretrained)
-    X_, y_ = _data(X, y, weights[0].shape[0])
-    count, _, dimension = X_.shape
-    if dimension != weights[0].shape[1]:
-        raise InvalidArgumentError(
-            f"X has {dimension} columns but W_1 has {weights[0].shape[1]} rows"
-        )
+    weights = _weights("pretrained", pretrained)
+    X_, y_ = _data(X, y, weights[0].shape[0], weights[0].shape[1])
+    tolerance, steps = _stopping_rule(tol, max_steps)
+    count = X_.shape[0]
     weights = [np.array(np.broadcast_to(W, (count, *W.shape[1:]))) for W in weights]
-    tolerance, steps = check_stopping_rule(
-        tol, max_steps, tol_meaning="the relative excess loss to stop at"
-    )
     finals, final_excess, final_steps = descent.descend_readout(
         weights, X_, y_, tolerance, steps
     )
     trained = (*weights[:-1], finals[..., None])
     return DeepLinearResult(
         weights=trained,
-        coefficients=descent.right_chain(list(trained))[0],
+        coefficients=_product(trained),
         excess_loss=final_excess,
         steps=final_steps,
     )
@@ -730,12 +881,25 @@ def transfer_experiment(
     Returns:
       A :class:`TransferResult`.
 
+    Raises:
+      InvalidArgumentError: an argument is invalid (checked before training).
+      OutOfRangeError, ConvergenceError: as :func:`pretrain`, :func:`finetune`
+        and :func:`linear_transfer`.
+
     References:
       Sections 3.1-3.4 and Appendix D.1 of features-are-fate.
     """
-    weights = _weights(init)
+    weights = _weights("init", init)
+    count, dimension = weights[0].shape[:2]
+    beta_s = as_finite_array("source", source, ndim=1, shape="(d,)")
+    if beta_s.shape[0] != dimension:
+        raise InvalidArgumentError(
+            f"source has {beta_s.shape[0]} entries but init[0] has {dimension} rows"
+        )
+    _data(X, y, count, dimension)
+    _stopping_rule(tol, max_steps)
     pretrained = pretrain(
-        [W[:1] for W in weights], source, tol=tol, max_steps=max_steps
+        [W[:1] for W in weights], beta_s, tol=tol, max_steps=max_steps
     )
     return TransferResult(
         pretrained=pretrained,

@@ -29,7 +29,9 @@ from implicit_bias.numerics import (
     min_q_norm_interpolant,
     q_norm,
 )
+from implicit_bias.numerics.arguments import check_seed
 from implicit_bias.validation.diagonal_networks import (
+    _flag,
     train_diagonal_networks,
     train_multitask_diagonal_networks,
 )
@@ -142,12 +144,15 @@ def norms_versus_sample_size(
 
     Args:
       quick: the small configuration (seconds instead of about a minute).
-      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+      seed: seed of ``np.random.SeedSequence``, an integer >= 0; repeat r uses
+        its r-th child.
 
     Returns:
       A :class:`NormsVersusSampleSize`.
 
     Raises:
+      InvalidArgumentError: ``quick`` is not a bool or ``seed`` not an integer
+        >= 0.
       ConvergenceError: a network diverged or did not converge.
 
     Examples:
@@ -161,6 +166,8 @@ def norms_versus_sample_size(
       Appendix E.1 (Fig. 5a) of ptft-diagonal-networks; eq. (30) for
       :math:`\ell_{1,2}`, eqs. (22)-(23) for Q.
     """
+    quick = _flag("quick", quick)
+    seed = check_seed("seed", seed)
     dimension, features, repeats = (40, 4, 2) if quick else (200, 20, 5)
     sizes = np.array(
         [4, 8, 12, 16, 24, 32] if quick else [10, 20, 40, 60, 80, 120, 160]
@@ -295,12 +302,15 @@ def overlap_versus_rescaling(
 
     Args:
       quick: the small configuration.
-      seed: seed of ``np.random.SeedSequence``; repeat r uses its r-th child.
+      seed: seed of ``np.random.SeedSequence``, an integer >= 0; repeat r uses
+        its r-th child.
 
     Returns:
       An :class:`OverlapVersusRescaling`.
 
     Raises:
+      InvalidArgumentError: ``quick`` is not a bool or ``seed`` not an integer
+        >= 0.
       ConvergenceError: a network diverged or did not converge.
 
     Examples:
@@ -314,6 +324,8 @@ def overlap_versus_rescaling(
       Appendix E.1 (Fig. 5b) of ptft-diagonal-networks; Appendix A (eqs.
       21-23) for k.
     """
+    quick = _flag("quick", quick)
+    seed = check_seed("seed", seed)
     if quick:
         dimension, features, shared, repeats = 40, 6, 3, 2
         rescales = np.array([0.03, 0.1, 0.3, 1.0])
@@ -400,10 +412,15 @@ def min_q_endpoint_errors(*, seed: int = 1) -> Float64Array:
     :math:`e(\eta) = A\eta + O(\eta^2)`.
 
     Args:
-      seed: seed of the problems.
+      seed: seed of the problems, an integer >= 0.
 
     Returns:
       The errors, shape (4, 3): problems by step size.
+
+    Raises:
+      InvalidArgumentError: ``seed`` is not an integer >= 0.
+      ConvergenceError: a network diverged or did not converge (for some
+        seeds the fixed learning rates may be too large).
 
     Examples:
       >>> errors = min_q_endpoint_errors()
@@ -413,6 +430,7 @@ def min_q_endpoint_errors(*, seed: int = 1) -> Float64Array:
     References:
       Eqs. (21)-(22) of ptft-diagonal-networks.
     """
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     problems, samples, dimension = 4, 5, 10
     x = rng.standard_normal((problems, samples, dimension))
@@ -451,10 +469,15 @@ def ptft_min_q_endpoint_errors(*, seed: int = 11) -> Float64Array:
     :data:`ENDPOINT_LEARNING_RATES` (also used for pretraining).
 
     Args:
-      seed: seed of the tasks.
+      seed: seed of the tasks, an integer >= 0.
 
     Returns:
       The errors, shape (2, 3): rescaling factor by step size.
+
+    Raises:
+      InvalidArgumentError: ``seed`` is not an integer >= 0.
+      ConvergenceError: a network diverged or did not converge (for some
+        seeds the fixed learning rates may be too large).
 
     Examples:
       >>> errors = ptft_min_q_endpoint_errors()
@@ -464,6 +487,7 @@ def ptft_min_q_endpoint_errors(*, seed: int = 11) -> Float64Array:
     References:
       Eqs. (21)-(22) and the end of Appendix A of ptft-diagonal-networks.
     """
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     samples, dimension = 5, 10
     x_aux = rng.standard_normal((8, dimension))
@@ -507,10 +531,15 @@ def multitask_planted_distances(*, seed: int = 0) -> Float64Array:
     1e-8 (the tail near a sparse predictor is slow).
 
     Args:
-      seed: seed of X and B.
+      seed: seed of X and B, an integer >= 0.
 
     Returns:
       The three relative distances, in the order of the alphas.
+
+    Raises:
+      InvalidArgumentError: ``seed`` is not an integer >= 0.
+      ConvergenceError: a network diverged or did not converge (for some
+        seeds the fixed learning rates may be too large).
 
     Examples:
       >>> distances = multitask_planted_distances()
@@ -520,6 +549,7 @@ def multitask_planted_distances(*, seed: int = 0) -> Float64Array:
     References:
       Eq. (30) of ptft-diagonal-networks.
     """
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((20, 40))
     truth = np.zeros((2, 40))
@@ -547,11 +577,16 @@ def multitask_dense_gap(*, seed: int = 0) -> tuple[Float64Array, Float64Array]:
     weight started at :math:`\alpha`, learning rate 0.02.
 
     Args:
-      seed: seed of X and Y.
+      seed: seed of X and Y, an integer >= 0.
 
     Returns:
       ``(excess, distance)``: the relative l1,2 excess over the minimum and
       the Frobenius distance to the min-l1,2 interpolant, one per alpha.
+
+    Raises:
+      InvalidArgumentError: ``seed`` is not an integer >= 0.
+      ConvergenceError: a network diverged or did not converge (for some
+        seeds the fixed learning rates may be too large).
 
     Examples:
       >>> excess, distance = multitask_dense_gap()
@@ -561,6 +596,7 @@ def multitask_dense_gap(*, seed: int = 0) -> tuple[Float64Array, Float64Array]:
     References:
       Eq. (30) of ptft-diagonal-networks.
     """
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     x, targets = rng.standard_normal((5, 12)), rng.standard_normal((5, 2))
     best = min_l12_interpolant(x, targets).beta

@@ -62,9 +62,18 @@ Stopping. A network stops when its loss is at most ``tol`` times
 interpolants the last coordinates converge slowly (their rate is proportional
 to their own size), which is why the experiments of Appendix E.1
 (:mod:`implicit_bias.validation.diagonal_experiments`) stop at ``tol = 1e-6``.
-A loss that overflows raises :class:`~implicit_bias.errors.ConvergenceError`
-(never NaN in a result); so does a network that has not converged after
-``max_steps`` steps, unless ``strict=False``.
+Failures. Divergence raises :class:`~implicit_bias.errors.ConvergenceError`
+at once (never NaN in a result): a loss that overflows or grows :math:`10^4`
+times above its initial value (with a stable step the loss only decreases).
+Every 1000 steps the weights are compared with those 1000 steps before: the
+iteration is a function of the weights alone, so a network back at the same
+weights (a stationary point such as :math:`w_0 = 0`, or steps below the
+rounding of the weights) is stuck forever and raises at once. A network that
+has not converged after ``max_steps`` steps raises too. With
+``strict=False`` neither raises: the networks are returned as they are after
+``max_steps`` steps (a stuck one without running them). A loss beyond the
+float64 range at the initial weights raises
+:class:`~implicit_bias.errors.OutOfRangeError`.
 """
 
 from __future__ import annotations
@@ -74,7 +83,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.errors import (
+    ConvergenceError,
+    InvalidArgumentError,
+    OutOfRangeError,
+)
 from implicit_bias.numerics.arguments import as_finite_array, check_stopping_rule
 from implicit_bias.numerics.arguments import (
     as_finite_arrays,
@@ -99,6 +112,13 @@ Float64Array = NDArray[np.float64]
 DEFAULT_TOLERANCE = 1e-20
 #: Default cap on the number of gradient steps per network.
 DEFAULT_MAX_STEPS = 200_000
+#: A loss this many times its initial value means descent is diverging: with
+#: a stable step the loss only decreases, while an unstable step grows it
+#: geometrically, so the check fires a few steps after the instability.
+_EXPLOSION = 1e4
+#: Every this many steps the weights are compared with those of the previous
+#: check: a network back at the same weights is stuck forever.
+_CYCLE_CHECK = 1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,6 +188,9 @@ def diagonal_coefficients(
 
     Raises:
       InvalidArgumentError: a value is not finite or the shapes do not broadcast.
+      OutOfRangeError: an entry of :math:`\beta` lies beyond the float64 range
+        (products that overflow while their difference does not are rescaled,
+        exactly, by powers of two).
 
     Examples:
       Equal branches cancel, which is why Appendix A's initialization
@@ -190,7 +213,25 @@ def diagonal_coefficients(
             "w2_minus": w2_minus,
         }
     )
-    return np.asarray(w2p * w1p - w2m * w1m)
+    with np.errstate(over="ignore", invalid="ignore"):
+        beta = np.asarray(w2p * w1p - w2m * w1m)
+    bad = ~np.isfinite(beta)
+    if bad.any():
+        # A product overflowed: divide each factor pair by a power of two
+        # (exact), subtract, and scale back; inf remains only past float64.
+        first = np.frexp(np.maximum(np.abs(w2p), np.abs(w2m))[bad])[1]
+        second = np.frexp(np.maximum(np.abs(w1p), np.abs(w1m))[bad])[1]
+        scaled = np.ldexp(w2p[bad], -first) * np.ldexp(w1p[bad], -second) - np.ldexp(
+            w2m[bad], -first
+        ) * np.ldexp(w1m[bad], -second)
+        with np.errstate(over="ignore"):
+            beta[bad] = np.ldexp(scaled, first + second)
+        if not np.isfinite(beta).all():
+            raise OutOfRangeError(
+                "an entry of beta = w2_plus w1_plus - w2_minus w1_minus lies "
+                "beyond the float64 range"
+            )
+    return beta
 
 
 # --------------------------------------------------------------------- engine
@@ -248,6 +289,8 @@ def _descend(
     weights: tuple[Float64Array, Float64Array, Float64Array, Float64Array],
     tol: float,
     max_steps: int,
+    *,
+    strict: bool,
 ) -> tuple[
     tuple[Float64Array, Float64Array, Float64Array, Float64Array],
     Float64Array,
@@ -260,6 +303,11 @@ def _descend(
     None, ``counts`` and ``learning_rate`` (K,), ``weights`` the (K, D), (K, D),
     (K, O, D), (K, O, D) arrays w1+, w1-, w2+, w2-. Returns the final weights,
     the loss at them, the steps taken and the convergence flags.
+
+    Raises:
+      OutOfRangeError: the loss at the initial weights overflows float64.
+      ConvergenceError: the loss overflows or grows :data:`_EXPLOSION` times
+        above its initial value, or (``strict``) a network is stuck.
     """
     w1p, w1m, w2p, w2m = (np.array(w, dtype=np.float64) for w in weights)
     count = w1p.shape[0]
@@ -271,16 +319,31 @@ def _descend(
     live = np.arange(count)
     threshold = tol * np.einsum("kno,kno->k", targets, targets) / counts
     factor = 2.0 / counts
+    initial = np.empty(count)
+    snapshot = [w1p.copy(), w1m.copy(), w2p.copy(), w2m.copy()]
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(max_steps + 1):
             beta = _weights_to_coefficients(w1p, w1m, w2p, w2m)
             residual, gradient = _residual_and_gradient(X, beta, targets, mask)
             loss = np.einsum("kno,kno->k", residual, residual) / counts
-            if not np.isfinite(loss).all():
-                bad = int(np.flatnonzero(~np.isfinite(loss))[0])
+            if step == 0:
+                if not np.isfinite(loss).all():
+                    bad = int(np.flatnonzero(~np.isfinite(loss))[0])
+                    raise OutOfRangeError(
+                        f"the loss of network {bad} at its initial weights is "
+                        f"{float(loss[bad])!r}, beyond the float64 range: rescale "
+                        "X, the targets and the initialization"
+                    )
+                initial = loss.copy()
+            # Descent with a stable step does not raise the loss; a loss far
+            # above its start (or overflowing) is an unstable step blowing up.
+            exploded = ~(loss <= _EXPLOSION * initial)
+            if exploded.any():
+                bad = int(np.flatnonzero(exploded)[0])
                 raise ConvergenceError(
                     f"gradient descent diverged: the loss of network {live[bad]} "
-                    f"overflowed at step {step} with learning_rate="
+                    f"grew from {float(initial[bad]):.3g} to {float(loss[bad]):.3g} "
+                    f"by step {step} with learning_rate="
                     f"{float(learning_rate[bad])!r}. Lower the learning rate: "
                     "descent is stable only below 2 / (largest Hessian eigenvalue), "
                     "about 1 / (lambda_max(X^T X / n) * max_d (w1_d^2 + w2_d^2)) "
@@ -289,18 +352,38 @@ def _descend(
             done = loss <= threshold
             if step == max_steps:
                 done[:] = True
+            elif step > 0 and step % _CYCLE_CHECK == 0:
+                # The iteration is a function of the weights alone: weights
+                # that recur recur forever.
+                stuck = ~done
+                for new, old in zip((w1p, w1m, w2p, w2m), snapshot, strict=True):
+                    stuck &= np.all(new == old, axis=tuple(range(1, new.ndim)))
+                if stuck.any() and strict:
+                    raise ConvergenceError(
+                        f"gradient descent is stuck: network "
+                        f"{live[np.flatnonzero(stuck)[0]]} has the same weights at "
+                        f"step {step} as {_CYCLE_CHECK} steps before, so the "
+                        "iteration repeats forever without reaching the tolerance "
+                        "(a stationary point such as w1_init = w2_init = 0, or "
+                        "steps below the rounding of the weights). Start from "
+                        "nonzero weights, raise learning_rate or raise tol"
+                    )
+                # Without strict, a stuck network ends at max_steps as it is.
+                done |= stuck
+                snapshot = [w1p.copy(), w1m.copy(), w2p.copy(), w2m.copy()]
             if done.any():
                 index = live[done]
                 for final, w in zip(finals, (w1p, w1m, w2p, w2m), strict=True):
                     final[index] = w[done]
                 final_loss[index] = loss[done]
-                final_steps[index] = step
                 converged[index] = loss[done] <= threshold[done]
+                final_steps[index] = np.where(converged[index], step, max_steps)
                 keep = ~done
                 if not keep.any():
                     break
                 live = live[keep]
                 w1p, w1m, w2p, w2m = w1p[keep], w1m[keep], w2p[keep], w2m[keep]
+                snapshot = [w[keep] for w in snapshot]
                 gradient = gradient[keep]
                 if X.ndim == 3:
                     X = X[keep]
@@ -309,6 +392,7 @@ def _descend(
                     mask = mask[keep]
                 counts, threshold = counts[keep], threshold[keep]
                 factor, learning_rate = factor[keep], learning_rate[keep]
+                initial = initial[keep]
             gradient *= (learning_rate * factor)[:, None, None]
             step_w1p = np.einsum("kod,kod->kd", gradient, w2p)
             step_w1m = np.einsum("kod,kod->kd", gradient, w2m)
@@ -339,25 +423,46 @@ def _positive(name: str, value: ArrayLike, meaning: str) -> Float64Array:
     return array
 
 
-def _counts(sample_counts: ArrayLike | None, samples: int) -> Float64Array | None:
+def _counts(
+    name: str, sample_counts: ArrayLike | None, samples: int
+) -> Float64Array | None:
     if sample_counts is None:
         return None
-    counts = as_finite_array(
-        "sample_counts", sample_counts, ndim=(0, 1), shape="() or (K,)"
-    )
+    if np.asarray(sample_counts).dtype == np.bool_:
+        raise InvalidArgumentError(
+            f"{name}={sample_counts!r} is boolean, not integer: it counts the rows "
+            "of X a network trains on"
+        )
+    counts = as_finite_array(name, sample_counts, ndim=(0, 1), shape="() or (K,)")
     bad = counts != np.round(counts)
     if bad.any():
         raise InvalidArgumentError(
-            f"sample_counts={float(counts[bad].flat[0])!r} is not an integer: it "
+            f"{name}={float(counts[bad].flat[0])!r} is not an integer: it "
             "counts the rows of X a network trains on"
         )
     check_closed_interval(
-        "sample_counts", counts, 1, samples, "how many rows of X a network trains on"
+        name, counts, 1, samples, "how many rows of X a network trains on"
     )
     return counts
 
 
-def _train(
+@dataclass(frozen=True)
+class _Batch:
+    """Checked, broadcast arguments of one training run (see :func:`_prepare`)."""
+
+    X: Float64Array
+    targets: Float64Array
+    mask: Float64Array | None
+    counts: Float64Array
+    rates: Float64Array
+    w1: Float64Array
+    w2: Float64Array
+    tolerance: float
+    steps: int
+    single_output: bool
+
+
+def _prepare(
     X: ArrayLike,
     Y: ArrayLike,
     w1_init: ArrayLike,
@@ -367,26 +472,39 @@ def _train(
     sample_counts: ArrayLike | None,
     tol: float,
     max_steps: int,
-    strict: bool,
     single_output: bool,
-) -> DiagonalTrainingResult:
-    """Check the arguments, run :func:`_descend`, package the result."""
-    X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, D) or (K, n, D)")
+    names: dict[str, str] | None = None,
+) -> _Batch:
+    """Check the arguments of a trainer and broadcast them to one batch.
+
+    ``names`` maps the trainer's argument names ("X", "y", "w1_init", ...) to
+    the caller's, so that a wrapper's errors name its own arguments.
+    """
+    keys = ["X", "y", "Y", "w1_init", "w2_init", "learning_rate", "sample_counts"]
+    named = {key: key for key in keys} | (names or {})
+    X_ = as_finite_array(named["X"], X, ndim=(2, 3), shape="(n, D) or (K, n, D)")
+    target_name = named["y"] if single_output else named["Y"]
     if single_output:
-        y_ = as_finite_array("y", Y, ndim=(1, 2), shape="(n,) or (K, n)")[..., None]
+        y_ = as_finite_array(target_name, Y, ndim=(1, 2), shape="(n,) or (K, n)")
+        y_ = y_[..., None]
         w2_ = as_finite_array(
-            "w2_init", w2_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
+            named["w2_init"], w2_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
         )
         w2_ = w2_[..., None, :] if w2_.ndim else w2_
     else:
-        y_ = as_finite_array("Y", Y, ndim=(2, 3), shape="(n, O) or (K, n, O)")
+        y_ = as_finite_array(target_name, Y, ndim=(2, 3), shape="(n, O) or (K, n, O)")
         w2_ = as_finite_array(
-            "w2_init", w2_init, ndim=(0, 1, 2, 3), shape="(), (D,), (O, D) or (K, O, D)"
+            named["w2_init"],
+            w2_init,
+            ndim=(0, 1, 2, 3),
+            shape="(), (D,), (O, D) or (K, O, D)",
         )
     w1_ = as_finite_array(
-        "w1_init", w1_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
+        named["w1_init"], w1_init, ndim=(0, 1, 2), shape="(), (D,) or (K, D)"
     )
-    rate = _positive("learning_rate", learning_rate, "the gradient-descent step size")
+    rate = _positive(
+        named["learning_rate"], learning_rate, "the gradient-descent step size"
+    )
     tolerance, steps = check_stopping_rule(
         tol,
         max_steps,
@@ -395,25 +513,24 @@ def _train(
     )
     samples, dimension = X_.shape[-2:]
     outputs = y_.shape[-1]
-    counts = _counts(sample_counts, samples)
-    target_name = "y" if single_output else "Y"
+    counts = _counts(named["sample_counts"], sample_counts, samples)
     if y_.shape[-2] != samples:
         raise InvalidArgumentError(
-            f"{target_name} has {y_.shape[-2]} samples but X has {samples} rows: "
-            "one target per row of X"
+            f"{target_name} has {y_.shape[-2]} samples but {named['X']} has "
+            f"{samples} rows: one target per row of {named['X']}"
         )
     if samples == 0 or dimension == 0 or outputs == 0:
         raise InvalidArgumentError(
-            f"X has shape {X_.shape} and {target_name} {y_.shape}: n, D and O "
-            "must be >= 1"
+            f"{named['X']} has shape {X_.shape} and {target_name} {y_.shape}: n, "
+            "D and O must be >= 1"
         )
     batch_shapes = {
-        "X": X_.shape[:-2],
+        named["X"]: X_.shape[:-2],
         target_name: y_.shape[:-2],
-        "w1_init": w1_.shape[:-1],
-        "w2_init": w2_.shape[:-2],
-        "learning_rate": rate.shape,
-        "sample_counts": () if counts is None else counts.shape,
+        named["w1_init"]: w1_.shape[:-1],
+        named["w2_init"]: w2_.shape[:-2],
+        named["learning_rate"]: rate.shape,
+        named["sample_counts"]: () if counts is None else counts.shape,
     }
     try:
         (count,) = np.broadcast_shapes(*batch_shapes.values(), (1,))
@@ -425,6 +542,11 @@ def _train(
             f"shapes do not broadcast to one batch of networks ({listed}; and "
             f"D={dimension} inputs, O={outputs} outputs)"
         ) from error
+    if count == 0:
+        empty = [name for name, shape in batch_shapes.items() if 0 in shape]
+        raise InvalidArgumentError(
+            f"{empty[0]} has an empty batch axis: there must be K >= 1 networks"
+        )
     targets = np.array(np.broadcast_to(y_, (count, samples, outputs)), order="C")
     if counts is None:
         mask = None
@@ -438,24 +560,40 @@ def _train(
     if X_.ndim == 3:
         X_ = np.ascontiguousarray(X_)
     rates = np.broadcast_to(rate, (count,)).astype(np.float64)
+    return _Batch(
+        X_, targets, mask, counts_k, rates, w1_, w2_, tolerance, steps, single_output
+    )
+
+
+def _run(batch: _Batch, *, strict: bool) -> DiagonalTrainingResult:
+    """Run :func:`_descend` on a checked batch and package the result."""
     (w1p, w1m, w2p, w2m), loss, taken, converged = _descend(
-        X_, targets, mask, counts_k, rates, (w1_, w1_, w2_, w2_), tolerance, steps
+        batch.X,
+        batch.targets,
+        batch.mask,
+        batch.counts,
+        batch.rates,
+        (batch.w1, batch.w1, batch.w2, batch.w2),
+        batch.tolerance,
+        batch.steps,
+        strict=strict,
     )
     if strict and not converged.all():
         k = int(np.flatnonzero(~converged)[0])
-        scale = float(np.sum(targets[k] ** 2) / counts_k[k])
+        scale = float(np.sum(batch.targets[k] ** 2) / batch.counts[k])
         relative = float(loss[k]) / scale if scale > 0 else float(loss[k])
         raise ConvergenceError(
-            f"{int((~converged).sum())} of {count} networks did not reach a relative "
-            f"loss of tol={tolerance:g} within max_steps={steps}: network {k} stopped "
-            f"at {relative:.3g}. Raise max_steps (from initialization scale alpha "
-            "the escape from the origin alone takes about log(1/alpha^2) / "
-            "(learning_rate * |X^T y| / n) steps), raise learning_rate or tol, or "
-            "check that X beta = y has a solution (n <= D, full row rank); "
-            "strict=False returns the networks as they are"
+            f"{int((~converged).sum())} of {converged.size} networks did not reach "
+            f"a relative loss of tol={batch.tolerance:g} within "
+            f"max_steps={batch.steps}: network {k} stopped at {relative:.3g}. Raise "
+            "max_steps (from initialization scale alpha the escape from the origin "
+            "alone takes about log(1/alpha^2) / (learning_rate * |X^T y| / n) "
+            "steps), raise learning_rate or tol, or check that X beta = y has a "
+            "solution (n <= D, full row rank); strict=False returns the networks "
+            "as they are"
         )
     beta = _weights_to_coefficients(w1p, w1m, w2p, w2m)
-    if single_output:
+    if batch.single_output:
         beta, w2p, w2m = beta[:, 0], w2p[:, 0], w2m[:, 0]
     return DiagonalTrainingResult(
         coefficients=beta,
@@ -467,6 +605,13 @@ def _train(
         steps=taken,
         converged=converged,
     )
+
+
+def _flag(name: str, value: bool) -> bool:
+    # An int or a string would pass ``if value:`` silently.
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name}={value!r} is not a bool")
+    return bool(value)
 
 
 # ------------------------------------------------------------------- trainers
@@ -518,8 +663,11 @@ def train_diagonal_networks(
     Raises:
       InvalidArgumentError: an argument is not finite, has the wrong shape, or
         is out of range; or the batch shapes do not broadcast.
-      ConvergenceError: the loss overflowed (lower ``learning_rate``), or, with
-        ``strict``, a network did not converge within ``max_steps``.
+      OutOfRangeError: the loss at the initialization lies beyond the float64
+        range.
+      ConvergenceError: descent diverged (the loss overflowed or grew 10^4
+        times: lower ``learning_rate``), or, with ``strict``, a network is
+        stuck at the same weights or did not converge within ``max_steps``.
 
     Examples:
       With one sample per input (X the identity) the interpolant is unique:
@@ -535,7 +683,8 @@ def train_diagonal_networks(
     References:
       Eq. (7) of ptft-diagonal-networks; eqs. (8)-(9) for the gradients.
     """
-    return _train(
+    strict = _flag("strict", strict)
+    batch = _prepare(
         X,
         y,
         w1_init,
@@ -544,9 +693,9 @@ def train_diagonal_networks(
         sample_counts=sample_counts,
         tol=tol,
         max_steps=max_steps,
-        strict=strict,
         single_output=True,
     )
+    return _run(batch, strict=strict)
 
 
 def train_multitask_diagonal_networks(
@@ -585,7 +734,8 @@ def train_multitask_diagonal_networks(
       tol: stop a network once its loss is at most ``tol`` times
         :math:`\|Y\|_F^2/n`, ``>= 0``.
       max_steps: most gradient steps per network, an integer ``>= 0``.
-      strict: raise if a network has not converged after ``max_steps`` steps.
+      strict: raise if a network has not converged after ``max_steps`` steps;
+        with False, return it with ``converged`` False.
 
     Returns:
       A :class:`DiagonalTrainingResult` with (K, O, D) coefficients.
@@ -593,8 +743,11 @@ def train_multitask_diagonal_networks(
     Raises:
       InvalidArgumentError: an argument is not finite, has the wrong shape, or
         is out of range; or the batch shapes do not broadcast.
-      ConvergenceError: the loss overflowed (lower ``learning_rate``), or, with
-        ``strict``, a network did not converge within ``max_steps``.
+      OutOfRangeError: the loss at the initialization lies beyond the float64
+        range.
+      ConvergenceError: descent diverged (the loss overflowed or grew 10^4
+        times: lower ``learning_rate``), or, with ``strict``, a network is
+        stuck at the same weights or did not converge within ``max_steps``.
 
     Examples:
       Outputs fitted on disjoint inputs never interact; with one sample per
@@ -611,7 +764,8 @@ def train_multitask_diagonal_networks(
       Eq. (25) of ptft-diagonal-networks; eqs. (26)-(30) for the
       :math:`\ell_{1,2}` norm.
     """
-    return _train(
+    strict = _flag("strict", strict)
+    batch = _prepare(
         X,
         Y,
         w1_init,
@@ -620,6 +774,6 @@ def train_multitask_diagonal_networks(
         sample_counts=sample_counts,
         tol=tol,
         max_steps=max_steps,
-        strict=strict,
         single_output=False,
     )
+    return _run(batch, strict=strict)

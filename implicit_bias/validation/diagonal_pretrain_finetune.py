@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import as_finite_array
 from implicit_bias.numerics.arguments import check_nonnegative
 from implicit_bias.validation.diagonal_networks import (
@@ -37,6 +37,7 @@ from implicit_bias.validation.diagonal_networks import (
     DEFAULT_TOLERANCE,
     DiagonalTrainingResult,
     _positive,
+    _prepare,
     train_diagonal_networks,
 )
 
@@ -91,8 +92,11 @@ def finetuning_initialization(
       ``(w1_init, w2_init)``, both (K, D), K the broadcast batch size.
 
     Raises:
-      InvalidArgumentError: ``pretrained`` is multi-task, a value is not finite,
-        ``rescale`` is negative, or the shapes do not broadcast.
+      InvalidArgumentError: ``pretrained`` is not a single-task
+        :class:`DiagonalTrainingResult`, a value is not finite, ``rescale`` is
+        negative, or the shapes do not broadcast.
+      OutOfRangeError: a rescaled first-layer weight lies beyond the float64
+        range.
 
     Examples:
       A first layer pretrained to :math:`(3, 0)` and :math:`(0, 4)` on the two
@@ -108,26 +112,55 @@ def finetuning_initialization(
     References:
       Appendix A (last paragraph, eqs. 21-23) of ptft-diagonal-networks.
     """
+    if not isinstance(pretrained, DiagonalTrainingResult):
+        raise InvalidArgumentError(
+            f"pretrained={pretrained!r} is not a DiagonalTrainingResult (the "
+            "result of train_diagonal_networks)"
+        )
     if pretrained.coefficients.ndim != 2:
         raise InvalidArgumentError(
             f"pretrained has coefficients of shape {pretrained.coefficients.shape}: "
             "PT+FT pretrains single-task networks, (K, D)"
         )
+    scale, gamma_ = _rescaling(rescale, gamma)
+    magnitude = np.hypot(pretrained.first_layer_plus, pretrained.first_layer_minus)
+    count = _finetuning_count(magnitude.shape[0], scale, gamma_)
+    shape = (count, magnitude.shape[1])
+    with np.errstate(over="ignore"):
+        w1 = np.broadcast_to(scale[..., None] * magnitude, shape).copy()
+    if not np.isfinite(w1).all():
+        raise OutOfRangeError(
+            "rescale times the pretrained first-layer magnitude lies beyond the "
+            "float64 range"
+        )
+    w2 = np.broadcast_to(gamma_[..., None], shape).copy()
+    return w1, w2
+
+
+def _rescaling(
+    rescale: ArrayLike, gamma: ArrayLike
+) -> tuple[Float64Array, Float64Array]:
+    """Checked rescaling factors lambda >= 0 and readouts gamma, () or (K,)."""
     scale = as_finite_array("rescale", rescale, ndim=(0, 1), shape="() or (K,)")
     check_nonnegative("rescale", scale, "the rescaling factor of the first layer")
     gamma_ = as_finite_array("gamma", gamma, ndim=(0, 1), shape="() or (K,)")
-    magnitude = np.hypot(pretrained.first_layer_plus, pretrained.first_layer_minus)
+    return scale, gamma_
+
+
+def _finetuning_count(networks: int, scale: Float64Array, gamma: Float64Array) -> int:
+    """The batch size of finetuning: the pretrained networks against lambda, gamma."""
     try:
-        (count,) = np.broadcast_shapes(magnitude.shape[:1], scale.shape, gamma_.shape)
+        (count,) = np.broadcast_shapes((networks,), scale.shape, gamma.shape)
     except ValueError as error:
         raise InvalidArgumentError(
-            f"shapes do not broadcast (pretrained: {magnitude.shape[0]} networks, "
-            f"rescale: {scale.shape}, gamma: {gamma_.shape})"
+            f"shapes do not broadcast (pretrained: {networks} networks, "
+            f"rescale: {scale.shape}, gamma: {gamma.shape})"
         ) from error
-    shape = (count, magnitude.shape[1])
-    w1 = np.broadcast_to(scale[..., None] * magnitude, shape).copy()
-    w2 = np.broadcast_to(gamma_[..., None], shape).copy()
-    return w1, w2
+    if count == 0:
+        raise InvalidArgumentError(
+            "rescale or gamma has an empty batch axis: there must be K >= 1 networks"
+        )
+    return int(count)
 
 
 def pretrain_finetune_diagonal_networks(
@@ -181,8 +214,11 @@ def pretrain_finetune_diagonal_networks(
     Raises:
       InvalidArgumentError: an argument is invalid (as for
         :func:`train_diagonal_networks`), ``init_scale`` is not positive or
-        ``rescale`` negative.
-      ConvergenceError: a phase diverged or did not converge in ``max_steps``.
+        ``rescale`` negative; every argument is checked before pretraining.
+      OutOfRangeError: a loss or a rescaled weight lies beyond the float64
+        range.
+      ConvergenceError: a phase diverged, is stuck or did not converge in
+        ``max_steps``.
 
     Examples:
       With one sample per input, finetuning fits the main task exactly, and
@@ -200,7 +236,47 @@ def pretrain_finetune_diagonal_networks(
     References:
       Appendix A (eqs. 21-23) of ptft-diagonal-networks.
     """
+    # Every argument is checked before pretraining starts: the finetuning
+    # phase with stand-ins for the weights it will start from.
     alpha = _positive("init_scale", init_scale, "the pretraining initialization scale")
+    networks, dimension = _prepare(
+        X_aux,
+        y_aux,
+        alpha[..., None],
+        alpha[..., None],
+        learning_rate=learning_rate,
+        sample_counts=aux_sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+        single_output=True,
+        names={
+            "X": "X_aux",
+            "y": "y_aux",
+            "w1_init": "init_scale",
+            "w2_init": "init_scale",
+            "sample_counts": "aux_sample_counts",
+        },
+    ).w1.shape
+    scale, gamma_ = _rescaling(rescale, gamma)
+    count = _finetuning_count(networks, scale, gamma_)
+    columns = as_finite_array("X", X, ndim=(2, 3), shape="(n, D) or (K, n, D)")
+    if columns.shape[-1] != dimension:
+        raise InvalidArgumentError(
+            f"X has {columns.shape[-1]} columns but X_aux has {dimension}: both "
+            "tasks share the D inputs"
+        )
+    _prepare(
+        X,
+        y,
+        np.ones((count, dimension)),
+        np.ones((count, dimension)),
+        learning_rate=learning_rate,
+        sample_counts=sample_counts,
+        tol=tol,
+        max_steps=max_steps,
+        single_output=True,
+        names={"w1_init": "rescale", "w2_init": "gamma"},
+    )
     pretrained = train_diagonal_networks(
         X_aux,
         y_aux,

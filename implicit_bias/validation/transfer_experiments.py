@@ -32,7 +32,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    check_closed_interval,
+    check_integer,
+    check_real,
+    check_seed,
+)
 from implicit_bias.numerics.transfer_endpoints import (
     finetune_endpoint,
     finetune_endpoint_as_printed,
@@ -103,19 +110,80 @@ def _tasks(dimension: int, theta: float) -> tuple[Float64Array, Float64Array]:
     return source, target
 
 
-def _check_configuration(samples: int, dimension: int, draws: int) -> None:
-    if dimension < 2:
-        raise InvalidArgumentError(
-            f"dimension={dimension!r} is below 2: source and target need two axes"
+def _labels(
+    X: Float64Array, target: Float64Array, sigma: float, rng: np.random.Generator
+) -> Float64Array:
+    """y = X beta_t + sigma noise; labels beyond float64 raise OutOfRangeError."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = X @ target + sigma * rng.standard_normal(X.shape[:2])
+    if not np.isfinite(y).all():
+        raise OutOfRangeError(
+            f"labels with noise sigma={sigma!r} overflow float64, and with them "
+            "every risk"
         )
-    if samples < 3:
-        raise InvalidArgumentError(
-            f"samples={samples!r} is below 3: eq. (12) is finite only for n > 2"
-        )
-    if draws < 2:
-        raise InvalidArgumentError(
-            f"draws={draws!r} is below 2: a standard error needs two draws"
-        )
+    return np.asarray(y)
+
+
+def _describe(values: Float64Array) -> str:
+    return repr(values.tolist()) if values.size <= 8 else f"<{values.size} values>"
+
+
+def _dimension(dimension: int) -> int:
+    return check_integer(
+        "dimension",
+        dimension,
+        min_value=2,
+        meaning="the input dimension d (source and target need two axes)",
+    )
+
+
+def _draws(draws: int) -> int:
+    return check_integer(
+        "draws",
+        draws,
+        min_value=2,
+        meaning="the number of draws (a standard error needs two)",
+    )
+
+
+def _theta(theta: float) -> float:
+    return check_real(
+        "theta",
+        theta,
+        min_value=0.0,
+        max_value=np.pi,
+        meaning="the source-target angle, in [0, pi]",
+    )
+
+
+def _sigma(sigma: float) -> float:
+    return check_real(
+        "sigma", sigma, min_value=0.0, meaning="the label-noise standard deviation"
+    )
+
+
+def _grid(
+    thetas: Sequence[float], gammas: Sequence[float], dimension: int
+) -> tuple[Float64Array, Float64Array, list[int]]:
+    """Checked angles in [0, pi], ratios gamma > 0 and n = round(gamma d) >= 3."""
+    angles = as_finite_array("thetas", thetas, ndim=1, shape="(T,)")
+    ratios = as_finite_array("gammas", gammas, ndim=1, shape="(G,)")
+    for name, values in (("thetas", angles), ("gammas", ratios)):
+        if values.size == 0:
+            raise InvalidArgumentError(f"{name} is empty: the grid needs a point")
+    check_closed_interval(
+        "thetas", angles, 0.0, np.pi, "a source-target angle, in [0, pi]"
+    )
+    sizes = []
+    for gamma in ratios:
+        samples = round(float(gamma) * dimension) if gamma > 0 else 0
+        if samples < 3:
+            raise InvalidArgumentError(
+                f"gammas={float(gamma)!r} gives n = round(gamma d) = {samples} with "
+                f"d = {dimension}: eq. (12) is finite only for n > 2"
+            )
+        sizes.append(samples)
+    return angles, ratios, sizes
 
 
 def endpoint_risks(
@@ -136,19 +204,22 @@ def endpoint_risks(
               \beta_{ft}\}
 
     Args:
-      samples: n >= 3.
-      dimension: d >= 2.
-      theta: source-target angle.
+      samples: n, an integer >= 3.
+      dimension: d, an integer >= 2.
+      theta: source-target angle, in :math:`[0, \pi]`.
       sigma: label-noise standard deviation, >= 0.
       draws: K >= 2 independent draws of (X, noise).
-      seed: seed of ``np.random.default_rng``.
+      seed: seed of ``np.random.default_rng``, an integer >= 0.
       ridges: ridge parameters :math:`\lambda \ge 0` of eq. (14).
 
     Returns:
       An :class:`EndpointRisks`.
 
     Raises:
-      InvalidArgumentError: a size below its minimum or a negative ridge.
+      InvalidArgumentError: an argument outside its domain (a size below its
+        minimum, an angle outside :math:`[0, \pi]`, a negative ridge).
+      OutOfRangeError: a risk lies beyond the float64 range (it grows like
+        :math:`\sigma^2`: about :math:`\sigma > 10^{150}`).
 
     Examples:
       >>> risks = endpoint_risks(20, 10, 0.3, 0.1, draws=4)
@@ -158,10 +229,24 @@ def endpoint_risks(
     References:
       Eqs. (8), (108), (126) and (142) of features-are-fate.
     """
-    _check_configuration(samples, dimension, draws)
-    ridge_values = np.asarray(ridges, dtype=np.float64).reshape(-1)
-    if np.any(~np.isfinite(ridge_values) | (ridge_values < 0)):
-        raise InvalidArgumentError(f"ridges={list(ridges)!r}: each lambda must be >= 0")
+    samples = check_integer(
+        "samples",
+        samples,
+        min_value=3,
+        meaning="the number of samples n (eq. (12) is finite only for n > 2)",
+    )
+    dimension = _dimension(dimension)
+    theta = _theta(theta)
+    sigma = _sigma(sigma)
+    draws = _draws(draws)
+    seed = check_seed("seed", seed)
+    ridge_values = as_finite_array("ridges", ridges).reshape(-1)
+    bad = ridge_values < 0
+    if bad.any():
+        raise InvalidArgumentError(
+            f"ridges contains {float(ridge_values[bad][0])!r}: each ridge "
+            "parameter lambda must be >= 0"
+        )
     source, target = _tasks(dimension, theta)
     rng = np.random.default_rng(seed)
     parts: dict[str, list[Float64Array]] = {
@@ -171,29 +256,34 @@ def endpoint_risks(
         "finetune": [],
         "printed": [],
     }
-    for start in range(0, draws, _CHUNK):
-        count = min(_CHUNK, draws - start)
-        X = rng.standard_normal((count, samples, dimension))
-        y = X @ target + sigma * rng.standard_normal((count, samples))
 
-        def risk(beta: Float64Array) -> Float64Array:
-            return np.asarray(np.sum((beta - target) ** 2, axis=-1))
+    def risk(beta: Float64Array) -> Float64Array:
+        return np.asarray(np.sum((beta - target) ** 2, axis=-1))
 
-        scratch = min_norm_solution(X, y)
-        parts["scratch"].append(risk(scratch))
-        z = X[:, :, 0]  # X beta_s
-        power = np.sum(z * z, axis=1)
-        moment = np.sum(z * y, axis=1)
-        parts["linear"].append(risk((moment / power)[:, None] * source))
-        coefficients = moment / (power + samples * ridge_values[:, None])
-        parts["ridge"].append(
-            np.sum((coefficients[..., None] * source - target) ** 2, axis=-1)
-        )
-        if samples < dimension:
-            parts["finetune"].append(risk(finetune_endpoint(X, y, source)))
-            parts["printed"].append(risk(finetune_endpoint_as_printed(X, y, source)))
+    # Overflow (sigma beyond about 1e150) is reported below, by name.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, draws, _CHUNK):
+            count = min(_CHUNK, draws - start)
+            X = rng.standard_normal((count, samples, dimension))
+            y = _labels(X, target, sigma, rng)
+
+            scratch = min_norm_solution(X, y)
+            parts["scratch"].append(risk(scratch))
+            z = X[:, :, 0]  # X beta_s
+            power = np.sum(z * z, axis=1)
+            moment = np.sum(z * y, axis=1)
+            parts["linear"].append(risk((moment / power)[:, None] * source))
+            coefficients = moment / (power + samples * ridge_values[:, None])
+            parts["ridge"].append(
+                np.sum((coefficients[..., None] * source - target) ** 2, axis=-1)
+            )
+            if samples < dimension:
+                parts["finetune"].append(risk(finetune_endpoint(X, y, source)))
+                parts["printed"].append(
+                    risk(finetune_endpoint_as_printed(X, y, source))
+                )
     empty = np.zeros(0)
-    return EndpointRisks(
+    risks = EndpointRisks(
         scratch=np.concatenate(parts["scratch"]),
         linear=np.concatenate(parts["linear"]),
         ridge=np.concatenate(parts["ridge"], axis=1),
@@ -203,10 +293,17 @@ def endpoint_risks(
         ),
         samples=samples,
         dimension=dimension,
-        theta=float(theta),
-        sigma=float(sigma),
+        theta=theta,
+        sigma=sigma,
         ridges=ridge_values,
     )
+    for name in ("scratch", "linear", "ridge", "finetune", "finetune_printed"):
+        if not np.isfinite(getattr(risks, name)).all():
+            raise OutOfRangeError(
+                f"the {name} risks of sigma={sigma!r} lie beyond the float64 "
+                "range: they grow like sigma^2"
+            )
+    return risks
 
 
 @dataclass(frozen=True)
@@ -229,18 +326,35 @@ class MeanComparison:
 
     @property
     def deviation(self) -> float:
-        """(mean - predicted) in standard errors (+-inf for a constant sample)."""
-        difference = self.mean - self.predicted
+        """(mean - predicted) in standard errors.
+
+        +-inf for a constant sample that misses the prediction, and where the
+        ratio lies beyond the float64 range.
+        """
+        with np.errstate(over="ignore"):
+            difference = self.mean - self.predicted
         if self.standard_error == 0.0:
             # A constant sample: a float division would raise ZeroDivisionError.
             return 0.0 if difference == 0.0 else float(np.copysign(np.inf, difference))
-        return difference / self.standard_error
+        if not np.isfinite(difference):
+            # mean - predicted overflowed: halving both is exact.
+            difference = self.mean / 2 - self.predicted / 2
+            return float(np.float64(difference) / np.float64(self.standard_error / 2))
+        with np.errstate(over="ignore"):
+            return float(np.float64(difference) / np.float64(self.standard_error))
 
     @property
     def agrees(self) -> bool:
         """|mean - predicted| <= z SE + bias bound."""
-        allowed = self.z * self.standard_error + self.bias_bound
-        return abs(self.mean - self.predicted) <= allowed
+        with np.errstate(over="ignore"):
+            allowed = self.z * self.standard_error + self.bias_bound
+            difference = abs(self.mean - self.predicted)
+        if np.isfinite(difference) and np.isfinite(allowed):
+            return bool(difference <= allowed)
+        # An overflow: the same comparison of halves, all exact.
+        with np.errstate(over="ignore"):
+            half_allowed = self.z * (self.standard_error / 2) + self.bias_bound / 2
+        return bool(abs(self.mean / 2 - self.predicted / 2) <= half_allowed)
 
     def describe(self) -> str:
         return (
@@ -259,35 +373,55 @@ def compare_mean(
     (normal approximation of the mean).
 
     Args:
-      sample: K >= 2 values.
-      predicted: the predicted mean.
-      z: standard errors allowed, > 0.
-      bias_bound: known bound on the finite-size bias of the prediction, >= 0.
+      sample: K >= 2 finite values (any shape, flattened).
+      predicted: the predicted mean, finite.
+      z: standard errors allowed, finite and > 0.
+      bias_bound: known bound on the finite-size bias of the prediction,
+        finite and >= 0.
 
     Returns:
-      A :class:`MeanComparison`.
+      A :class:`MeanComparison` (moments of samples near the float64 range
+      are computed without overflow).
 
     Raises:
-      InvalidArgumentError: fewer than two values, non-finite values, z <= 0 or
-        a negative bias bound.
+      InvalidArgumentError: fewer than two values, non-finite values, a
+        non-finite prediction, z not finite or <= 0, or a negative or
+        non-finite bias bound.
 
     Examples:
       >>> compare_mean(np.array([1.0, 3.0]), 2.0).agrees
       True
     """
-    values = np.asarray(sample, dtype=np.float64).reshape(-1)
-    if values.size < 2 or not np.all(np.isfinite(values)):
+    values = as_finite_array("sample", sample).reshape(-1)
+    if values.size < 2:
         raise InvalidArgumentError(
-            f"sample has {values.size} values (or non-finite ones): need >= 2 finite"
+            f"sample has {values.size} values: a standard error needs >= 2"
         )
-    if not z > 0 or not bias_bound >= 0:
-        raise InvalidArgumentError(
-            f"z={z!r}, bias_bound={bias_bound!r}: need z > 0 and bias_bound >= 0"
-        )
-    error = float(np.std(values, ddof=1) / np.sqrt(values.size))
-    return MeanComparison(
-        float(np.mean(values)), error, float(predicted), float(bias_bound), float(z)
+    predicted = check_real("predicted", predicted, meaning="the predicted mean")
+    z = check_real(
+        "z",
+        z,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the number of standard errors allowed (finite, > 0)",
     )
+    bias_bound = check_real(
+        "bias_bound",
+        bias_bound,
+        min_value=0.0,
+        meaning="a bound on the finite-size bias of the prediction (>= 0)",
+    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(np.mean(values))
+        error = float(np.std(values, ddof=1) / np.sqrt(values.size))
+    if not (np.isfinite(mean) and np.isfinite(error)):
+        # A sum or square overflowed: the same moments of the sample divided
+        # by a power of two (exact) cannot, and they scale back exactly.
+        exponent = int(np.frexp(np.max(np.abs(values)))[1])
+        scaled = np.ldexp(values, -exponent)
+        mean = float(np.ldexp(np.mean(scaled), exponent))
+        error = float(np.ldexp(np.std(scaled, ddof=1) / np.sqrt(values.size), exponent))
+    return MeanComparison(mean, error, predicted, bias_bound, z)
 
 
 @dataclass(frozen=True, eq=False)
@@ -344,42 +478,54 @@ def transferability_slices(
     :mod:`implicit_bias.validation.deep_linear_networks`).
 
     Args:
-      thetas: source-target angles.
-      gammas: :math:`\gamma = n/d`, with :math:`n = \mathrm{round}(\gamma d)
-        \ge 3`.
-      dimension: d >= 2.
-      draws: target draws per grid point, >= 2.
-      sigma: label-noise standard deviation.
+      thetas: source-target angles in :math:`[0, \pi]`, at least one.
+      gammas: :math:`\gamma = n/d > 0`, with :math:`n = \mathrm{round}(\gamma d)
+        \ge 3`, at least one.
+      dimension: d, an integer >= 2.
+      draws: target draws per grid point, an integer >= 2.
+      sigma: label-noise standard deviation, >= 0.
       init_scale: :math:`\alpha > 0`.
-      seed: seed of the draws and the initialization.
+      seed: seed of the draws and the initialization, an integer >= 0.
 
     Returns:
       A :class:`TransferabilitySlices`.
 
     Raises:
-      InvalidArgumentError: a size below its minimum.
+      InvalidArgumentError: an argument outside its domain (checked before
+        training).
+      OutOfRangeError: a loss beyond the float64 range (a huge ``sigma`` or
+        ``init_scale``).
       ConvergenceError: a network did not converge.
 
     References:
       Figs. 1(c) and 3(c), eqs. (7), (13), (17) and Appendix D.1 of
       features-are-fate.
     """
-    sizes = [round(g * dimension) for g in gammas]
-    for samples in sizes:
-        _check_configuration(samples, dimension, draws)
+    dimension = _dimension(dimension)
+    angles, ratios, sizes = _grid(thetas, gammas, dimension)
+    draws = _draws(draws)
+    sigma = _sigma(sigma)
+    init_scale = check_real(
+        "init_scale",
+        init_scale,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the initialization scale alpha (> 0)",
+    )
+    seed = check_seed("seed", seed)
     init = [
         init_scale * W
         for W in balanced_initialization([dimension, dimension], seed=seed)
     ]
-    shape = (len(thetas), len(gammas), draws)
+    shape = (angles.size, ratios.size, draws)
     scratch, linear, tuned = np.empty(shape), np.empty(shape), np.empty(shape)
     rng = np.random.default_rng(seed)
-    for i, theta in enumerate(thetas):
+    for i, theta in enumerate(angles):
         source, target = _tasks(dimension, theta)
         pretrained = pretrain(init, source, tol=1e-12)
         for j, samples in enumerate(sizes):
             X = rng.standard_normal((draws, samples, dimension))
-            y = X @ target + sigma * rng.standard_normal((draws, samples))
+            y = _labels(X, target, sigma, rng)
             runs = {
                 "linear": linear_transfer(pretrained.weights, X, y, tol=1e-12),
                 "finetune": finetune(
@@ -395,16 +541,23 @@ def transferability_slices(
                 ("scratch", scratch),
             ):
                 beta = runs[name].coefficients
-                out[i, j] = np.sum((beta - target) ** 2, axis=1)
+                with np.errstate(over="ignore"):
+                    out[i, j] = np.sum((beta - target) ** 2, axis=1)
+    for name, risks in (("scratch", scratch), ("linear", linear), ("finetune", tuned)):
+        if not np.isfinite(risks).all():
+            raise OutOfRangeError(
+                f"the {name} risks of sigma={sigma!r} lie beyond the float64 "
+                "range: they grow like sigma^2"
+            )
     return TransferabilitySlices(
-        thetas=np.asarray(thetas, dtype=np.float64),
-        gammas=np.asarray(gammas, dtype=np.float64),
+        thetas=angles,
+        gammas=ratios,
         scratch=scratch,
         linear=linear,
         finetune=tuned,
         dimension=dimension,
-        sigma=float(sigma),
-        init_scale=float(init_scale),
+        sigma=sigma,
+        init_scale=init_scale,
         seed=seed,
     )
 
@@ -448,24 +601,34 @@ def transferability_surface(
     .. math:: \mathcal T = \mathbb E_{\mathcal D}(\mathcal R_{sc} - \mathcal R_{tx})
 
     Args:
-      thetas: source-target angles.
-      gammas: :math:`\gamma = n/d`, n = round(gamma d) >= 3.
-      dimension: d >= 2.
-      draws: draws per grid point, >= 2.
-      sigma: label-noise standard deviation.
-      seed: seed; grid point (i, j) uses draws seeded by (seed, i, j).
+      thetas: source-target angles in :math:`[0, \pi]`, at least one.
+      gammas: :math:`\gamma = n/d > 0`, n = round(gamma d) >= 3, at least one.
+      dimension: d, an integer >= 2.
+      draws: draws per grid point, an integer >= 2.
+      sigma: label-noise standard deviation, >= 0.
+      seed: seed, an integer >= 0; grid point (i, j) uses draws seeded by
+        (seed, i, j).
 
     Returns:
       A :class:`TransferabilitySurface`.
 
+    Raises:
+      InvalidArgumentError: an argument outside its domain.
+      OutOfRangeError: a risk beyond the float64 range (``sigma`` above about
+        1e150).
+
     References:
       Eqs. (7), (13) and (17) and Figs. 1(a) and 3(a) of features-are-fate.
     """
-    shape = (len(thetas), len(gammas), draws)
+    dimension = _dimension(dimension)
+    angles, ratios, sizes = _grid(thetas, gammas, dimension)
+    draws = _draws(draws)
+    sigma = _sigma(sigma)
+    seed = check_seed("seed", seed)
+    shape = (angles.size, ratios.size, draws)
     linear, tuned = np.empty(shape), np.zeros(shape)
-    for i, theta in enumerate(thetas):
-        for j, gamma in enumerate(gammas):
-            samples = round(gamma * dimension)
+    for i, theta in enumerate(angles):
+        for j, samples in enumerate(sizes):
             risks = endpoint_risks(
                 samples,
                 dimension,
@@ -478,12 +641,12 @@ def transferability_surface(
             if risks.finetune.size:
                 tuned[i, j] = risks.scratch - risks.finetune
     return TransferabilitySurface(
-        thetas=np.asarray(thetas, dtype=np.float64),
-        gammas=np.asarray(gammas, dtype=np.float64),
+        thetas=angles,
+        gammas=ratios,
         linear=linear,
         finetune=tuned,
         dimension=dimension,
-        sigma=float(sigma),
+        sigma=sigma,
         seed=seed,
     )
 
@@ -546,17 +709,44 @@ def endpoint_errors(
     the losses themselves).
 
     Args:
-      depth: L >= 2 (all widths equal to ``dimension``).
-      alphas: decreasing initialization scales.
-      dimension, samples, draws, theta, sigma, seed: the problem (n < d).
+      depth: L, an integer >= 2 (all widths equal to ``dimension``).
+      alphas: strictly decreasing initialization scales > 0, at least one.
+      dimension, samples, draws, theta, sigma, seed: the problem: integers
+        :math:`3 \le n \le d` and K >= 2 draws, an angle in
+        :math:`[0, \pi]`, noise :math:`\sigma \ge 0` and an integer seed
+        >= 0.
 
     Returns:
       An :class:`EndpointErrors`.
 
+    Raises:
+      InvalidArgumentError: an argument outside its domain.
+      OutOfRangeError, ConvergenceError: as the trainers of
+        :mod:`implicit_bias.validation.deep_linear_networks` (e.g. a huge
+        ``alphas`` entry or ``sigma``).
+
     References:
       Theorems 3.4, 3.5, eqs. (50), (108) and (142) of features-are-fate.
     """
-    _check_configuration(samples, dimension, draws)
+    depth = check_integer("depth", depth, min_value=2, meaning="the depth L")
+    scales = as_finite_array("alphas", alphas, ndim=1, shape="(A,)")
+    if scales.size == 0 or not (scales > 0).all() or (np.diff(scales) >= 0).any():
+        raise InvalidArgumentError(
+            f"alphas={_describe(scales)} is not a non-empty, strictly decreasing "
+            "sequence of initialization scales > 0"
+        )
+    dimension = _dimension(dimension)
+    samples = check_integer(
+        "samples",
+        samples,
+        min_value=3,
+        max_value=dimension,
+        meaning="the number of samples n, 3 <= n <= d (eq. 142 is the n <= d case)",
+    )
+    draws = _draws(draws)
+    theta = _theta(theta)
+    sigma = _sigma(sigma)
+    seed = check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     source = rng.standard_normal(dimension)
     source /= np.linalg.norm(source)
@@ -565,7 +755,7 @@ def endpoint_errors(
     other /= np.linalg.norm(other)
     target = np.cos(theta) * source + np.sin(theta) * other
     X = rng.standard_normal((draws, samples, dimension))
-    y = X @ target + sigma * rng.standard_normal((draws, samples))
+    y = _labels(X, target, sigma, rng)
     bar = balanced_initialization([dimension] * depth, count=draws, seed=seed + 1)
     b = linear_transfer_coefficient(X, y, source)
     limits = {
@@ -575,7 +765,7 @@ def endpoint_errors(
         "scratch": min_norm_solution(X, y),
     }
     errors: dict[str, list[float]] = {}
-    for alpha in alphas:
+    for alpha in scales:
         init = [alpha * W for W in bar]
         pre = pretrain([W[:1] for W in init], source)
         features = pre.weights[0]
@@ -595,7 +785,7 @@ def endpoint_errors(
             float(rank_one_deviation(pre.weights[0])[0])
         )
     return EndpointErrors(
-        alphas=np.asarray(alphas, dtype=np.float64),
+        alphas=scales,
         errors={k: np.asarray(v) for k, v in errors.items()},
         depth=depth,
     )
