@@ -155,6 +155,24 @@ def _check_finite_interval(
         )
 
 
+_NORMAL_POWERS = "the exponents must keep 10**e a normal float64"
+_MODERATE_POWERS = "the exponents of the power terms must be positive and moderate"
+
+
+def _check_within(
+    name: str, value: float, low: float, high: float, meaning: str
+) -> None:
+    if not low <= value <= high:
+        raise InvalidArgumentError(
+            f"{name}={value!r} is outside [{low:g}, {high:g}]: {meaning}"
+        )
+
+
+def _check_flag(name: str, value: object) -> None:
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name}={value!r} is not a bool (True or False)")
+
+
 def cosines() -> SearchStrategy[float]:
     r"""Cosine similarities :math:`\rho \in [-1, 1]`, endpoints included.
 
@@ -234,11 +252,8 @@ def positive_scales(
       >>> test_domain()
     """
     _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
-    if not -300.0 <= min_exponent <= max_exponent <= 300.0:
-        raise InvalidArgumentError(
-            f"[{min_exponent!r}, {max_exponent!r}] is outside [-300, 300]: the "
-            "exponents must keep 10**e a normal float64"
-        )
+    _check_within("min_exponent", min_exponent, -300.0, 300.0, _NORMAL_POWERS)
+    _check_within("max_exponent", max_exponent, -300.0, 300.0, _NORMAL_POWERS)
     return _log_uniform(float(min_exponent), float(max_exponent))
 
 
@@ -346,6 +361,17 @@ def gaussian_designs(
     return designs()
 
 
+def _real_field(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(
+        value, int | float | np.integer | np.floating
+    ):
+        raise InvalidArgumentError(
+            f"{name}={value!r} is not a real number: the penalty's coefficients "
+            "and exponents are real"
+        )
+    return float(value)
+
+
 @dataclass(frozen=True)
 class QuasiConvexPenalty:
     r"""A continuous, strictly quasi-convex penalty minimized at :math:`\omega(1) = 0`.
@@ -401,14 +427,14 @@ class QuasiConvexPenalty:
             "right_coefficient",
             "right_exponent",
         ):
-            value = getattr(self, name)
+            value = _real_field(name, getattr(self, name))
             if not (math.isfinite(value) and value > 0):
                 raise InvalidArgumentError(
                     f"{name}={value!r} is not a positive finite number: the power "
                     "terms must be strictly monotone on each side of 1"
                 )
         for name in ("quadratic_coefficient", "saturating_coefficient"):
-            value = getattr(self, name)
+            value = _real_field(name, getattr(self, name))
             if not (math.isfinite(value) and value >= 0):
                 raise InvalidArgumentError(
                     f"{name}={value!r} is not a nonnegative finite number: the "
@@ -478,7 +504,8 @@ def omegas(
 
     Raises:
       InvalidArgumentError: the exponent interval is empty or outside (0, 16],
-        or ``convex`` is asked for with ``min_exponent < 1``.
+        ``convex`` is asked for with ``min_exponent < 1``, or a flag is not a
+        bool.
 
     Examples:
       >>> from hypothesis import given
@@ -491,11 +518,16 @@ def omegas(
       Proposition 3 of adaptive-tangent-features.
     """
     _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
-    if not 0.0 < min_exponent <= max_exponent <= 16.0:
+    if min_exponent <= 0.0:
         raise InvalidArgumentError(
-            f"[{min_exponent!r}, {max_exponent!r}] is outside (0, 16]: the "
-            "exponents of the power terms must be positive and moderate"
+            f"min_exponent={min_exponent!r} is outside (0, 16]: {_MODERATE_POWERS}"
         )
+    if max_exponent > 16.0:
+        raise InvalidArgumentError(
+            f"max_exponent={max_exponent!r} is outside (0, 16]: {_MODERATE_POWERS}"
+        )
+    _check_flag("optional_terms", optional_terms)
+    _check_flag("convex", convex)
     if convex and min_exponent < 1.0:
         raise InvalidArgumentError(
             f"min_exponent={min_exponent!r} is below 1 with convex=True: "

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import mpmath
@@ -59,6 +59,10 @@ _MIN_DIGITS = 17
 
 
 def _check_precisions(precisions: Sequence[int]) -> tuple[int, ...]:
+    if isinstance(precisions, str | bytes) or not isinstance(precisions, Iterable):
+        raise InvalidArgumentError(
+            f"precisions={precisions!r} is not a sequence of integers (digits)"
+        )
     checked = tuple(precisions)
     if not checked:
         raise InvalidArgumentError(
@@ -81,6 +85,10 @@ def _check_precisions(precisions: Sequence[int]) -> tuple[int, ...]:
 
 
 def _check_ulps(name: str, value: float) -> float:
+    if isinstance(value, bool | str | bytes) or value is None:
+        raise InvalidArgumentError(
+            f"{name}={value!r} is not a real number: {name} counts ulps"
+        )
     try:
         number = float(value)
     except (TypeError, ValueError) as error:
@@ -95,16 +103,34 @@ def _check_ulps(name: str, value: float) -> float:
 def _as_real_arrays(
     actual: ArrayLike, arguments: Sequence[ArrayLike]
 ) -> list[NDArray[np.float64]]:
+    if isinstance(arguments, str | bytes) or not isinstance(arguments, Iterable):
+        raise InvalidArgumentError(
+            f"arguments={arguments!r} is not a sequence of array-likes (one per "
+            "parameter of the reference)"
+        )
     arrays = []
     for name, value in [("actual", actual)] + [
         (f"arguments[{index}]", argument) for index, argument in enumerate(arguments)
     ]:
+        # np.asarray turns None into NaN, "1.0" into 1.0 and drops an imaginary
+        # part with only a warning: each would be judged as a wrong number.
+        if value is None or isinstance(value, str | bytes) or np.iscomplexobj(value):
+            raise InvalidArgumentError(
+                f"{name}={value!r} is not a real number or array of real numbers"
+            )
         try:
-            arrays.append(np.asarray(value, dtype=np.float64))
+            array = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError) as error:
             raise InvalidArgumentError(
                 f"{name}={value!r} is not a real number or array of real numbers"
             ) from error
+        if name != "actual" and np.isnan(array).any():
+            # The reference is evaluated at the arguments: a result may be NaN
+            # (it is judged, and fails), a point may not.
+            raise InvalidArgumentError(
+                f"{name} contains NaN: the arguments must be points, not NaN"
+            )
+        arrays.append(array)
     try:
         return list(np.broadcast_arrays(*arrays))
     except ValueError as error:
@@ -206,7 +232,9 @@ def assert_ulp_close(
         count, the worst point, its arguments, both values, its distance in
         ulps and the precision used.
       InvalidArgumentError: ``ulps``, ``precisions`` or the shapes are invalid,
-        or the reference returned something that is not a real number.
+        ``actual`` or an argument is not real (None, a string, complex), an
+        argument contains NaN, or the reference returned something that is
+        not a real number.
 
     Examples:
       The square root is correctly rounded (IEEE 754), within half an ulp:

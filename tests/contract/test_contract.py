@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tests.contract
@@ -181,7 +181,12 @@ def test_in_domain_inputs_give_finite_results(key: str) -> None:
         else st.fixed_dictionaries(dict(domains))
     )
 
-    @settings(max_examples=_max_examples(spec))
+    # Entries of strategies draw from the strategy they got back: a nested
+    # @given, bounded by their few draws.
+    @settings(
+        max_examples=_max_examples(spec),
+        suppress_health_check=[HealthCheck.nested_given],
+    )
     @given(drawn)
     def run(arguments: dict[str, Any]) -> None:
         kwargs = spec.valid() | arguments
