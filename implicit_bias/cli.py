@@ -23,6 +23,7 @@ from implicit_bias.validation.sweeps import (
     BUILTIN_SWEEPS,
     EXECUTORS,
     SweepError,
+    SweepInterrupted,
     run_sweep,
 )
 
@@ -262,9 +263,9 @@ def _add_docs(commands: Any, source_help: str) -> None:
 
 
 def _sweep(arguments: argparse.Namespace) -> int:
-    sweep = BUILTIN_SWEEPS[arguments.name]()
     store = arguments.store or f"{arguments.name}.sqlite"
     try:
+        sweep = BUILTIN_SWEEPS[arguments.name]()
         summary = run_sweep(
             sweep.function,
             sweep.configurations,
@@ -274,17 +275,35 @@ def _sweep(arguments: argparse.Namespace) -> int:
             executor=arguments.executor,
             scheduler=arguments.scheduler,
             progress=not arguments.quiet,
+            blas_threads=arguments.blas_threads,
         )
+    except SweepInterrupted as error:
+        # One line, no traceback; 128 + N is the shell's status for signal N.
+        print(f"implicit-bias sweep: {error}", file=sys.stderr)
+        return 128 + error.signal_number
+    except KeyboardInterrupt:  # before or after the sweep's own handling
+        print(
+            f"implicit-bias sweep: interrupted by SIGINT; results so far are kept "
+            f"in {store}, rerun to resume",
+            file=sys.stderr,
+        )
+        return 130
     except SweepError as error:
         print(f"implicit-bias sweep: {error}", file=sys.stderr)
         return 1
     except ImportError as error:
         print(f"implicit-bias sweep: error: {error}", file=sys.stderr)
         return 2
+    others = (
+        f", {summary.stored_by_others} stored by other sweeps"
+        if summary.stored_by_others
+        else ""
+    )
     print(
         f"{arguments.name}: {summary.total} configurations, "
-        f"{summary.already_stored} already stored, {summary.computed} computed "
-        f"in {summary.seconds:.1f} s; results in {store}"
+        f"{summary.already_stored} already stored, {summary.computed} computed"
+        f"{others} in {summary.seconds:.1f} s with {summary.blas_threads} BLAS "
+        f"thread(s) per worker; results in {store}"
     )
     return 0
 
@@ -298,7 +317,9 @@ def _add_sweep(commands: Any, source_help: str) -> None:
         "sweep",
         help="run a built-in simulation sweep, resuming from its store",
         description="Run a built-in sweep, storing each result in SQLite as it "
-        f"completes; rerunning resumes. Sweeps: {descriptions}",
+        "completes; rerunning resumes, and sweeps sharing a store share the "
+        "work. Ctrl-C or SIGTERM stops it (exit status 130 or 143), keeping "
+        f"what is stored. Sweeps: {descriptions}",
     )
     sweep.add_argument("name", choices=sorted(BUILTIN_SWEEPS), help="the sweep")
     sweep.add_argument("--store", help="SQLite file (default: NAME.sqlite)")
@@ -307,6 +328,12 @@ def _add_sweep(commands: Any, source_help: str) -> None:
         "--executor", choices=EXECUTORS, default="process", help="where to compute"
     )
     sweep.add_argument("--scheduler", help="Dask scheduler address (--executor dask)")
+    sweep.add_argument(
+        "--blas-threads",
+        type=int,
+        default=1,
+        help="BLAS threads per worker (default 1); one store holds one count",
+    )
     sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     sweep.set_defaults(handler=_sweep)
 

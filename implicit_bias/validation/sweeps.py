@@ -13,25 +13,47 @@ parameters under another function, or under a new ``version`` of the same
 function (bump it when the function's results change), are computed afresh.
 Note that JSON tells ``1`` from ``1.0``.
 
-**Storage.** Results go to an embedded SQLite database (``store``), one row per
-configuration, written by the parent process only and committed one by one
-as they arrive, in WAL mode with ``synchronous=FULL``. A sweep that is
-interrupted -- even by SIGKILL -- keeps every committed result; running it
-again computes only the configurations missing from the store, so nothing
-is lost and nothing stored is computed twice (a configuration that was
-running at the moment of the kill was never stored, and is computed again).
-A configuration whose function raises is not stored; the sweep finishes the
-others and then raises :class:`SweepError`, and a rerun retries the failures.
+**Storage.** Results go to an embedded SQLite database (``store``, see
+:mod:`implicit_bias.validation.sweep_store`), one row per configuration,
+written by the parent process only and committed one by one as they
+arrive, in WAL mode with ``synchronous=FULL``. The store is checked when
+opened (SQLite header and size, ``PRAGMA quick_check``, schema version,
+writability), so a damaged or foreign file is refused by name before any
+work. A sweep that is interrupted -- even by SIGKILL -- keeps every
+committed result; running it again computes only the configurations
+missing from the store, so nothing is lost and nothing stored is computed
+twice (a configuration that was running at the moment of the kill was never
+stored, and is computed again). A configuration whose function raises is
+not stored; the sweep finishes the others and then raises
+:class:`SweepError`, and a rerun retries the failures.
+
+**Sharing a store.** Sweeps running at once on one store (on one host or on
+several sharing the file system) share the work: each claims a
+configuration in the store before computing it, so every configuration is
+computed once; a claim whose owner process died (or stopped sending
+heartbeats) is taken over. A sweep whose remaining configurations are all
+claimed by others waits for their results; its :class:`SweepSummary` counts
+what it computed and what others stored separately.
+
+**Reproducibility.** Results may differ in their last bits with the number
+of BLAS threads, so it is a sweep setting (``blas_threads``, default 1),
+applied in every worker with :mod:`threadpoolctl`, recorded with every
+result, and fixed per store: a sweep with another count on the same store
+is refused (use one store per count).
 
 **Executors.** ``executor="process"`` (the default) runs the configurations in
-a :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes;
+a :class:`concurrent.futures.ProcessPoolExecutor` of ``workers`` processes,
+which die with the sweep (``PR_SET_PDEATHSIG`` on Linux, and a watch of
+their parent elsewhere) -- a SIGKILLed sweep leaves no orphaned workers.
 ``executor="dask"`` submits them to the Dask distributed scheduler at
 ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``), which needs the
 ``implicit-bias[dist]`` extra and workers that can import the function.
+SIGTERM or SIGINT (Ctrl-C) of a sweep running in the main thread stops the
+workers, keeps what was stored and raises :class:`SweepInterrupted`.
 
 **Built-in sweeps** (:data:`BUILTIN_SWEEPS`) are run by name from the command
 line, ``implicit-bias sweep NAME --store PATH --workers N --executor
-{process,dask} --scheduler ADDRESS``.
+{process,dask} --scheduler ADDRESS --blas-threads K``.
 
 Examples:
   >>> import tempfile, pathlib
@@ -53,34 +75,40 @@ Examples:
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import hashlib
-import importlib
 import itertools
 import json
 import math
 import os
-import sqlite3
 import sys
 import time
-import traceback
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
+from implicit_bias.numerics.arguments import check_integer, check_real, check_seed
+from implicit_bias.validation.sweep_executors import (
+    Stop,
+    SIGNAL_NAMES,
+    DaskBackend,
+    ProcessBackend,
+    Progress,
+    Signals,
+    canonical_json,
+    resolve,
+)
+from implicit_bias.validation.sweep_store import SweepStore, store_path
 
 __all__ = [
     "BUILTIN_SWEEPS",
     "EXECUTORS",
     "Sweep",
     "SweepError",
+    "SweepInterrupted",
     "SweepSummary",
     "configuration_grid",
     "configuration_key",
@@ -92,41 +120,42 @@ __all__ = [
 EXECUTORS = ("process", "dask")
 """The executors :func:`run_sweep` accepts."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
-    key TEXT PRIMARY KEY,
-    function TEXT NOT NULL,
-    version TEXT NOT NULL,
-    configuration TEXT NOT NULL,
-    result TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    completed_at TEXT NOT NULL
-)
-"""
-
-# Futures kept in flight per local worker: enough to keep every worker busy
-# while results are being written, few enough that an interrupted sweep
-# leaves little queued work behind.
+# Futures kept in flight (and configurations claimed) per worker: enough to
+# keep every worker busy while results are being written, few enough that an
+# interrupted sweep leaves little queued work behind and that sweeps sharing
+# a store share it finely.
 _IN_FLIGHT_PER_WORKER = 4
+
+# Seconds between two looks at the futures, the signals and the claims of
+# other sweeps; bounds how late an interruption is acted on.
+_POLL_SECONDS = 0.2
 
 
 @dataclass(frozen=True)
 class SweepSummary:
     """What one call of :func:`run_sweep` did.
 
+    ``total == already_stored + computed + stored_by_others + failed`` for a
+    sweep that ran to its end.
+
     Attributes:
       total: distinct configurations in the sweep.
       already_stored: configurations found in the store before the run.
       computed: configurations computed and stored by this run.
+      stored_by_others: configurations stored during the run by other sweeps
+        sharing the store (each computed by them, not by this run).
       failed: configurations whose function raised (not stored).
       seconds: wall-clock duration of the run.
+      blas_threads: the BLAS thread count of every worker.
     """
 
     total: int
     already_stored: int
     computed: int
+    stored_by_others: int
     failed: int
     seconds: float
+    blas_threads: int
 
 
 class SweepError(ImplicitBiasError, RuntimeError):
@@ -139,6 +168,19 @@ class SweepError(ImplicitBiasError, RuntimeError):
     def __init__(self, message: str, summary: SweepSummary) -> None:
         super().__init__(message)
         self.summary = summary
+
+
+class SweepInterrupted(SweepError):
+    """SIGTERM or SIGINT stopped a sweep; its workers are stopped, its results kept.
+
+    The message is one line. Attributes: ``summary`` (the
+    :class:`SweepSummary` so far) and ``signal_number``; a command line exits
+    with ``128 + signal_number`` (130 for SIGINT, 143 for SIGTERM).
+    """
+
+    def __init__(self, message: str, summary: SweepSummary, signal_number: int) -> None:
+        super().__init__(message, summary)
+        self.signal_number = signal_number
 
 
 @dataclass(frozen=True)
@@ -156,38 +198,18 @@ class Sweep:
     version: str
 
 
-class _Outcome(NamedTuple):
-    """A worker's answer: the result as JSON, or the error's traceback."""
-
-    result: str | None
-    error: str | None
-    seconds: float
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.ndarray | np.generic):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON-serializable")
-
-
-def _canonical_json(value: Any) -> str:
-    return json.dumps(
-        value,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=True,
-        allow_nan=False,
-        default=_json_default,
-    )
-
-
-def _function_name(function: str | Callable[..., Any]) -> str:
+def _function_name(function: object) -> str:
     if isinstance(function, str):
         name = function
-    else:
+    elif callable(function) and hasattr(function, "__qualname__"):
         name = f"{function.__module__}.{function.__qualname__}"
+    else:
+        raise InvalidArgumentError(
+            f"function={function!r} is neither a function nor its dotted import "
+            "path (a string such as 'package.module.function')"
+        )
     try:
-        resolved = _resolve(name)
+        resolved = resolve(name)
     except (ImportError, AttributeError, ValueError) as error:
         raise InvalidArgumentError(
             f"function={name!r} cannot be imported by its dotted name: a sweep's "
@@ -203,18 +225,15 @@ def _function_name(function: str | Callable[..., Any]) -> str:
     return name
 
 
-def _resolve(name: str) -> Any:
-    """Import ``package.module.attribute`` (or ``package.module:attribute``)."""
-    if ":" in name:
-        module_name, attribute = name.split(":", 1)
-    else:
-        module_name, _, attribute = name.rpartition(".")
-    if not module_name or not attribute:
-        raise ValueError(f"{name!r} is not a dotted name")
-    value: Any = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        value = getattr(value, part)
-    return value
+def _check_version(version: object, *, optional: bool = False) -> str | None:
+    if version is None and optional:
+        return None
+    if not isinstance(version, str):
+        raise InvalidArgumentError(
+            f"version={version!r} is not a string: version is the sweep's version "
+            "label, part of every key"
+        )
+    return version
 
 
 def configuration_key(
@@ -241,7 +260,8 @@ def configuration_key(
 
     Raises:
       InvalidArgumentError: the function cannot be imported by its dotted name,
-        or the configuration is not a JSON-serializable dict with string keys.
+        the configuration is not a JSON-serializable dict with string keys, or
+        the version is not a string.
 
     Examples:
       >>> name = "implicit_bias.numerics.relu_penalty.relu_ptft_penalty"
@@ -255,7 +275,8 @@ def configuration_key(
       False
     """
     name = _function_name(function)
-    return _key(name, _configuration_json(configuration, "configuration"), version)
+    checked = str(_check_version(version))
+    return _key(name, _configuration_json(configuration, "configuration"), checked)
 
 
 def _key(function: str, configuration_json: str, version: str) -> str:
@@ -275,7 +296,7 @@ def _configuration_json(configuration: Any, name: str) -> str:
             "configuration holds a function's keyword arguments"
         )
     try:
-        return _canonical_json(dict(configuration))
+        return canonical_json(dict(configuration))
     except (TypeError, ValueError) as error:
         raise InvalidArgumentError(
             f"{name}={configuration!r} is not JSON-serializable ({error}); "
@@ -288,197 +309,62 @@ def configuration_grid(**axes: Iterable[Any]) -> list[dict[str, Any]]:
     """The Cartesian product of parameter values, as a list of configurations.
 
     Args:
-      **axes: parameter name -> the values it takes.
+      **axes: parameter name -> the values it takes: a non-empty iterable
+        (not a string) of JSON-serializable values.
 
     Returns:
       One dict per combination, the last axis varying fastest.
+
+    Raises:
+      InvalidArgumentError: an axis is not an iterable, is a string or a
+        dict, is empty, or holds a value that is not JSON-serializable
+        (NaN, infinity, complex numbers, objects).
 
     Examples:
       >>> configuration_grid(n=[10, 20], gamma=[0.5])
       [{'n': 10, 'gamma': 0.5}, {'n': 20, 'gamma': 0.5}]
     """
     names = list(axes)
-    values = [list(axis) for axis in axes.values()]
+    values: list[list[Any]] = []
+    for name, axis in axes.items():
+        if isinstance(axis, str | bytes | Mapping) or not isinstance(axis, Iterable):
+            raise InvalidArgumentError(
+                f"{name}={axis!r} is not a list of values: each axis of a grid is "
+                "an iterable (not a string or a dict) of the parameter's values"
+            )
+        listed = list(axis)
+        if not listed:
+            raise InvalidArgumentError(
+                f"{name}={axis!r} is empty: each axis of a grid needs at least "
+                "one value (an empty axis empties the grid)"
+            )
+        for value in listed:
+            _configuration_json({name: value}, name)
+        values.append(listed)
     return [
         dict(zip(names, combination, strict=True))
         for combination in itertools.product(*values)
     ]
 
 
-def _limit_blas_threads(threads: int) -> None:
-    threadpool_limits(limits=threads)
-
-
-def _evaluate(function: str, configuration_json: str) -> _Outcome:
-    """Run one configuration in a worker; never raises, so both executors agree."""
-    start = time.perf_counter()
-    try:
-        result = _resolve(function)(**json.loads(configuration_json))
-        return _Outcome(_canonical_json(result), None, time.perf_counter() - start)
-    except Exception:
-        return _Outcome(None, traceback.format_exc(), time.perf_counter() - start)
-
-
-def _connect(store: Path) -> sqlite3.Connection:
-    connection = sqlite3.connect(store, timeout=60.0, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    # FULL: every commit reaches the disk, so a result once reported stored
-    # survives a kill of the process and a loss of power alike.
-    connection.execute("PRAGMA synchronous=FULL")
-    connection.execute(_SCHEMA)
-    return connection
-
-
-def _insert(
-    connection: sqlite3.Connection,
-    key: str,
-    function: str,
-    version: str,
-    configuration_json: str,
-    outcome: _Outcome,
-) -> None:
-    # Autocommit (isolation_level=None): the row is durable when this returns.
-    connection.execute(
-        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
-        (
-            key,
-            function,
-            version,
-            configuration_json,
-            outcome.result,
-            outcome.seconds,
-            datetime.now(UTC).isoformat(),
-        ),
-    )
-
-
-def _stored_keys(connection: sqlite3.Connection, keys: Sequence[str]) -> set[str]:
-    stored: set[str] = set()
-    # Batches stay below SQLite's limit on bound parameters (999 before 3.32).
-    for start in range(0, len(keys), 900):
-        batch = keys[start : start + 900]
-        marks = ",".join("?" * len(batch))
-        rows = connection.execute(
-            f"SELECT key FROM results WHERE key IN ({marks})", batch
-        )
-        stored.update(row[0] for row in rows)
-    return stored
-
-
-class _Progress:
-    """A one-line progress bar with an ETA on a stream (stderr by default)."""
-
-    _WIDTH = 30
-
-    def __init__(self, stream: TextIO | None, total: int, already: int) -> None:
-        self._stream = stream
-        self._total, self._done, self._already = total, already, already
-        self._failed = 0
-        self._start = time.monotonic()
-        self._last_draw = -math.inf
-        self._interactive = bool(stream is not None and stream.isatty())
-
-    def advance(self, failed: bool) -> None:
-        self._done += 1
-        self._failed += failed
-        self._draw(final=False)
-
-    def finish(self) -> None:
-        self._draw(final=True)
-
-    def _draw(self, final: bool) -> None:
-        if self._stream is None:
-            return
-        now = time.monotonic()
-        # A terminal redraws in place a few times a second; a log file gets a
-        # line every 10 s, so it stays readable.
-        interval = 0.2 if self._interactive else 10.0
-        if not final and now - self._last_draw < interval:
-            return
-        self._last_draw = now
-        elapsed = now - self._start
-        computed = self._done - self._already
-        remaining = self._total - self._done
-        eta = elapsed / computed * remaining if computed else math.inf
-        filled = self._WIDTH * self._done // max(self._total, 1)
-        line = (
-            f"[{'#' * filled}{'.' * (self._WIDTH - filled)}] "
-            f"{self._done}/{self._total} "
-            f"elapsed {_clock(elapsed)} ETA {_clock(eta) if remaining else 'done'}"
-            + (f" ({self._failed} failed)" if self._failed else "")
-        )
-        end = "\n" if final or not self._interactive else ""
-        self._stream.write(("\r" if self._interactive else "") + line + end)
-        self._stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    minutes, second = divmod(round(seconds), 60)
-    hours, minute = divmod(minutes, 60)
-    return f"{hours}:{minute:02d}:{second:02d}"
-
-
-def _check_workers(workers: int | None) -> int:
+def _check_workers(workers: object) -> int:
     if workers is None:
         return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
-        raise InvalidArgumentError(f"workers={workers!r} is not an integer")
-    if workers < 1:
-        raise InvalidArgumentError(
-            f"workers={workers!r} is below 1: workers counts processes"
-        )
-    return int(workers)
-
-
-def _process_outcomes(
-    function: str, pending: dict[str, str], workers: int
-) -> Generator[tuple[str, _Outcome], None, None]:
-    # Processes share the cores: each gets its share of BLAS threads, since
-    # OpenBLAS pools beyond it spin-wait against each other.
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    executor = ProcessPoolExecutor(
-        max_workers=workers, initializer=_limit_blas_threads, initargs=(threads,)
+    return check_integer(
+        "workers", workers, min_value=1, meaning="a count of worker processes (>= 1)"
     )
-    queue = iter(pending.items())
-    in_flight: dict[Future[_Outcome], str] = {}
-    try:
-        while True:
-            while len(in_flight) < _IN_FLIGHT_PER_WORKER * workers:
-                item = next(queue, None)
-                if item is None:
-                    break
-                key, configuration_json = item
-                future = executor.submit(_evaluate, function, configuration_json)
-                in_flight[future] = key
-            if not in_flight:
-                return
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield in_flight.pop(future), future.result()
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask_outcomes(
-    function: str, pending: dict[str, str], scheduler: str
-) -> Generator[tuple[str, _Outcome], None, None]:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as error:
-        raise ImportError(
-            "executor='dask' needs Dask distributed; install it with "
-            "`pip install 'implicit-bias[dist]'`"
-        ) from error
-    with Client(scheduler) as client:
-        futures = {
-            client.submit(_evaluate, function, configuration_json, pure=False): key
-            for key, configuration_json in pending.items()
-        }
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-            future.release()
+def _check_progress(progress: object) -> TextIO | None:
+    if progress is True:
+        return sys.stderr
+    if progress is False or progress is None:
+        return None
+    if callable(getattr(progress, "write", None)):
+        return progress  # type: ignore[return-value]
+    raise InvalidArgumentError(
+        f"progress={progress!r} is neither a bool nor a writable stream"
+    )
 
 
 def run_sweep(
@@ -491,13 +377,16 @@ def run_sweep(
     executor: str = "process",
     scheduler: str | None = None,
     progress: bool | TextIO = True,
+    blas_threads: int = 1,
 ) -> SweepSummary:
     """Compute every configuration missing from the store, storing each as it completes.
 
     Each result is committed to the SQLite database ``store`` by this process
     as soon as its worker returns it; configurations already stored (same
     function, version and parameters) are skipped, so rerunning an
-    interrupted sweep resumes it. Duplicate configurations run once.
+    interrupted sweep resumes it. Duplicate configurations run once. Sweeps
+    running at once on one store claim configurations before computing them,
+    so each is computed by one of them (see the module's docstring).
 
     Args:
       function: a module-level function, or its dotted import path; called as
@@ -505,29 +394,41 @@ def run_sweep(
       configurations: the keyword arguments of each call; JSON-serializable.
       store: path of the SQLite database, created if missing.
       version: part of every key; bump it when the function's results change.
-      workers: local processes (``executor="process"``); default: CPU count.
+      workers: local processes (``executor="process"``), or with ``"dask"``
+        a quarter of the configurations kept in flight; default: CPU count.
       executor: ``"process"`` (local processes) or ``"dask"``.
       scheduler: the Dask scheduler's address, required with ``"dask"``.
       progress: draw a progress bar with ETA on stderr (True), on the given
         stream, or not at all (False).
+      blas_threads: BLAS threads of every worker (>= 1), applied with
+        threadpoolctl and recorded with the results; one store holds results
+        of one count.
 
     Returns:
       A :class:`SweepSummary` of the run.
 
     Raises:
-      InvalidArgumentError: an argument is invalid (the message says which).
+      InvalidArgumentError: an argument is invalid (the message says which),
+        the store is not a usable sweep store (missing directory, not SQLite,
+        truncated, corrupt, another schema, read-only, a directory), or its
+        results were computed with another ``blas_threads``.
       ImportError: ``executor="dask"`` without Dask distributed installed.
       SweepError: some configurations raised; every other one was stored.
+      SweepInterrupted: SIGTERM or SIGINT arrived (main thread only); the
+        workers were stopped and every result stored so far is kept.
       concurrent.futures.process.BrokenProcessPool: a local worker died (e.g.
         killed for memory); what was stored stays, and a rerun resumes.
     """
     start = time.monotonic()
     name = _function_name(function)
-    if not isinstance(version, str):
-        raise InvalidArgumentError(f"version={version!r} is not a string")
-    if executor not in EXECUTORS:
+    checked_version = str(_check_version(version))
+    if not isinstance(executor, str) or executor not in EXECUTORS:
         raise InvalidArgumentError(
             f"executor={executor!r} is not one of {', '.join(EXECUTORS)}"
+        )
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise InvalidArgumentError(
+            f"scheduler={scheduler!r} is not a string (a Dask scheduler address)"
         )
     if executor == "dask" and not scheduler:
         raise InvalidArgumentError(
@@ -540,61 +441,190 @@ def run_sweep(
             "scheduler address is used by executor='dask' only"
         )
     worker_count = _check_workers(workers)
+    threads = check_integer(
+        "blas_threads",
+        blas_threads,
+        min_value=1,
+        meaning="the BLAS thread count of each worker (>= 1)",
+    )
+    stream = _check_progress(progress)
+    path = store_path(store)
     if isinstance(configurations, Mapping):
         raise InvalidArgumentError(
             "configurations is a single dict: pass a list of configurations"
+        )
+    if isinstance(configurations, str | bytes) or not isinstance(
+        configurations, Iterable
+    ):
+        raise InvalidArgumentError(
+            f"configurations={configurations!r} is not a list of configurations "
+            "(dicts of keyword arguments)"
         )
     by_key: dict[str, str] = {}
     for index, configuration in enumerate(configurations):
         configuration_json = _configuration_json(
             configuration, f"configurations[{index}]"
         )
-        by_key.setdefault(_key(name, configuration_json, version), configuration_json)
+        by_key.setdefault(
+            _key(name, configuration_json, checked_version), configuration_json
+        )
 
-    connection = _connect(Path(store))
+    sweep_store = SweepStore(path, create=True, writable=True)
+    counts: collections.Counter[str] = collections.Counter()
+    failures: list[tuple[str, str]] = []
+    stored: set[str] = set()
+    interrupted: int | None = None
     try:
-        stored = _stored_keys(connection, list(by_key))
-        pending = {k: c for k, c in by_key.items() if k not in stored}
-        stream = sys.stderr if progress is True else (progress or None)
-        bar = _Progress(stream, len(by_key), len(stored))
-        failures: list[tuple[str, str]] = []
-        computed = 0
-        if pending:
-            outcomes = (
-                _dask_outcomes(name, pending, str(scheduler))
-                if executor == "dask"
-                else _process_outcomes(name, pending, min(worker_count, len(pending)))
-            )
-            # closing: an interruption (Ctrl-C, an error while storing) shuts
-            # the executor down at once, instead of whenever the generator is
-            # collected.
-            with contextlib.closing(outcomes):
-                for key, outcome in outcomes:
-                    if outcome.result is None:
-                        failures.append((pending[key], str(outcome.error)))
-                    else:
-                        _insert(connection, key, name, version, pending[key], outcome)
-                        computed += 1
-                    bar.advance(failed=outcome.result is None)
-        bar.finish()
+        sweep_store.fix_blas_threads(threads)
+        stored = sweep_store.stored_keys(list(by_key))
+        pending = collections.deque(k for k in by_key if k not in stored)
+        bar = Progress(stream, len(by_key), len(stored))
+        local_workers = max(1, min(worker_count, len(pending)))
+        window = _IN_FLIGHT_PER_WORKER * (
+            local_workers if executor == "process" else worker_count
+        )
+        with Signals() as signals:
+            try:
+                _compute(
+                    sweep_store,
+                    pending,
+                    window,
+                    lambda: (
+                        DaskBackend(str(scheduler))
+                        if executor == "dask"
+                        else ProcessBackend(local_workers, threads)
+                    ),
+                    {
+                        "function": name,
+                        "version": checked_version,
+                        "by_key": by_key,
+                        "blas_threads": threads,
+                    },
+                    signals,
+                    bar,
+                    counts,
+                    failures,
+                )
+            except Stop:
+                interrupted = signals.number
+                bar.abandon()
+        if interrupted is None:
+            bar.finish()
     finally:
-        connection.close()
+        sweep_store.close()
     summary = SweepSummary(
         total=len(by_key),
         already_stored=len(stored),
-        computed=computed,
+        computed=counts["computed"],
+        stored_by_others=counts["others"],
         failed=len(failures),
         seconds=time.monotonic() - start,
+        blas_threads=threads,
     )
+    if interrupted is not None:
+        in_store = summary.already_stored + summary.computed + summary.stored_by_others
+        raise SweepInterrupted(
+            f"interrupted by {SIGNAL_NAMES.get(interrupted, interrupted)}: workers "
+            f"stopped; {in_store} of {summary.total} configurations of {name} are "
+            f"stored in {str(path)!r} ({summary.computed} by this run); rerun to "
+            "resume",
+            summary,
+            interrupted,
+        )
     if failures:
         configuration_json, error = failures[0]
         raise SweepError(
-            f"{len(failures)} of {len(pending)} configurations of {name} raised and "
-            f"were not stored ({computed} were); rerun to retry them. First "
-            f"failure, configuration {configuration_json}:\n{error}",
+            f"{len(failures)} of {summary.total - summary.already_stored} "
+            f"configurations of {name} raised and were not stored "
+            f"({summary.computed} were); rerun to retry them. First failure, "
+            f"configuration {configuration_json}:\n{error}",
             summary,
         )
     return summary
+
+
+def _compute(
+    sweep_store: SweepStore,
+    pending: collections.deque[str],
+    window: int,
+    start_backend: Callable[[], ProcessBackend | DaskBackend],
+    sweep: dict[str, Any],
+    signals: Signals,
+    bar: Progress,
+    counts: collections.Counter[str],
+    failures: list[tuple[str, str]],
+) -> None:
+    """Claim, compute and store the pending keys; counts go to ``counts``.
+
+    Keys claimed by other live sweeps wait, and are claimed again once this
+    run has nothing else to do: then they are stored (by the others), or
+    taken over (their owner died, or failed and released them).
+    """
+    by_key: dict[str, str] = sweep["by_key"]
+    held: list[str] = []
+    backend: ProcessBackend | DaskBackend | None = None
+    abandon = True
+    try:
+        while True:
+            if signals.number is not None:
+                raise Stop
+            sweep_store.heartbeat()
+            in_flight = len(backend) if backend is not None else 0
+            while in_flight < window and pending:
+                batch = [
+                    pending.popleft()
+                    for _ in range(min(window - in_flight, len(pending)))
+                ]
+                mine, stored, others = sweep_store.claim(batch)
+                held.extend(others)
+                counts["others"] += len(stored)
+                for _ in stored:
+                    bar.advance(failed=False)
+                if mine and backend is None:
+                    backend = start_backend()
+                for key in mine:
+                    assert backend is not None
+                    backend.submit(
+                        key, sweep["function"], by_key[key], sweep["blas_threads"]
+                    )
+                in_flight += len(mine)
+            if not in_flight:
+                if not held:
+                    break
+                # Everything left is being computed by other sweeps: wait
+                # for their results, or for their claims to go stale.
+                time.sleep(_POLL_SECONDS)
+                pending.extend(held)
+                held.clear()
+                continue
+            assert backend is not None
+            for key, outcome in backend.done(_POLL_SECONDS):
+                if outcome.result is None:
+                    failures.append((by_key[key], str(outcome.error)))
+                    sweep_store.release(key)
+                else:
+                    sweep_store.put(
+                        key,
+                        {
+                            "function": sweep["function"],
+                            "version": sweep["version"],
+                            "configuration": by_key[key],
+                            "result": outcome.result,
+                            "seconds": outcome.seconds,
+                            "blas_threads": sweep["blas_threads"],
+                        },
+                    )
+                    counts["computed"] += 1
+                bar.advance(failed=outcome.result is None)
+        abandon = False
+    except Exception as error:
+        if signals.number is not None:
+            # E.g. a worker ended by the signal before it could ignore it.
+            raise Stop from error
+        raise
+    finally:
+        if backend is not None:
+            backend.close(abandon=abandon)
 
 
 def load_results(
@@ -608,35 +638,39 @@ def load_results(
     Args:
       store: path of a sweep's SQLite database.
       function: only this function's results (the function or its dotted
-        path); all functions when None.
+        path, which need not be importable any more); all functions when None.
       version: only results of this version; all versions when None.
 
     Returns:
       ``(configuration, result)`` pairs, both as parsed from their JSON.
 
     Raises:
-      InvalidArgumentError: the store does not exist or holds no sweep results.
+      InvalidArgumentError: the store does not exist or is not a usable sweep
+        store (a directory, not SQLite, truncated, corrupt, another schema),
+        or ``function`` or ``version`` is of the wrong type.
     """
-    path = Path(store)
-    if not path.exists():
-        raise InvalidArgumentError(f"store={str(path)!r} does not exist")
-    name = None
-    if function is not None:
-        name = function if isinstance(function, str) else _function_name(function)
-    connection = sqlite3.connect(path, timeout=60.0)
+    path = store_path(store)
+    name: str | None
+    if function is None or isinstance(function, str):
+        name = function
+    elif callable(function):
+        name = _function_name(function)
+    else:
+        raise InvalidArgumentError(
+            f"function={function!r} is neither None, a function nor its dotted "
+            "import path"
+        )
+    checked_version = _check_version(version, optional=True)
+    sweep_store = SweepStore(path, create=False, writable=False)
     try:
-        rows = connection.execute(
+        rows = sweep_store.connection.execute(
             "SELECT configuration, result FROM results "
             "WHERE (?1 IS NULL OR function = ?1) AND (?2 IS NULL OR version = ?2) "
             "ORDER BY rowid",
-            (name, version),
+            (name, checked_version),
         ).fetchall()
-    except sqlite3.DatabaseError as error:
-        raise InvalidArgumentError(
-            f"store={str(path)!r} is not a sweep store ({error})"
-        ) from error
     finally:
-        connection.close()
+        sweep_store.connection.close()
     return [(json.loads(config), json.loads(result)) for config, result in rows]
 
 
@@ -668,7 +702,32 @@ def transferability_point(
     and (17).
 
     .. math:: \mathcal T = \mathbb E_{\mathcal D}(\mathcal R_{sc} - \mathcal R_{tx})
+
+    Args:
+      theta: source-target angle in :math:`[0, \pi]`.
+      gamma: :math:`\gamma = n/d > 0`, with :math:`n = \mathrm{round}(\gamma d)
+        \ge 3`; not 1 where ``sigma > 0`` (eq. (13) diverges there).
+      dimension: d, an integer >= 2.
+      draws: target draws, an integer >= 2.
+      sigma: label-noise standard deviation, >= 0.
+      seed: seed of the draws, an integer >= 0.
+
+    Returns:
+      ``linear_mean``, ``linear_standard_error``, ``linear_theory``,
+      ``finetune_mean``, ``finetune_standard_error`` and ``finetune_theory``.
+
+    Raises:
+      InvalidArgumentError: an argument outside its domain (named).
+      OutOfRangeError: a loss beyond the float64 range (a huge ``sigma``).
+      ConvergenceError: a network did not converge.
     """
+    theta = check_real(
+        "theta", theta, min_value=0.0, max_value=math.pi, meaning="an angle in [0, pi]"
+    )
+    gamma = check_real(
+        "gamma", gamma, min_value=0.0, exclusive=True, meaning="n/d (> 0)"
+    )
+    seed = check_seed("seed", seed)
     # Imported here: a sweep worker loads only the function it runs.
     from implicit_bias.numerics.transfer_risks import (
         finetune_transferability,
