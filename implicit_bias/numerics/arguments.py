@@ -23,6 +23,7 @@ __all__ = [
     "as_finite_arrays",
     "check_closed_interval",
     "check_dps",
+    "check_generator",
     "check_integer",
     "check_iteration_count",
     "check_nonnegative",
@@ -384,3 +385,21 @@ def check_real(
             f"{name} is {meaning}"
         )
     return number
+
+
+def check_generator(name: str, value: object) -> np.random.Generator:
+    """Return ``value`` after checking that it is a ``numpy.random.Generator``.
+
+    Seeds, None and legacy ``RandomState`` objects are refused: a function that
+    takes a generator draws from the caller's stream, so a seed passed by
+    mistake would silently start a new one.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not a ``numpy.random.Generator``.
+    """
+    if not isinstance(value, np.random.Generator):
+        raise InvalidArgumentError(
+            f"{name}={_describe(value)} is not a numpy.random.Generator: {name} "
+            "is the random generator to draw from (np.random.default_rng(seed))"
+        )
+    return value

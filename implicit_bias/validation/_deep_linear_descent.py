@@ -185,16 +185,29 @@ class Loss:
 
 
 def top_eigenvalue(X: Float64Array) -> Float64Array:
-    """Power-iteration estimate of lambda_max(X^T X / n) per draw, times a margin."""
+    """Power-iteration estimate of lambda_max(X^T X / n) per draw, times a margin.
+
+    The iteration runs on X / 2^e (exact), 2^e >= max |X| per draw, so the
+    norms it takes neither overflow nor underflow; the estimate is scaled back
+    by 4^e (inf where lambda_max itself lies beyond float64, which the
+    adaptive step reports). A draw with X = 0 has lambda_max = 0.
+    """
+    largest = np.max(np.abs(X), axis=(1, 2))
+    exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
+    scaled = np.ldexp(X, -exponent[:, None, None])
     rng = np.random.default_rng(0)
     vector = rng.standard_normal((X.shape[0], X.shape[2]))
     value = np.ones(X.shape[0])
     for _ in range(_POWER_ITERATIONS):
-        vector /= np.linalg.norm(vector, axis=1, keepdims=True)
-        image = np.einsum("knd,kn->kd", X, np.matmul(X, vector[..., None])[..., 0])
+        norm = np.linalg.norm(vector, axis=1, keepdims=True)
+        vector /= np.where(norm > 0, norm, 1.0)
+        image = np.einsum(
+            "knd,kn->kd", scaled, np.matmul(scaled, vector[..., None])[..., 0]
+        )
         value = np.einsum("kd,kd->k", vector, image) / X.shape[1]
         vector = image
-    return np.asarray(_LAMBDA_MARGIN * value)
+    with np.errstate(over="ignore"):
+        return np.asarray(_LAMBDA_MARGIN * np.ldexp(value, 2 * exponent))
 
 
 def least_squares_floor(
@@ -285,6 +298,26 @@ def _stuck_message(network: int, step: int) -> str:
     )
 
 
+def _divergence_message(
+    network: int, initial: float, value: float, step: int, learning_rate: float | None
+) -> str:
+    growth = (
+        f"gradient descent diverged: the loss of network {network} grew from "
+        f"{initial:.3g} to {value:.3g} by step {step}"
+    )
+    if learning_rate is None:
+        return (
+            f"{growth} with the adaptive step (its Hessian bound failed: the "
+            "weights or the data are ill-scaled). Rescale the problem, or pass "
+            "a small fixed learning_rate"
+        )
+    return (
+        f"{growth}: learning_rate={learning_rate!r} is too large. Lower "
+        "learning_rate (descent is stable below 2 / the largest Hessian "
+        "eigenvalue) or use learning_rate=None (the adaptive step)"
+    )
+
+
 def _adaptive_rate(
     current: list[Float64Array],
     rights: list[Float64Array],
@@ -332,8 +365,9 @@ def _step(
             raise ConvergenceError(
                 f"learning_rate={float(rate[0])!r} is too large for the midpoint "
                 "step: its implicit equation has no solution at the current "
-                "weights (the step overshoots the curvature of the loss). Lower "
-                "learning_rate or use learning_rate=None (the adaptive step)"
+                "weights, or its fixed-point iteration does not contract (the "
+                "step overshoots the curvature of the loss). Lower learning_rate, "
+                "use learning_rate=None (the adaptive step) or integrator='gd'"
             )
         rate = 0.5 * rate
     raise ConvergenceError(
@@ -391,11 +425,13 @@ def descend(
             if exploded.any():
                 bad = int(np.flatnonzero(exploded)[0])
                 raise ConvergenceError(
-                    f"gradient descent diverged: the loss of network {live[bad]} "
-                    f"grew from {float(initial[bad]):.3g} to {float(value[bad]):.3g} "
-                    f"by step {step}. Lower learning_rate (stable below 2 / the "
-                    "largest Hessian eigenvalue) or use learning_rate=None (the "
-                    "adaptive step)"
+                    _divergence_message(
+                        int(live[bad]),
+                        float(initial[bad]),
+                        float(value[bad]),
+                        step,
+                        learning_rate,
+                    )
                 )
             done = excess <= loss.threshold
             if step == max_steps and not strict:
@@ -518,17 +554,29 @@ def descend_readout(
     curvature = np.einsum("kn,kn->k", along, along) / samples
     flat = curvature == 0
     safe = np.where(flat, 1.0, curvature)
-    reach = np.where(
-        flat, 0.0, 0.5 * np.einsum("kn,kn->k", along, y) ** 2 / (samples**2 * safe)
-    )
+    # The loss v can remove, (Phi v . y)^2 / (2 n^2 lambda) = (u . y)^2 / (2n)
+    # with u = Phi v / ||Phi v||: the second form does not overflow on the way
+    # (it is inf only where the loss of W_L = 0 is).
+    length = np.sqrt(np.einsum("kn,kn->k", along, along))
+    unit = along / np.where(flat, 1.0, length)[:, None]
+    with np.errstate(over="ignore"):
+        reach = np.where(flat, 0.0, 0.5 * np.einsum("kn,kn->k", unit, y) ** 2 / samples)
+        # tol = 0 stops only at the plateau itself, even where reach is inf.
+        threshold = tolerance * reach if tolerance > 0 else np.zeros(count)
     # Gradient descent on W_L alone, a quadratic with Hessian Phi^T Phi / n, at
     # the step 1 / lambda_max: the top direction converges in a step or two.
-    w = weights[-1][..., 0] * scale[:, None]
+    with np.errstate(over="ignore"):
+        w = weights[-1][..., 0] * scale[:, None]
+    if not np.isfinite(w).all():
+        raise OutOfRangeError(
+            "the pretrained W_L times the scale of the features X W_1 ... W_{L-1} "
+            "lies beyond the float64 range (the initial outputs overflow): "
+            "rescale X or the pretrained weights"
+        )
     finals = np.empty_like(w)
     final_excess = np.empty(count)
     final_steps = np.zeros(count, dtype=np.int64)
     live = np.arange(count)
-    threshold = tolerance * reach
     for step in range(max_steps + 1):
         with np.errstate(over="ignore", invalid="ignore"):
             residual = np.matmul(phi, w[..., None])[..., 0] - y

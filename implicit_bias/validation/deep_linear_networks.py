@@ -283,6 +283,18 @@ def _data(
     return X_, y_
 
 
+def _threshold(tolerance: float, scale: Float64Array) -> Float64Array:
+    """The excess loss to stop at, tol times the loss at beta = 0 above its floor.
+
+    A scale beyond float64 (inf) gives inf for tol > 0 and 0 for tol = 0 (not
+    the NaN of 0 * inf): tol = 0 stops only at the infimum itself.
+    """
+    if tolerance == 0:
+        return np.zeros_like(scale)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(tolerance * scale)
+
+
 def _exponents(arrays: Sequence[Float64Array]) -> NDArray[np.int64]:
     """Per network (leading axis), e with 2^e >= the largest |entry| of ``arrays``.
 
@@ -337,12 +349,13 @@ def _product(weights: Sequence[Float64Array]) -> Float64Array:
         W / np.ldexp(1.0, e)[:, None, None]
         for W, e in zip(weights, exponents, strict=True)
     ]
+    total = np.sum(exponents, axis=0)
     with np.errstate(over="ignore"):
-        beta = np.ldexp(descent.right_chain(scaled)[0], sum(exponents)[:, None])
+        beta = np.ldexp(descent.right_chain(scaled)[0], total[:, None])
     if not np.isfinite(beta).all():
         raise OutOfRangeError(
             "beta = W_1 ... W_L has an entry beyond the float64 range "
-            f"(about 2^{int(np.max(sum(exponents)))}): rescale the weights"
+            f"(about 2^{int(np.max(total))}): rescale the weights"
         )
     return np.asarray(beta)
 
@@ -580,7 +593,7 @@ def pretrain(
     with np.errstate(over="ignore"):
         scale = 0.5 * np.einsum("ki,ki->k", beta_s, beta_s)
     loss = descent.Loss(
-        None, beta_s, np.zeros(count), tolerance * scale, np.ones(count)
+        None, beta_s, np.zeros(count), _threshold(tolerance, scale), np.ones(count)
     )
     return _descend(
         weights,
@@ -628,11 +641,16 @@ def _target_training(
         if gram is None:
             gram = np.matmul(X_, np.swapaxes(X_, 1, 2))
         loss = descent.Loss(
-            X_, y_, floor, tolerance * scale, np.ones(count), _inverse_gram(gram)
+            X_,
+            y_,
+            floor,
+            _threshold(tolerance, scale),
+            np.ones(count),
+            _inverse_gram(gram),
         )
     else:
         loss = descent.Loss(
-            X_, y_, floor, tolerance * scale, descent.top_eigenvalue(X_)
+            X_, y_, floor, _threshold(tolerance, scale), descent.top_eigenvalue(X_)
         )
     return _descend(
         weights,

@@ -343,8 +343,9 @@ def _descend(
                 raise ConvergenceError(
                     f"gradient descent diverged: the loss of network {live[bad]} "
                     f"grew from {float(initial[bad]):.3g} to {float(loss[bad]):.3g} "
-                    f"by step {step} with learning_rate="
-                    f"{float(learning_rate[bad])!r}. Lower the learning rate: "
+                    f"by step {step}: learning_rate="
+                    f"{float(learning_rate[bad])!r} is too large. Lower the "
+                    "learning rate: "
                     "descent is stable only below 2 / (largest Hessian eigenvalue), "
                     "about 1 / (lambda_max(X^T X / n) * max_d (w1_d^2 + w2_d^2)) "
                     "along the way (the weights grow to about sqrt(|beta_d|))"
@@ -513,7 +514,6 @@ def _prepare(
     )
     samples, dimension = X_.shape[-2:]
     outputs = y_.shape[-1]
-    counts = _counts(named["sample_counts"], sample_counts, samples)
     if y_.shape[-2] != samples:
         raise InvalidArgumentError(
             f"{target_name} has {y_.shape[-2]} samples but {named['X']} has "
@@ -524,6 +524,9 @@ def _prepare(
             f"{named['X']} has shape {X_.shape} and {target_name} {y_.shape}: n, "
             "D and O must be >= 1"
         )
+    # After the shape checks: an empty X would otherwise be reported as
+    # sample counts outside [1, 0].
+    counts = _counts(named["sample_counts"], sample_counts, samples)
     batch_shapes = {
         named["X"]: X_.shape[:-2],
         target_name: y_.shape[:-2],

@@ -330,8 +330,9 @@ def support_overlap(coefficients: ArrayLike, support: ArrayLike) -> Float64Array
       The overlap in [0, 1], shape (...).
 
     Raises:
-      InvalidArgumentError: a value is not finite, ``support`` is not a
-        boolean (D,) mask, or a predictor is zero (its overlap is 0/0).
+      InvalidArgumentError: a value is not finite, ``coefficients`` has no
+        inputs (D = 0), ``support`` is not a boolean (D,) mask, or a predictor
+        is zero (its overlap is 0/0).
 
     Examples:
       >>> beta = np.array([3.0, 0.0, 4.0])
@@ -348,11 +349,16 @@ def support_overlap(coefficients: ArrayLike, support: ArrayLike) -> Float64Array
     beta = as_finite_array(
         "coefficients", coefficients, ndim=(1, 2, 3), shape="(..., D)"
     )
+    if beta.shape[-1] == 0:
+        raise InvalidArgumentError(
+            f"coefficients has shape {beta.shape}: a predictor needs D >= 1 inputs"
+        )
     mask = np.asarray(support)
     if mask.dtype != np.bool_ or mask.shape != beta.shape[-1:]:
         raise InvalidArgumentError(
             f"support has dtype {mask.dtype} and shape {mask.shape}: support must "
-            f"be a boolean mask of shape ({beta.shape[-1]},)"
+            f"be a boolean mask of shape ({beta.shape[-1]},), one entry per input "
+            "of coefficients"
         )
     # Scaled by the largest entry first, so tiny predictors do not underflow.
     largest = np.max(np.abs(beta), axis=-1, keepdims=True)

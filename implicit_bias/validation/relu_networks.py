@@ -63,15 +63,21 @@ off (:math:`w^{(1)}\to 0`, :math:`w^{(2)} = \gamma`) the infimum is
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_arrays, relu_unit_arguments
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    as_finite_arrays,
+    check_integer,
+    check_real,
+    check_seed,
+    relu_unit_arguments,
+)
 
 __all__ = [
     "UNIT_NORM_TOLERANCE",
@@ -88,6 +94,13 @@ Float64Array = NDArray[np.float64]
 #: d <= 1e6); 1e-10 admits that and still rejects any vector not meant as a unit
 #: vector. Accepted vectors are renormalized before use.
 UNIT_NORM_TOLERANCE = 1e-10
+
+#: Largest ``grid_size``: a grid is evaluated whole (B x grid_size x d floats, in
+#: chunks), and 2^20 points resolve t = log||w1|| far below any useful ``tol``.
+_MAX_GRID_SIZE = 1 << 20
+#: Largest ``dimension`` of :func:`minimize_unit_deviation_batch`: the vectors are
+#: stored whole, and the unit-norm tolerance above is argued for d <= 1e6.
+_MAX_DIMENSION = 10**6
 
 #: Least margin, in units of t = log||w1||, between the proven bounds on the
 #: minimizers and the ends of the grid; it is widened to one grid step if needed,
@@ -161,10 +174,11 @@ def _switched_off(
     ``w_hat``. Hidden weights off: the infimum ``||w0||^2`` as ``w1 -> 0`` with
     ``w2 = gamma``. Ties go to the readout switched off, as in the numerics.
     """
-    projection = np.maximum(np.sum(w_hat * w0, axis=-1), 0.0)
-    zero_readout = np.zeros_like(gamma)
-    off_readout = _deviation(projection[:, None] * w_hat, zero_readout, w0, gamma)
-    off_hidden = _deviation(np.zeros_like(w0), gamma, w0, gamma)
+    with np.errstate(over="ignore", invalid="ignore"):
+        projection = np.maximum(np.sum(w_hat * w0, axis=-1), 0.0)
+        zero_readout = np.zeros_like(gamma)
+        off_readout = _deviation(projection[:, None] * w_hat, zero_readout, w0, gamma)
+        off_hidden = _deviation(np.zeros_like(w0), gamma, w0, gamma)
     readout_off = off_readout <= off_hidden
     return (
         np.where(readout_off, off_readout, off_hidden),
@@ -244,6 +258,7 @@ def _minimize_batch(
 
     live = np.flatnonzero(~zero)
     if live.size == 0:
+        _check_finite_penalty(penalty, m, gamma)
         return penalty, scale, readout, evaluations, grid_minima
     w_hat_l, w0_l, m_l, gamma_l = w_hat[live], w0[live], m[live], gamma[live]
     abs_m = np.abs(m_l)
@@ -301,13 +316,21 @@ def _minimize_batch(
     brackets = np.bincount(point, minlength=live.size)
     grid_minima[live] = brackets
     evaluations[live] = grid_size + per_bracket * brackets
+    _check_finite_penalty(penalty, m, gamma)
+    return penalty, scale, readout, evaluations, grid_minima
+
+
+def _check_finite_penalty(
+    penalty: Float64Array, m: Float64Array, gamma: Float64Array
+) -> None:
+    """ConvergenceError where a minimum of R overflows float64 (m = 0 included)."""
     if not np.isfinite(penalty).all():
         k = int(np.flatnonzero(~np.isfinite(penalty))[0])
         raise ConvergenceError(
             f"the minimum of R overflows float64 for m={m[k]!r}, gamma={gamma[k]!r}: "
-            "rescale the problem"
+            "rescale the problem (R scales as lambda^2 under w0 -> lambda w0, "
+            "m -> lambda^2 m, gamma -> lambda gamma)"
         )
-    return penalty, scale, readout, evaluations, grid_minima
 
 
 def _log_scale(
@@ -328,52 +351,34 @@ def _log_scale(
 
 def _as_vector(name: str, value: ArrayLike) -> Float64Array:
     """A finite, non-empty float64 vector, or InvalidArgumentError naming ``name``."""
-    try:
-        vector = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(
-            f"{name}={value!r} is not a real vector: {name} must have shape (d,)"
-        ) from error
-    if vector.ndim != 1 or vector.size == 0:
+    vector = as_finite_array(name, value, ndim=1, shape="(d,)")
+    if vector.size == 0:
         raise InvalidArgumentError(
             f"{name} has shape {vector.shape}: {name} must have shape (d,), d >= 1"
-        )
-    bad = ~np.isfinite(vector)
-    if bad.any():
-        raise InvalidArgumentError(
-            f"{name}={float(vector[bad][0])!r} (entry {int(np.flatnonzero(bad)[0])}) "
-            f"is not finite: {name} must be a finite real vector"
         )
     return vector
 
 
 def _as_scalar(name: str, value: ArrayLike) -> float:
-    (array,) = as_finite_arrays({name: value})
-    if array.ndim != 0:
-        raise InvalidArgumentError(
-            f"{name} has shape {array.shape}: {name} must be a real scalar"
-        )
-    return float(array)
+    return check_real(name, value, meaning="a real scalar")
 
 
 def _check_search_options(grid_size: int, tol: float) -> tuple[int, float]:
-    if isinstance(grid_size, bool):
-        raise InvalidArgumentError(f"grid_size={grid_size!r} is not an integer >= 8")
-    try:
-        size = operator.index(grid_size)
-    except TypeError as error:
-        raise InvalidArgumentError(
-            f"grid_size={grid_size!r} is not an integer: it counts grid points, >= 8"
-        ) from error
-    if size < 8:
-        raise InvalidArgumentError(
-            f"grid_size={size!r} is below 8: grid_size counts grid points, >= 8"
-        )
-    tolerance = float(tol)
-    if not (math.isfinite(tolerance) and 0.0 < tolerance < 1.0):
-        raise InvalidArgumentError(
-            f"tol={tol!r} is outside (0, 1): tol is the final bracket width in t"
-        )
+    size = check_integer(
+        "grid_size",
+        grid_size,
+        min_value=8,
+        max_value=_MAX_GRID_SIZE,
+        meaning="the number of grid points in t",
+    )
+    tolerance = check_real(
+        "tol",
+        tol,
+        min_value=0.0,
+        max_value=1.0,
+        exclusive=True,
+        meaning="the final bracket width in t, in (0, 1)",
+    )
     return size, tolerance
 
 
@@ -398,8 +403,9 @@ def unit_deviation(
       R, a float64 array of the broadcast leading shape.
 
     Raises:
-      InvalidArgumentError: a value is not finite, a vector is 0-dimensional or
-        the shapes do not broadcast.
+      InvalidArgumentError: a value is not real and finite, a vector is
+        0-dimensional or has d = 0, or the shapes do not broadcast.
+      OutOfRangeError: R overflows float64 (rescale the weights).
 
     Examples:
       At the initialization itself the deviation vanishes:
@@ -412,17 +418,26 @@ def unit_deviation(
     References:
       Eq. (5) of ptft-relu-penalty.
     """
-    w1_, w0_ = (np.asarray(v, dtype=np.float64) for v in (hidden_weights, w0))
+    w1_ = as_finite_array("hidden_weights", hidden_weights)
+    w0_ = as_finite_array("w0", w0)
     for name, vector in (("hidden_weights", w1_), ("w0", w0_)):
-        if vector.ndim == 0:
+        if vector.ndim == 0 or vector.shape[-1] == 0:
             raise InvalidArgumentError(
-                f"{name} is a scalar: {name} must have shape (..., d) with d >= 1"
+                f"{name} has shape {vector.shape}: {name} must have shape (..., d) "
+                "with d >= 1"
             )
     w1_, w0_ = as_finite_arrays({"hidden_weights": w1_, "w0": w0_})
     w2_, gamma_, _ = as_finite_arrays(
-        {"readout": readout, "gamma": gamma, "w0": w0_[..., 0]}
+        {"readout": readout, "gamma": gamma, "hidden_weights": w1_[..., 0]}
     )
-    return _deviation(w1_, w2_, w0_, gamma_)
+    with np.errstate(over="ignore", invalid="ignore"):
+        deviation = _deviation(w1_, w2_, w0_, gamma_)
+    if not np.all(np.isfinite(deviation)):
+        raise OutOfRangeError(
+            "R overflows float64 for these hidden_weights, readout, w0 and gamma: "
+            "rescale them (R is quadratic in the weights)"
+        )
+    return deviation
 
 
 def minimize_unit_deviation(
@@ -455,7 +470,7 @@ def minimize_unit_deviation(
       m: signed magnitude :math:`\|w_h^{(1)}\|_2 w_h^{(2)}`, finite.
       w0: pretrained hidden weights, shape (d,), finite.
       gamma: readout initialization, finite (negative allowed).
-      grid_size: number of grid points in t, >= 8. The miss error next to a
+      grid_size: number of grid points in t, in [8, 2^20]. The miss error next to a
         fold is below :math:`\max|R_{ttt}|h^3/12` for spacing h (module
         docstring).
       tol: final bracket width of the refinement in :math:`t - \log s`; the
@@ -547,9 +562,10 @@ def minimize_unit_deviation_batch(
       rho: cosine similarities in ``[-1, 1]``.
       m0: norms of the pretrained hidden weights, ``>= 0``.
       gamma: readout initializations, finite.
-      dimension: d, an integer >= 2 (two directions are needed for rho != +-1).
-      rng: a Generator, or a seed for ``np.random.default_rng``; None means
-        seed 0, so results are reproducible.
+      dimension: d, an integer in [2, 10^6] (two directions
+        are needed for rho != +-1).
+      rng: a Generator, or a seed (integer >= 0) for ``np.random.default_rng``;
+        None means seed 0, so results are reproducible.
       grid_size, tol: as for :func:`minimize_unit_deviation`.
 
     Returns:
@@ -575,21 +591,23 @@ def minimize_unit_deviation_batch(
       Eq. (5) of ptft-relu-penalty.
     """
     m_, rho_, m0_, gamma_ = relu_unit_arguments(m, rho, m0, gamma)
-    if isinstance(dimension, bool) or not isinstance(dimension, int | np.integer):
-        raise InvalidArgumentError(f"dimension={dimension!r} is not an integer >= 2")
-    if dimension < 2:
-        raise InvalidArgumentError(
-            f"dimension={dimension!r} is below 2: w_hat and w0 need two directions"
-        )
-    size, tolerance = _check_search_options(grid_size, tol)
-    generator = (
-        rng
-        if isinstance(rng, np.random.Generator)
-        else np.random.default_rng(0 if rng is None else rng)
+    d = check_integer(
+        "dimension",
+        dimension,
+        min_value=2,
+        max_value=_MAX_DIMENSION,
+        meaning="d; w_hat and w0 need two directions",
     )
+    size, tolerance = _check_search_options(grid_size, tol)
+    if rng is None:
+        generator = np.random.default_rng(0)
+    elif isinstance(rng, np.random.Generator):
+        generator = rng
+    else:
+        generator = np.random.default_rng(check_seed("rng", rng))
     shape = m_.shape
     count = m_.size
-    frame, _ = np.linalg.qr(generator.standard_normal((count, int(dimension), 2)))
+    frame, _ = np.linalg.qr(generator.standard_normal((count, d, 2)))
     e1, e2 = frame[..., 0], frame[..., 1]
     rho_flat = rho_.ravel()
     # sqrt(1 - rho^2) as sqrt((1 - rho)(1 + rho)): no cancellation near |rho| = 1.

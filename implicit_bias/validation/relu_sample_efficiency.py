@@ -62,11 +62,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import (
     as_finite_array,
-    check_closed_interval,
+    check_generator,
+    check_integer,
     check_iteration_count,
+    check_real,
+    check_seed,
 )
 from implicit_bias.validation.relu_kernels import sample_sphere
 
@@ -101,7 +104,9 @@ def relu_network_outputs(
       The outputs, (K, n).
 
     Raises:
-      InvalidArgumentError: a value is not finite or the shapes do not match.
+      InvalidArgumentError: a value is not finite, an axis is empty, or the
+        shapes do not match.
+      OutOfRangeError: an output overflows float64.
 
     Examples:
       >>> w1 = np.array([[[1.0, 0.0], [0.0, -1.0]]])
@@ -112,28 +117,56 @@ def relu_network_outputs(
       Eq. (1) of ptft-relu-penalty.
     """
     x, w1, w2 = _network_arrays(inputs, hidden_weights, readout)
-    return _outputs(x, w1, w2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        outputs = _outputs(x, w1, w2)
+    return _finite(outputs, "the outputs", "inputs, hidden_weights or readout")
+
+
+def _finite(value: Float64Array, what: str, rescale: str) -> Float64Array:
+    """``value`` if every entry is finite, else OutOfRangeError saying what to do."""
+    if not np.all(np.isfinite(value)):
+        raise OutOfRangeError(f"{what} overflow float64: rescale {rescale}")
+    return value
 
 
 def _network_arrays(
-    inputs: ArrayLike, hidden_weights: ArrayLike, readout: ArrayLike
+    inputs: ArrayLike,
+    hidden_weights: ArrayLike,
+    readout: ArrayLike,
+    *,
+    names: tuple[str, str] = ("hidden_weights", "readout"),
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    w1 = as_finite_array("hidden_weights", hidden_weights, ndim=3)
-    w2 = as_finite_array("readout", readout, ndim=2)
-    x = as_finite_array("inputs", inputs)
+    """Checked (x, w1, w2) as (K, n, d), (K, H, d), (K, H); ``names`` of w1, w2."""
+    hidden_name, readout_name = names
+    w1 = as_finite_array(hidden_name, hidden_weights, ndim=3, shape="(K, H, d)")
+    w2 = as_finite_array(readout_name, readout, ndim=2, shape="(K, H)")
+    x = as_finite_array("inputs", inputs, ndim=(2, 3), shape="(K, n, d) or (n, d)")
     if x.ndim == 2:
         x = np.broadcast_to(x, (w1.shape[0], *x.shape))
-    if x.ndim != 3:
-        raise InvalidArgumentError(
-            f"inputs has shape {x.shape}: inputs must be (K, n, d) or (n, d)"
-        )
     count, width, dimension = w1.shape
     if w2.shape != (count, width) or x.shape[0] != count or x.shape[2] != dimension:
         raise InvalidArgumentError(
-            f"shapes do not match: inputs {x.shape}, hidden_weights {w1.shape}, "
-            f"readout {w2.shape}; they must be (K, n, d), (K, H, d), (K, H)"
+            f"shapes do not match: inputs {x.shape}, {hidden_name} {w1.shape}, "
+            f"{readout_name} {w2.shape}; they must be (K, n, d), (K, H, d), (K, H)"
         )
+    for name, array in ((hidden_name, w1), ("inputs", x)):
+        if 0 in array.shape:
+            raise InvalidArgumentError(
+                f"{name} has shape {array.shape}: every axis needs at least one "
+                "entry (K networks, H units, n samples, d >= 1)"
+            )
     return x, w1, w2
+
+
+def _targets(targets: ArrayLike, shape: tuple[int, ...]) -> Float64Array:
+    """Checked y of shape (K, n) or (n,), as a (K, n) copy."""
+    y = as_finite_array("targets", targets, ndim=(1, 2), shape="(K, n) or (n,)")
+    if y.shape not in (shape, shape[1:]):
+        raise InvalidArgumentError(
+            f"targets has shape {y.shape}: targets must be (K, n) = {shape} or "
+            f"(n,) = ({shape[1]},), one target per input"
+        )
+    return np.broadcast_to(y, shape).copy()
 
 
 def _outputs(x: Float64Array, w1: Float64Array, w2: Float64Array) -> Float64Array:
@@ -177,6 +210,7 @@ def relu_loss_and_gradients(
 
     Raises:
       InvalidArgumentError: a value is not finite or the shapes do not match.
+      OutOfRangeError: the loss or a gradient overflows float64.
 
     Examples:
       A network that fits its data has zero loss and gradient:
@@ -191,8 +225,15 @@ def relu_loss_and_gradients(
       Eq. (1) of ptft-relu-penalty (the network); the loss is our choice.
     """
     x, w1, w2 = _network_arrays(inputs, hidden_weights, readout)
-    y = np.broadcast_to(as_finite_array("targets", targets), x.shape[:2]).copy()
-    return _loss_and_gradients(x, y, w1, w2)
+    y = _targets(targets, x.shape[:2])
+    with np.errstate(over="ignore", invalid="ignore"):
+        loss, hidden_gradient, readout_gradient = _loss_and_gradients(x, y, w1, w2)
+    rescale = "inputs, targets, hidden_weights or readout"
+    return (
+        _finite(loss, "the loss", rescale),
+        _finite(hidden_gradient, "the hidden gradient", rescale),
+        _finite(readout_gradient, "the readout gradient", rescale),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,7 +282,9 @@ def train_relu_networks(
     Raises:
       InvalidArgumentError: a value is not finite, a shape does not match, the
         learning rate is not positive or ``steps`` is not an integer >= 1.
-      ConvergenceError: the loss overflows (the learning rate is too large).
+      OutOfRangeError: the initial loss overflows float64 (rescale the data).
+      ConvergenceError: the iterates overflow (the learning rate is too large),
+        raised at the step where it happens.
 
     Examples:
       One unit learns a single ReLU feature:
@@ -257,10 +300,14 @@ def train_relu_networks(
     References:
       Eq. (1) of ptft-relu-penalty.
     """
-    x, w1, w2 = _network_arrays(inputs, hidden_init, readout_init)
-    y = np.broadcast_to(as_finite_array("targets", targets), x.shape[:2]).copy()
-    rate = as_finite_array("learning_rate", learning_rate)
-    if rate.ndim > 1 or (rate.ndim == 1 and rate.shape[0] != w1.shape[0]):
+    x, w1, w2 = _network_arrays(
+        inputs, hidden_init, readout_init, names=("hidden_init", "readout_init")
+    )
+    y = _targets(targets, x.shape[:2])
+    rate = as_finite_array(
+        "learning_rate", learning_rate, ndim=(0, 1), shape="() or (K,)"
+    )
+    if rate.ndim == 1 and rate.shape[0] != w1.shape[0]:
         raise InvalidArgumentError(
             f"learning_rate has shape {rate.shape}: it must be () or (K,) with "
             f"K = {w1.shape[0]}"
@@ -273,21 +320,43 @@ def train_relu_networks(
     check_iteration_count("steps", steps)
     rate = np.broadcast_to(rate, w1.shape[:1])
     w1, w2 = w1.copy(), w2.copy()
-    # A step size past stability overflows; that is reported once, below.
+    # A step size past stability overflows: checked every step, so divergence
+    # is reported where it happens instead of after running the rest on NaN.
     with np.errstate(over="ignore", invalid="ignore"):
-        for _ in range(steps):
-            _, hidden_gradient, readout_gradient = _loss_and_gradients(x, y, w1, w2)
+        for step in range(steps):
+            loss, hidden_gradient, readout_gradient = _loss_and_gradients(x, y, w1, w2)
+            if step == 0 and not np.all(np.isfinite(loss)):
+                raise OutOfRangeError(
+                    "the initial loss overflows float64: rescale inputs, targets, "
+                    "hidden_init or readout_init"
+                )
             w1 -= rate[:, None, None] * hidden_gradient
             w2 -= rate[:, None] * readout_gradient
+            _check_iterates(w1, w2, rate, step, steps)
         loss, _, _ = _loss_and_gradients(x, y, w1, w2)
-    if not np.all(np.isfinite(loss)):
-        k = int(np.flatnonzero(~np.isfinite(loss))[0])
-        raise ConvergenceError(
-            f"the loss of network {k} overflows with learning_rate={rate[k]!r}: "
-            "lower the learning rate"
-        )
+    _check_iterates(w1, w2, rate, steps, steps, loss)
     scale = 0.5 * np.mean(y * y, axis=1)
     return TrainedNetworks(w1, w2, np.asarray(loss / np.where(scale > 0, scale, 1.0)))
+
+
+def _check_iterates(
+    w1: Float64Array,
+    w2: Float64Array,
+    rate: Float64Array,
+    step: int,
+    steps: int,
+    loss: Float64Array | None = None,
+) -> None:
+    """ConvergenceError naming the first network whose iterates (or loss) overflow."""
+    finite = np.all(np.isfinite(w2), axis=1) & np.all(np.isfinite(w1), axis=(1, 2))
+    if loss is not None:
+        finite &= np.isfinite(loss)
+    if not finite.all():
+        k = int(np.flatnonzero(~finite)[0])
+        raise ConvergenceError(
+            f"the loss of network {k} overflows at step {step} of {steps} with "
+            f"learning_rate={rate[k]!r}: lower the learning rate"
+        )
 
 
 def correlated_units(
@@ -308,8 +377,9 @@ def correlated_units(
       The rows :math:`u_j`, (k, d).
 
     Raises:
-      InvalidArgumentError: ``units`` is not (k, d) with d >= 2 and unit rows,
-        or rho is outside [-1, 1].
+      InvalidArgumentError: ``units`` is not (k, d) with k >= 1, d >= 2 and
+        unit rows, rho is not a real number in [-1, 1], or ``rng`` is not a
+        Generator.
 
     Examples:
       >>> v = np.eye(3)[:2]
@@ -322,20 +392,51 @@ def correlated_units(
     References:
       Eq. (8) of ptft-relu-penalty (definition of :math:`\rho_h`).
     """
-    v = as_finite_array("units", units, ndim=2)
-    if v.shape[1] < 2 or not np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-10):
+    v = as_finite_array("units", units, ndim=2, shape="(k, d)")
+    if v.shape[0] == 0 or v.shape[1] < 2:
         raise InvalidArgumentError(
-            f"units has shape {v.shape} or rows off the unit sphere: units must be "
-            "(k, d) unit vectors with d >= 2"
+            f"units has shape {v.shape}: units must be (k, d) with k >= 1 and "
+            "d >= 2 (u_j needs a direction orthogonal to v_j)"
         )
-    correlation = as_finite_array("rho", rho, ndim=0)
-    check_closed_interval("rho", correlation, -1.0, 1.0, "a cosine similarity")
-    noise = rng.standard_normal(v.shape)
-    noise -= np.sum(noise * v, axis=1, keepdims=True) * v
-    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
-    r = float(correlation)
+    norms = np.linalg.norm(v, axis=1)
+    if not np.allclose(norms, 1.0, rtol=0.0, atol=1e-10):
+        bad = float(norms[~np.isclose(norms, 1.0, rtol=0.0, atol=1e-10)][0])
+        raise InvalidArgumentError(
+            f"units has a row of norm {bad!r}: the rows of units are unit vectors "
+            "(norm 1 within 1e-10)"
+        )
+    r = check_real(
+        "rho", rho, min_value=-1.0, max_value=1.0, meaning="a cosine similarity"
+    )
+    rng = check_generator("rng", rng)
+    noise = _orthogonal_directions(v, rng)
     # sqrt((1 - rho)(1 + rho)): no cancellation near |rho| = 1.
     return np.asarray(r * v + math.sqrt((1.0 - r) * (1.0 + r)) * noise)
+
+
+#: A draw whose part orthogonal to v_j is shorter than this fraction of it is
+#: redrawn (it is (nearly) parallel to v_j, e.g. when v_j came from the same
+#: seed); normalizing it would amplify rounding into the direction.
+_PARALLEL_FRACTION = 1e-6
+#: Redraw rounds before giving up (each round fails with probability ~1e-6).
+_MAX_REDRAWS = 64
+
+
+def _orthogonal_directions(v: Float64Array, rng: np.random.Generator) -> Float64Array:
+    """Unit rows uniformly random among those orthogonal to the rows of ``v``."""
+    noise = rng.standard_normal(v.shape)
+    for _ in range(_MAX_REDRAWS):
+        length = np.linalg.norm(noise, axis=1)
+        noise -= np.sum(noise * v, axis=1, keepdims=True) * v
+        orthogonal = np.linalg.norm(noise, axis=1)
+        parallel = orthogonal <= _PARALLEL_FRACTION * length
+        if not parallel.any():
+            return np.asarray(noise / orthogonal[:, None])
+        noise[parallel] = rng.standard_normal((int(parallel.sum()), v.shape[1]))
+    raise ConvergenceError(
+        f"no direction orthogonal to units found in {_MAX_REDRAWS} draws: "
+        "check that rng is a working generator"
+    )
 
 
 def teacher_outputs(
@@ -351,6 +452,12 @@ def teacher_outputs(
     Returns:
       The outputs, (..., n).
 
+    Raises:
+      InvalidArgumentError: a value is not finite, an array lacks its two
+        trailing axes (or they are empty), the dimensions differ, or the
+        leading axes do not broadcast.
+      OutOfRangeError: an output overflows float64.
+
     Examples:
       >>> teacher_outputs([[1.0, -2.0]], [[1.0, 0.0], [0.0, -1.0]], 3.0)
       array([9.])
@@ -361,8 +468,31 @@ def teacher_outputs(
     x = as_finite_array("inputs", inputs)
     u = as_finite_array("units", units)
     m = as_finite_array("magnitude", magnitude)
-    features = np.maximum(np.einsum("...nd,...kd->...nk", x, u), 0.0)
-    return np.asarray(np.sum(features, axis=-1) * m[..., None])
+    for name, array, axes in (
+        ("inputs", x, "(..., n, d)"),
+        ("units", u, "(..., k, d)"),
+    ):
+        if array.ndim < 2 or 0 in array.shape[-2:]:
+            raise InvalidArgumentError(
+                f"{name} has shape {array.shape}: {name} must be {axes} with at "
+                "least one row of dimension d >= 1"
+            )
+    if x.shape[-1] != u.shape[-1]:
+        raise InvalidArgumentError(
+            f"inputs has dimension {x.shape[-1]} but units has {u.shape[-1]}: both "
+            "live in R^d"
+        )
+    try:
+        np.broadcast_shapes(x.shape[:-2], u.shape[:-2], m.shape)
+    except ValueError as error:
+        raise InvalidArgumentError(
+            f"the leading axes do not broadcast: inputs {x.shape[:-2]}, units "
+            f"{u.shape[:-2]}, magnitude {m.shape}"
+        ) from error
+    with np.errstate(over="ignore", invalid="ignore"):
+        features = np.maximum(np.einsum("...nd,...kd->...nk", x, u), 0.0)
+        outputs = np.asarray(np.sum(features, axis=-1) * m[..., None])
+    return _finite(outputs, "the teacher's outputs", "inputs, units or magnitude")
 
 
 @dataclass(frozen=True)
@@ -429,37 +559,69 @@ def _small_init(
     return hidden, scale * rng.standard_normal((count, width))
 
 
-def _check_setup(setup: SampleEfficiencySetup) -> None:
-    for name in ("seeds", "dimension", "teacher_units", "width", "aux_samples"):
-        check_iteration_count(name, getattr(setup, name))
-    check_iteration_count("steps", setup.steps)
-    check_iteration_count("test_samples", setup.test_samples)
+def _check_setup(setup: object) -> SampleEfficiencySetup:
+    """Check a configuration; its fields are named ``setup.<field>``."""
+    if not isinstance(setup, SampleEfficiencySetup):
+        raise InvalidArgumentError(
+            f"setup={setup!r:.80} is not a SampleEfficiencySetup: setup is the "
+            "configuration of the Fig. 1c experiment"
+        )
+    for name in (
+        "seeds",
+        "dimension",
+        "teacher_units",
+        "width",
+        "aux_samples",
+        "steps",
+        "test_samples",
+    ):
+        check_integer(
+            f"setup.{name}", getattr(setup, name), min_value=1, meaning="a count >= 1"
+        )
     if setup.dimension < 2:
         raise InvalidArgumentError(
-            f"dimension={setup.dimension!r} is below 2: correlated units need "
+            f"setup.dimension={setup.dimension!r} is below 2: correlated units need "
             "two directions"
         )
+    check_seed("setup.seed", setup.seed)
     for name in ("correlations", "magnitudes", "sample_sizes"):
-        if len(getattr(setup, name)) == 0:
-            raise InvalidArgumentError(f"{name} is empty: it needs at least one value")
+        value = getattr(setup, name)
+        if not isinstance(value, tuple | list) or len(value) == 0:
+            raise InvalidArgumentError(
+                f"setup.{name}={value!r:.80} is empty or not a tuple: it needs at "
+                "least one value"
+            )
     for n in setup.sample_sizes:
-        check_iteration_count("sample_sizes", n)
-    correlations = as_finite_array("correlations", setup.correlations, ndim=1)
-    check_closed_interval("correlations", correlations, -1.0, 1.0, "a cosine")
-    magnitudes = as_finite_array("magnitudes", setup.magnitudes, ndim=1)
-    if np.any(magnitudes <= 0):
-        raise InvalidArgumentError(
-            f"magnitudes={setup.magnitudes!r} has a value <= 0: magnitudes are "
-            "teacher readouts m > 0"
+        check_integer(
+            "setup.sample_sizes", n, min_value=1, meaning="a list of sample sizes >= 1"
         )
+    for name, low, high, meaning in (
+        ("correlations", -1.0, 1.0, "a list of cosines in [-1, 1]"),
+        ("magnitudes", 0.0, None, "a list of teacher readouts m > 0"),
+    ):
+        for value in getattr(setup, name):
+            check_real(
+                f"setup.{name}",
+                value,
+                min_value=low,
+                max_value=high,
+                exclusive=high is None,
+                meaning=meaning,
+            )
     for name in ("init_scale", "learning_rate"):
-        value = float(getattr(setup, name))
-        if not (math.isfinite(value) and value > 0):
-            raise InvalidArgumentError(f"{name}={value!r} is not a positive number")
-    if not math.isfinite(setup.readout_reinit):
-        raise InvalidArgumentError(
-            f"readout_reinit={setup.readout_reinit!r} is not finite"
+        check_real(
+            f"setup.{name}",
+            getattr(setup, name),
+            min_value=0.0,
+            exclusive=True,
+            meaning="a positive number",
         )
+    check_real(
+        "setup.readout_reinit",
+        setup.readout_reinit,
+        meaning="the readout PT+FT finetunes from (finite)",
+    )
+    return setup
 
 
 def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
@@ -481,13 +643,17 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
       A :class:`SampleEfficiency`.
 
     Raises:
-      InvalidArgumentError: the setup is out of range.
-      ConvergenceError: a loss overflows.
+      InvalidArgumentError: the setup is not a :class:`SampleEfficiencySetup`
+        or a field is out of range (the message names ``setup.<field>``), or
+        the teacher vanishes on every test input (too few ``test_samples``).
+      OutOfRangeError: an error or loss overflows float64 (rescale the
+        magnitudes).
+      ConvergenceError: training diverges (lower the learning rate).
 
     References:
       Fig. 1c and Section 1.2 of ptft-relu-penalty.
     """
-    _check_setup(setup)
+    setup = _check_setup(setup)
     rng = np.random.default_rng(setup.seed)
     seeds, d, k = setup.seeds, setup.dimension, setup.teacher_units
     aux_units = np.stack([sample_sphere(k, d, rng) for _ in range(seeds)])
@@ -515,6 +681,12 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
     stl_loss, ptft_loss = np.empty(shape), np.empty(shape)
     unit_target = teacher_outputs(x[None], units, np.ones((len(rhos), seeds)))
     unit_test = teacher_outputs(x_test[None], units, np.ones((len(rhos), seeds)))
+    if np.any(np.all(unit_test == 0.0, axis=-1)):
+        raise InvalidArgumentError(
+            f"setup.test_samples={setup.test_samples} is too few: a finetuning "
+            "teacher vanishes on every test input, so its relative error is "
+            "undefined; use more test_samples"
+        )
     for index, n in enumerate(setup.sample_sizes):
         inputs = np.broadcast_to(x[None, :, :n], (len(rhos), seeds, n, d))
         stl = train_relu_networks(
@@ -556,12 +728,15 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
             ptft.readout,
         ).reshape(len(rhos), len(magnitudes), seeds, -1)
         truth = unit_test[:, None] * np.asarray(magnitudes)[None, :, None, None]
-        ptft_error[:, :, index] = np.sum((outputs - truth) ** 2, axis=-1) / np.sum(
-            truth**2, axis=-1
-        )
+        with np.errstate(over="ignore", invalid="ignore"):
+            ptft_error[:, :, index] = np.sum((outputs - truth) ** 2, axis=-1) / np.sum(
+                truth**2, axis=-1
+            )
         ptft_loss[:, :, index] = ptft.relative_loss.reshape(
             len(rhos), len(magnitudes), seeds
         )
+    for array in (stl_error, ptft_error, stl_loss, ptft_loss):
+        _finite(array, "the relative errors or losses", "setup.magnitudes")
     return SampleEfficiency(
         setup, stl_error, ptft_error, stl_loss, ptft_loss, pretrained.relative_loss
     )

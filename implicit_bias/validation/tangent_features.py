@@ -80,12 +80,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import (
     as_finite_array,
     check_iteration_count,
+    check_real,
+    check_seed,
 )
-from implicit_bias.numerics.tangent_features import Penalty, omega_tilde
+from implicit_bias.numerics.tangent_features import (
+    Penalty,
+    omega_tilde,
+)
 
 __all__ = [
     "DEFAULT_GRADIENT_TOLERANCE",
@@ -119,6 +124,9 @@ _ROUNDING_ULPS = 8.0
 _EPS = float(np.finfo(np.float64).eps)
 #: Bisection steps of the dual's scalar problem: 2^-200 of a bracket.
 _BISECTIONS = 200
+#: Step halvings of one line search: from the largest float64 step to below
+#: the smallest subnormal takes ~2100, so the search always ends.
+_MAX_HALVINGS = 2200
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,6 +249,10 @@ def _inner(a: Point, b: Point) -> float:
     return float(sum(np.vdot(x, y) for x, y in zip(a, b, strict=True)))
 
 
+def _is_finite_point(point: Point) -> bool:
+    return all(bool(np.isfinite(x).all()) for x in point)
+
+
 def _descend(
     objective: Objective,
     start: Point,
@@ -249,42 +261,77 @@ def _descend(
 ) -> tuple[Point, float, Point, int, bool]:
     """Gradient descent with Barzilai-Borwein steps and Armijo backtracking.
 
+    Every loop is bounded: at most ``max_iterations`` steps, each with at most
+    ``_MAX_HALVINGS`` halvings of its line search. A trial point whose value or
+    gradient is not finite is rejected like one that does not decrease enough.
+
     Returns the final point, value, gradient, iterations and convergence flag.
+
+    Raises:
+      OutOfRangeError: the value, the gradient or its squared norm at an
+        accepted point is beyond the float64 range.
     """
     point = tuple(np.array(x, dtype=np.float64) for x in start)
-    value, gradient = objective(point)
-    if not math.isfinite(value):
-        raise InvalidArgumentError(
-            "the starting point is infeasible (a singular feature map): start "
-            "nearer the identity"
+    with np.errstate(over="ignore", invalid="ignore"):
+        value, gradient = objective(point)
+    if value == math.inf:
+        # The start is I + E with ||E||_F < 1, invertible: an infinite value
+        # there is an objective beyond the float64 range.
+        raise OutOfRangeError(
+            "the objective at the starting point is beyond the float64 range: "
+            "the targets are too large for a descent in float64"
         )
     step = 1e-2
     previous: tuple[Point, Point] | None = None
     for iteration in range(max_iterations + 1):
-        squared_norm = _inner(gradient, gradient)
+        with np.errstate(over="ignore", invalid="ignore"):
+            squared_norm = _inner(gradient, gradient)
+        if not (math.isfinite(value) and math.isfinite(squared_norm)):
+            raise OutOfRangeError(
+                f"the objective or the squared norm of its gradient is beyond the "
+                f"float64 range at iteration {iteration} (value {value!r}, squared "
+                f"gradient norm {squared_norm!r}): the targets are too large for a "
+                "descent in float64"
+            )
         if math.sqrt(squared_norm) <= gradient_tol or iteration == max_iterations:
             converged = math.sqrt(squared_norm) <= gradient_tol
             return point, value, gradient, iteration, converged
         if previous is not None:
-            moved = tuple(x - y for x, y in zip(point, previous[0], strict=True))
-            changed = tuple(x - y for x, y in zip(gradient, previous[1], strict=True))
-            curvature = _inner(moved, changed)
-            if curvature > 0:
-                step = _inner(moved, moved) / curvature
-            else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                moved = tuple(x - y for x, y in zip(point, previous[0], strict=True))
+                changed = tuple(
+                    x - y for x, y in zip(gradient, previous[1], strict=True)
+                )
+                curvature = _inner(moved, changed)
+                length = _inner(moved, moved)
+            if curvature > 0 and math.isfinite(length / curvature):
+                step = length / curvature
+            elif math.isfinite(2.0 * step):
                 step *= 2.0
         # Decreases below the objective's rounding (a few ulps) are invisible,
         # so near the floor a step is accepted if it stays within that.
         rounding = _ROUNDING_ULPS * _EPS * (1.0 + abs(value))
-        while True:
-            trial = tuple(x - step * g for x, g in zip(point, gradient, strict=True))
-            trial_value, trial_gradient = objective(trial)
-            if trial_value <= value - _ARMIJO * step * squared_norm + rounding:
+        for _ in range(_MAX_HALVINGS):
+            with np.errstate(over="ignore", invalid="ignore"):
+                trial = tuple(
+                    x - step * g for x, g in zip(point, gradient, strict=True)
+                )
+                trial_value, trial_gradient = (
+                    objective(trial) if _is_finite_point(trial) else (math.inf, trial)
+                )
+                decrease = _ARMIJO * step * squared_norm
+            if (
+                math.isfinite(trial_value)
+                and _is_finite_point(trial_gradient)
+                and trial_value <= value - decrease + rounding
+            ):
                 break
             step *= 0.5
             if step * math.sqrt(squared_norm) < 1e-17:
                 # No decrease is representable any more: rounding floor.
                 return point, value, gradient, iteration, False
+        else:  # pragma: no cover - the halvings reach the floor test first
+            return point, value, gradient, iteration, False
         previous = (point, gradient)
         point, value, gradient = trial, trial_value, trial_gradient
     raise AssertionError("unreachable")  # pragma: no cover
@@ -332,9 +379,7 @@ def _curvature(objective: Objective, point: Point) -> float:
     return float(np.linalg.eigvalsh(0.5 * (hessian + hessian.T))[0])
 
 
-def _starting_maps(
-    sizes: tuple[int, ...], init_scale: float, seed: int | None
-) -> Point:
+def _starting_maps(sizes: tuple[int, ...], init_scale: float, seed: int) -> Point:
     """Identity plus a symmetric Gaussian perturbation of Frobenius size init_scale."""
     rng = np.random.default_rng(seed)
     maps = []
@@ -346,24 +391,36 @@ def _starting_maps(
 
 
 def _check_scale(init_scale: float) -> float:
-    value = float(init_scale)
-    if not (math.isfinite(value) and 0.0 <= value < 1.0):
+    value = check_real(
+        "init_scale",
+        init_scale,
+        min_value=0.0,
+        max_value=1.0,
+        meaning="the Frobenius norm of the perturbation of the identity at the "
+        "start, in [0, 1) so that the start stays invertible",
+    )
+    if value == 1.0:
         raise InvalidArgumentError(
-            f"init_scale={init_scale!r} is outside [0, 1): the start is the "
-            "identity plus a perturbation of this Frobenius norm, which must keep "
-            "it invertible"
+            "init_scale=1.0 is outside [0, 1): the start is the identity plus a "
+            "perturbation of this Frobenius norm, which must keep it invertible"
         )
     return value
 
 
 def _check_gradient_tol(gradient_tol: float) -> float:
-    value = float(gradient_tol)
-    if not (math.isfinite(value) and value > 0.0):
-        raise InvalidArgumentError(
-            f"gradient_tol={gradient_tol!r} is not > 0: it is the stopping "
-            "threshold on the gradient norm"
-        )
-    return value
+    return check_real(
+        "gradient_tol",
+        gradient_tol,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the stopping threshold on the gradient's Frobenius norm (> 0)",
+    )
+
+
+def _power_of_two_scale(array: Float64Array) -> int:
+    """e with 2^(e-1) <= max|array| < 2^e: dividing by 2^e is exact (no rounding)."""
+    largest = float(np.max(np.abs(array))) if array.size else 0.0
+    return math.frexp(largest)[1] if largest > 0.0 else 0
 
 
 # ------------------------------------------------------------- problem (4)
@@ -371,7 +428,14 @@ def _check_gradient_tol(gradient_tol: float) -> float:
 
 def _tangent_arguments(
     tangent_features: ArrayLike, targets: ArrayLike
-) -> tuple[Float64Array, Float64Array]:
+) -> tuple[Float64Array, Float64Array, int]:
+    """J and r divided by 2^e, the power of two nearest above max|J|, and e.
+
+    The constraint :math:`JM\\delta = r` is unchanged when J and r are divided by
+    one number, and a power of two divides exactly, so the problem and every
+    float64 result are the same, while :math:`JJ^\top` can neither overflow nor
+    underflow. Multipliers of the scaled problem are :math:`2^e\\lambda`.
+    """
     features = as_finite_array("tangent_features", tangent_features, ndim=2)
     residual = as_finite_array("targets", targets, ndim=1)
     rows, columns = features.shape
@@ -385,13 +449,27 @@ def _tangent_arguments(
             f"tangent_features has shape {features.shape}: the interpolation "
             "constraint needs 1 <= N <= P (more parameters than constraints)"
         )
+    exponent = _power_of_two_scale(features)
+    if exponent == 0 and not np.any(features):
+        raise InvalidArgumentError(
+            "tangent_features is zero: it does not have full row rank, so the "
+            "constraint of eq. (4) would not be satisfiable for every target"
+        )
+    features = np.ldexp(features, -exponent)
+    with np.errstate(over="ignore", under="ignore"):
+        residual = np.ldexp(residual, -exponent)
+    if not np.isfinite(residual).all():
+        raise InvalidArgumentError(
+            "targets is too large relative to tangent_features: r / max|J| "
+            "overflows float64, and so does the minimum-norm interpolant"
+        )
     singular = np.linalg.svd(features, compute_uv=False)
     if singular[-1] <= rows * np.finfo(np.float64).eps * singular[0]:
         raise InvalidArgumentError(
             "tangent_features does not have full row rank: the constraint of "
             "eq. (4) would not be satisfiable for every target"
         )
-    return features, residual
+    return features, residual, exponent
 
 
 def minimum_norm_coefficients(
@@ -421,7 +499,7 @@ def minimum_norm_coefficients(
     References:
       Theorem 1, eqs. (5) and (8) of adaptive-tangent-features.
     """
-    features, residual = _tangent_arguments(tangent_features, targets)
+    features, residual, _ = _tangent_arguments(tangent_features, targets)
     return np.asarray(features.T @ np.linalg.solve(features @ features.T, residual))
 
 
@@ -469,11 +547,18 @@ def _dual_inner_minimum(exponent: float, c: float) -> float:
         w = c / (1.0 - c)
         return w * w - c * (1.0 + w) ** 2
 
+    if c == math.inf:
+        return -math.inf  # -c z^2 at z = 1 alone is -inf
+
     def stationarity(w: float) -> float:
         return exponent * w ** (exponent - 1.0) - 2.0 * c * (1.0 + w)
 
+    # The root is below max(1, (4c)^(1/(p-2))) < 2^1024, so at most ~1100
+    # doublings; a bound keeps the loop finite whatever the rounding.
     upper = 1.0
-    while stationarity(upper) <= 0.0:
+    for _ in range(_MAX_HALVINGS):
+        if stationarity(upper) > 0.0:
+            break
         upper *= 2.0
     lower = 0.0
     for _ in range(_BISECTIONS):
@@ -526,7 +611,7 @@ def relaxed_dual_bound(
     References:
       Problem (4) of adaptive-tangent-features.
     """
-    features, residual = _tangent_arguments(tangent_features, targets)
+    features, residual, scale = _tangent_arguments(tangent_features, targets)
     weights = as_finite_array("multiplier", multiplier, ndim=1)
     if weights.shape != residual.shape:
         raise InvalidArgumentError(
@@ -534,8 +619,19 @@ def relaxed_dual_bound(
             f"{residual.shape}"
         )
     exponent = _power_exponent(penalty, "penalty")
-    c = float(np.sum(np.square(features.T @ weights)))
-    return 2.0 * float(weights @ residual) + _dual_inner_minimum(exponent, c)
+    # J and r were divided by 2^scale (exactly); J^T lambda and lambda^T r are
+    # those of the caller's J and r once multiplied back.
+    with np.errstate(over="ignore"):
+        pulled = np.ldexp(features.T @ weights, scale)
+        c = float(np.sum(np.square(pulled)))
+        linear = 2.0 * float(np.ldexp(weights @ residual, scale))
+    bound = linear + _dual_inner_minimum(exponent, c)
+    if math.isnan(bound):
+        raise OutOfRangeError(
+            f"the bound is +inf - inf in float64 (2 lambda^T r = {linear!r}, "
+            f"||J^T lambda||^2 = {c!r}): rescale multiplier"
+        )
+    return bound
 
 
 def solve_relaxed_problem(
@@ -544,7 +640,7 @@ def solve_relaxed_problem(
     penalty: Penalty,
     *,
     init_scale: float = 0.0,
-    seed: int | None = 0,
+    seed: int = 0,
     gradient_tol: float = DEFAULT_GRADIENT_TOLERANCE,
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
 ) -> RelaxedProblemSolution:
@@ -566,7 +662,7 @@ def solve_relaxed_problem(
       penalty: :math:`\omega = |z-1|^p`, :math:`p\ge 2`, from
         :func:`implicit_bias.numerics.tangent_features.power_deviation`.
       init_scale: size of the perturbation of the start, in [0, 1).
-      seed: seed of the perturbation.
+      seed: seed of the perturbation, an integer >= 0.
       gradient_tol: stop once the gradient's Frobenius norm is at most this.
       max_iterations: most descent iterations, an integer >= 1.
 
@@ -593,11 +689,13 @@ def solve_relaxed_problem(
     References:
       Problem (4), eq. (6) and Theorem 1 of adaptive-tangent-features.
     """
-    features, residual = _tangent_arguments(tangent_features, targets)
+    features, residual, _ = _tangent_arguments(tangent_features, targets)
     exponent = _power_exponent(penalty, "penalty")
     tolerance = _check_gradient_tol(gradient_tol)
     iterations_cap = check_iteration_count("max_iterations", max_iterations)
-    start = _starting_maps((features.shape[1],), _check_scale(init_scale), seed)
+    start = _starting_maps(
+        (features.shape[1],), _check_scale(init_scale), check_seed("seed", seed)
+    )
 
     def multiplier_and_coefficients(
         matrix: Float64Array,
@@ -653,7 +751,7 @@ def solve_two_sided_problem(
     right_penalty: Penalty,
     *,
     init_scale: float = 0.0,
-    seed: int | None = 0,
+    seed: int = 0,
     gradient_tol: float = DEFAULT_GRADIENT_TOLERANCE,
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
 ) -> TwoSidedSolution:
@@ -676,7 +774,7 @@ def solve_two_sided_problem(
       left_penalty: :math:`\omega_1 = |z-1|^p`, :math:`p \ge 2`.
       right_penalty: :math:`\omega_2 = |z-1|^p`, :math:`p \ge 2`.
       init_scale: size of the perturbations of the start, in [0, 1).
-      seed: seed of the perturbations.
+      seed: seed of the perturbations, an integer >= 0.
       gradient_tol: stop once the gradient's Frobenius norm is at most this.
       max_iterations: most descent iterations, an integer >= 1.
 
@@ -716,7 +814,9 @@ def solve_two_sided_problem(
     tolerance = _check_gradient_tol(gradient_tol)
     iterations_cap = check_iteration_count("max_iterations", max_iterations)
     rows, columns = matrix.shape
-    start = _starting_maps((rows, columns), _check_scale(init_scale), seed)
+    start = _starting_maps(
+        (rows, columns), _check_scale(init_scale), check_seed("seed", seed)
+    )
 
     def weights_of(point: Point) -> Float64Array | None:
         left, right = point

@@ -1,4 +1,4 @@
-"""Contract entries of implicit_bias.validation.deep_linear_networks (features-are-fate).
+"""Contract entries of validation.deep_linear_networks (features-are-fate).
 
 The trainers run on tiny networks (d <= 3, n <= 3, L <= 3, K <= 2) with at
 most 200 steps per draw, so each call costs milliseconds; the drawn scales of

@@ -97,7 +97,7 @@ def _training_invalid(target: str) -> dict[str, list[Any]]:
         target: [np.ones(2), np.ones((2, 2, 2, 2))],
         "w1_init": [np.ones((2, 2, 4)), np.ones(5)],
         "learning_rate": [0.0, -1.0, [0.1, 0.1, 0.1]],
-        "sample_counts": [0, 4, [True, True], [3, 2, 1]],
+        "sample_counts": [0, 4, [True, True], [[3, 2]]],
         "tol": [-1.0, [1e-3]],
         "max_steps": [-1],
         "strict": [1, "yes", None],
@@ -138,6 +138,13 @@ def _ptft(draw: Any) -> dict[str, Any]:
         "gamma": draw(_floats(-1e150, 1e150)),
         "learning_rate": draw(_RATES),
         "rescale": draw(st.one_of(st.just(0.0), _powers(-150, 150))),
+        # At most the n rows drawn (the valid call's [2] is for n = 2).
+        "aux_sample_counts": draw(
+            st.one_of(st.none(), st.integers(1, samples).map(lambda m: [m]))
+        ),
+        "sample_counts": draw(
+            st.one_of(st.none(), st.integers(1, samples).map(lambda m: [m]))
+        ),
         "tol": draw(_TOLS),
         "max_steps": draw(st.integers(0, _STEPS)),
     }
@@ -202,7 +209,7 @@ SPECS: dict[str, Spec | Exempt] = {
         domains=_finetuning_start(),
         invalid={
             "pretrained": [np.ones((1, 2)), "result"],
-            "rescale": [-1.0, np.ones(3)],
+            "rescale": [-1.0, np.ones((2, 2))],
             "gamma": [np.ones((1, 1))],
         },
     ),
@@ -230,7 +237,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "init_scale": [0.0, -1.0],
             "gamma": [np.ones((1, 1))],
             "learning_rate": [0.0],
-            "rescale": [-1.0, np.ones(3)],
+            "rescale": [-1.0, np.ones((2, 2))],
             "aux_sample_counts": [0, 3],
             "sample_counts": [0, 3],
             "tol": [-1.0],
@@ -250,6 +257,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "support": [True, True, False],
         },
         domains=_overlap(),
+        skip_probes={("coefficients", "extra-axis"): "a batch of predictors, (..., D)"},
         invalid={
             "coefficients": [np.zeros(3), np.ones((1, 1, 1, 3))],
             "support": [[1, 0, 0], [True], np.array([[True, True, False]])],

@@ -1,4 +1,4 @@
-"""Contract entries of implicit_bias.validation.transfer_experiments (features-are-fate).
+"""Contract entries of validation.transfer_experiments (features-are-fate).
 
 Monte-Carlo checks with tiny configurations (d <= 6, n <= 8, a few draws);
 the noise level spans the float64 range, where the risks (which grow like
@@ -43,9 +43,7 @@ def _grid(draw: Any) -> dict[str, Any]:
     lowest = 2.6 / dimension
     return {
         "thetas": draw(st.lists(_ANGLES, min_size=1, max_size=2)),
-        "gammas": draw(
-            st.lists(_floats(lowest, lowest + 2.0), min_size=1, max_size=2)
-        ),
+        "gammas": draw(st.lists(_floats(lowest, lowest + 2.0), min_size=1, max_size=2)),
         "dimension": dimension,
         "draws": draw(st.integers(2, 3)),
         "sigma": draw(_SIGMAS),
@@ -80,9 +78,7 @@ SPECS: dict[str, Spec | Exempt] = {
     f"{_V}.EndpointRisks": Exempt("result record of endpoint_risks"),
     f"{_V}.MeanComparison": Exempt("result record of compare_mean"),
     f"{_V}.TransferabilitySlices": Exempt("result record of transferability_slices"),
-    f"{_V}.TransferabilitySurface": Exempt(
-        "result record of transferability_surface"
-    ),
+    f"{_V}.TransferabilitySurface": Exempt("result record of transferability_surface"),
     f"{_V}.endpoint_risks": Spec(
         valid=lambda: {
             "samples": 4,

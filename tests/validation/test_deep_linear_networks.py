@@ -30,7 +30,7 @@ measured.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -38,6 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from tests.contract.harness import cpu_budget
 from implicit_bias.numerics.transfer_endpoints import (
     finetune_endpoint,
     linear_transfer_coefficient,
@@ -53,6 +54,7 @@ from implicit_bias.validation.deep_linear_networks import (
     train_from_scratch,
     transfer_experiment,
 )
+from implicit_bias.validation import _deep_linear_descent as descent
 from implicit_bias.validation.transfer_experiments import (
     ENDPOINT_PREDICTED_ORDERS,
     EndpointErrors,
@@ -256,11 +258,84 @@ def test_divergence_raises() -> None:
         train_from_scratch(init, X, y, learning_rate=50.0, integrator="gd")
 
 
+def _count_loss_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the steps of descent: it evaluates the loss once per step."""
+    calls = [0]
+    evaluate = descent.Loss.evaluate
+
+    def counted(self: descent.Loss, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls[0] += 1
+        return evaluate(self, beta)
+
+    monkeypatch.setattr(descent.Loss, "evaluate", counted)
+    return calls
+
+
+# The networks below (scale 0.1) have the Hessian bound h of the adaptive step
+# about 0.5-1, so descent is stable below 2/h = 2-4; at learning rates >= 1e3
+# (>= 250 times that) the first step multiplies the excess loss by about
+# (eta h - 1)^2 >= 6e4, past the divergence bound (1e4 times the initial
+# loss), or the midpoint step has no solution at step 0. Four evaluations of
+# the loss leave room for two more steps of a weaker start, against
+# max_steps = 100_000 before the fix (the fixed midpoint step was halved
+# silently: minutes of CPU per call).
+DIVERGENCE_EVALUATIONS = 4
+
+
+@pytest.mark.parametrize("integrator", ["midpoint", "gd"])
+@pytest.mark.parametrize("learning_rate", [1e3, 1e8, 1e100])
+@pytest.mark.parametrize("widths", [[3, 3], [3, 3, 2]])
+@pytest.mark.parametrize("trainer", ["pretrain", "finetune", "train_from_scratch"])
+def test_a_huge_learning_rate_fails_within_a_few_steps(
+    monkeypatch: pytest.MonkeyPatch,
+    trainer: str,
+    widths: list[int],
+    learning_rate: float,
+    integrator: Integrator,
+) -> None:
+    init = [0.1 * W for W in balanced_initialization(widths)]
+    X = np.random.default_rng(1).standard_normal((2, 3))
+    y = np.array([1.0, -1.0])
+    calls = _count_loss_evaluations(monkeypatch)
+    rule: dict[str, Any] = {"learning_rate": learning_rate, "integrator": integrator}
+    calls_by_trainer = {
+        "pretrain": lambda: pretrain(init, [0.6, 0.0, 0.8], **rule),
+        "finetune": lambda: finetune(init, X, y, **rule),
+        "train_from_scratch": lambda: train_from_scratch(init, X, y, **rule),
+    }
+    with (
+        cpu_budget(10.0),
+        pytest.raises(
+            ConvergenceError,
+            match=r"learning_rate=\S+ is too large.*Lower learning_rate",
+        ),
+    ):
+        calls_by_trainer[trainer]()
+    assert calls[0] <= DIVERGENCE_EVALUATIONS
+
+
+@pytest.mark.parametrize("learning_rate", [None, 0.1])
+def test_all_zero_weights_are_reported_stuck_not_run_to_max_steps(
+    monkeypatch: pytest.MonkeyPatch, learning_rate: float | None
+) -> None:
+    # Every gradient vanishes at W = 0: the weights never move, so the cycle
+    # check (every 1000 steps) reports it, instead of running 100_000 steps.
+    zeros = [np.zeros((1, 3, 3)), np.zeros((1, 3, 1))]
+    X = np.random.default_rng(1).standard_normal((2, 3))
+    calls = _count_loss_evaluations(monkeypatch)
+    with cpu_budget(10.0), pytest.raises(ConvergenceError, match="stuck"):
+        train_from_scratch(zeros, X, np.array([1.0, -1.0]), learning_rate=learning_rate)
+    assert calls[0] == 1001
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [
         (lambda: balanced_initialization([3, 4]), "increase"),
         (lambda: balanced_initialization([3]), "depth"),
+        # seed None drew fresh entropy before: irreproducible initializations.
+        (lambda: balanced_initialization([3, 2], seed=None), "seed"),  # type: ignore[arg-type]
+        (lambda: balanced_initialization([3, 2], seed=-1), "seed"),
         (lambda: end_to_end([np.ones((1, 3, 1))]), "L >= 2"),
         (lambda: end_to_end([np.ones((1, 3, 2)), np.ones((1, 3, 1))]), "chain"),
         (lambda: end_to_end([np.ones((1, 3, 2)), np.ones((1, 2, 2))]), "one output"),

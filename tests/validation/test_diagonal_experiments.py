@@ -12,12 +12,14 @@ what the 2% and 1% tolerances below allow for.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 import implicit_bias.validation as validation
 import implicit_bias.validation.diagonal_experiments as diagonal_experiments
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.validation import (
     min_q_endpoint_errors,
     multitask_dense_gap,
@@ -125,3 +127,30 @@ def test_multitask_small_init_misses_min_l12_on_dense_targets() -> None:
     assert excess[0] > 0.05
     assert excess[1] > 2 * excess[0]
     assert distance[1] > distance[0]
+
+
+@pytest.mark.parametrize(
+    "experiment",
+    [
+        norms_versus_sample_size,
+        overlap_versus_rescaling,
+        min_q_endpoint_errors,
+        ptft_min_q_endpoint_errors,
+        multitask_planted_distances,
+        multitask_dense_gap,
+    ],
+)
+@pytest.mark.parametrize("seed", [None, -1, 1.5, "0"])
+def test_a_seed_that_is_not_an_integer_is_rejected(
+    experiment: Callable[..., object], seed: object
+) -> None:
+    # The signatures say int: None drew fresh entropy (irreproducible runs)
+    # and -1 or 1.5 failed inside NumPy with an error naming no argument.
+    with pytest.raises(InvalidArgumentError, match="seed"):
+        experiment(seed=seed)
+
+
+@pytest.mark.parametrize("quick", [1, "yes", None])
+def test_quick_must_be_a_bool(quick: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="quick"):
+        norms_versus_sample_size(quick=quick)

@@ -19,6 +19,8 @@ computes the interpolants the theory says training ends at. Error theory:
 
 from __future__ import annotations
 
+from functools import partial
+
 import inspect
 import math
 
@@ -39,6 +41,7 @@ from implicit_bias.validation import (
     train_diagonal_networks,
     train_multitask_diagonal_networks,
 )
+from tests.contract.harness import cpu_budget
 
 Array = NDArray[np.float64]
 
@@ -303,6 +306,63 @@ def test_divergence_raises_with_advice() -> None:
     X, y = rng.standard_normal((5, 8)), 10 * rng.standard_normal(5)
     with pytest.raises(ConvergenceError, match=r"diverged.*Lower the learning rate"):
         train_diagonal_networks(X, y, 1.0, 1.0, learning_rate=5.0)
+
+
+def _count_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the steps of descent: one residual and gradient per step."""
+    calls = [0]
+    original = diagonal_networks._residual_and_gradient
+
+    def counted(*args: NDArray[np.float64] | None) -> object:
+        calls[0] += 1
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(diagonal_networks, "_residual_and_gradient", counted)
+    return calls
+
+
+# The problem below is stable below a learning rate of about 0.2 (it converges
+# at 0.21 and overflows from 0.22 on); at >= 1e3 the first step multiplies the
+# loss by far more than the divergence bound 1e4. Three evaluations of the
+# loss allow one more step; before the bound, descent ran until the loss
+# overflowed (step 4 to 6 here).
+DIVERGENCE_EVALUATIONS = 3
+
+
+@pytest.mark.parametrize("learning_rate", [1e3, 1e8, 1e100])
+@pytest.mark.parametrize("multitask", [False, True])
+def test_a_huge_learning_rate_fails_within_a_few_steps(
+    monkeypatch: pytest.MonkeyPatch, learning_rate: float, multitask: bool
+) -> None:
+    rng = np.random.default_rng(0)
+    X, Y = rng.standard_normal((5, 8)), rng.standard_normal((5, 2))
+    calls = _count_steps(monkeypatch)
+    train = (
+        partial(train_multitask_diagonal_networks, X, Y, 1.0, 1.0)
+        if multitask
+        else partial(train_diagonal_networks, X, Y[:, 0], 1.0, 1.0)
+    )
+    with (
+        cpu_budget(10.0),
+        pytest.raises(
+            ConvergenceError, match=r"learning_rate=\S+ is too large.*Lower the"
+        ),
+    ):
+        train(learning_rate=learning_rate)
+    assert calls[0] <= DIVERGENCE_EVALUATIONS
+
+
+def test_zero_initialization_is_reported_stuck_not_run_to_max_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # w1 = w2 = 0 is a stationary point: the weights never move, so the cycle
+    # check (every 1000 steps) reports it instead of running 200_000 steps.
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((5, 8)), rng.standard_normal(5)
+    calls = _count_steps(monkeypatch)
+    with cpu_budget(10.0), pytest.raises(ConvergenceError, match="stuck"):
+        train_diagonal_networks(X, y, 0.0, 0.0, learning_rate=0.1)
+    assert calls[0] == 1001
 
 
 def test_not_converging_raises_unless_not_strict() -> None:

@@ -9,10 +9,12 @@ central finite differences (error :math:`O(h^2)`, h = 1e-6, so agreement to
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.relu_kernels import relu_gram, relu_rkhs_projection
 from implicit_bias.validation.relu_kernels import (
     ablation_setup,
@@ -211,3 +213,138 @@ def test_training_moves_the_kernel_towards_the_source() -> None:
     losses = experiment.training.losses
     assert losses[-1] < 1e-3 * losses[0]
     assert experiment.distance_after < experiment.distance_before
+
+
+def test_kernel_condensation_passes_dimension_and_teacher_units_by_name() -> None:
+    # Regression: ablation_setup(dimension, teacher_units, ...) swapped m_* and d;
+    # equal defaults (10, 10) hid it. With d = 3 and m_* = 4 the teacher must be
+    # (4, 3) and every input and student weight live in R^3.
+    experiment = kernel_condensation(
+        dimension=3,
+        teacher_units=4,
+        ablated_fraction=0.5,
+        width=5,
+        steps=3,
+        gram_inputs=20,
+    )
+    assert experiment.setup.teacher_weights.shape == (4, 3)
+    assert experiment.setup.teacher_readout.shape == (4,)
+    assert experiment.setup.ablated.size == 2
+    assert experiment.inputs.shape == (20, 3)
+    assert experiment.training.hidden_weights.shape == (5, 3)
+    assert experiment.nearest_cosines.shape == (5,)
+
+
+def test_monte_carlo_overlaps_do_not_overflow_where_the_overlaps_fit() -> None:
+    # Regression: the squares of the products (fourth powers of the weights)
+    # overflowed for weights ~1e80 and gave NaN standard errors, although the
+    # overlaps (~1e160) fit in float64. Power-of-two scaling is exact, so the
+    # scaled estimate is the unit one times 2^(2k) bit for bit.
+    weights = sample_sphere(3, 2, np.random.default_rng(0))
+    unit = monte_carlo_overlaps(weights, weights, 1000, np.random.default_rng(1))
+    big = monte_carlo_overlaps(
+        2.0**266 * weights, 2.0**266 * weights, 1000, np.random.default_rng(1)
+    )
+    np.testing.assert_array_equal(big.mean, unit.mean * 2.0**532)
+    np.testing.assert_array_equal(big.standard_error, unit.standard_error * 2.0**532)
+
+
+def test_training_divergence_raises_at_once() -> None:
+    # Regression: a step past stability ran all steps on NaN and returned NaN.
+    setup = ablation_setup(4, 3, 0.5, np.random.default_rng(0))
+    with pytest.raises(ConvergenceError, match="lower learning_rate"):
+        train_student_on_source(
+            setup, 4, 10**4, np.random.default_rng(1), learning_rate=1e300
+        )
+
+
+def test_training_refuses_an_overflowing_initial_readout() -> None:
+    setup = ablation_setup(4, 3, 0.5, np.random.default_rng(0))
+    with pytest.raises(OutOfRangeError, match="readout_init"):
+        train_student_on_source(
+            setup, 4, 3, np.random.default_rng(1), readout_init=1e300
+        )
+
+
+_SETUP = ablation_setup(4, 3, 0.5, np.random.default_rng(0))
+_UNIT = sample_sphere(2, 3, np.random.default_rng(1))
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        # Regression: a NaN fraction, a float width, a seed for rng.
+        (lambda: ablation_setup(4, 3, np.nan, np.random.default_rng(0)), "ablated"),
+        (lambda: ablation_setup(4.0, 3, 0.5, np.random.default_rng(0)), "teacher_w"),
+        (lambda: ablation_setup(4, 3, 0.5, 0), "rng"),
+        (
+            lambda: ablation_setup(
+                4,
+                3,
+                0.5,
+                np.random.default_rng(0),
+                teacher=(2 * _SETUP.teacher_weights, _SETUP.teacher_readout),
+            ),
+            "teacher",
+        ),
+        (lambda: sample_sphere(0, 3, np.random.default_rng(0)), "count"),
+        (lambda: relu_features(np.ones((2, 3)), np.ones((2, 2))), "weights"),
+        (lambda: relu_features(np.ones((0, 3)), np.ones((2, 3))), "inputs"),
+        (
+            lambda: monte_carlo_overlaps(_UNIT, _UNIT, 10, None),  # type: ignore[arg-type]
+            "rng",
+        ),
+        # Regression: the numerics named these hidden_weights / target_hidden_weights.
+        (
+            lambda: monte_carlo_projection(
+                np.ones((2, 4)), _UNIT, np.ones(2), 10, np.random.default_rng(0)
+            ),
+            "target_weights",
+        ),
+        (
+            lambda: monte_carlo_projection(
+                1e200 * _UNIT, _UNIT, np.ones(2), 10, np.random.default_rng(0)
+            ),
+            "model_weights",
+        ),
+        # Regression: one sample gave NaN standard errors (ddof=1).
+        (
+            lambda: monte_carlo_projection(
+                _UNIT, _UNIT, np.ones(2), 1, np.random.default_rng(0)
+            ),
+            "samples",
+        ),
+        (
+            lambda: linear_transfer_errors(
+                _UNIT, _UNIT, np.ones(2), (), 2, np.random.default_rng(0)
+            ),
+            "sample_sizes",
+        ),
+        (
+            lambda: linear_transfer_errors(
+                _UNIT,
+                _UNIT,
+                np.ones(2),
+                "12",
+                2,
+                np.random.default_rng(0),  # type: ignore[arg-type]
+            ),
+            "sample_sizes",
+        ),
+        (lambda: source_loss_and_gradients(2 * _UNIT, np.ones(2), _SETUP), "hidden"),
+        (lambda: source_loss_and_gradients(_UNIT, np.ones(3), _SETUP), "readout"),
+        (lambda: source_loss_and_gradients(_UNIT, np.ones(2), None), "setup"),  # type: ignore[arg-type]
+        (
+            lambda: train_student_on_source(
+                _SETUP, 2, 3, np.random.default_rng(0), learning_rate=np.nan
+            ),
+            "learning_rate",
+        ),
+        (lambda: kernel_condensation(teacher_units=0), "teacher_units"),
+        (lambda: kernel_condensation(seed=-1), "seed"),
+        (lambda: kernel_condensation(learning_rate=0.0), "learning_rate"),
+    ],
+)
+def test_bad_arguments_are_named(call: Callable[[], object], name: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=name):
+        call()

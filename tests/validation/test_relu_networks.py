@@ -17,6 +17,7 @@ within the error theory of the direct search (module docstring there):
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 import implicit_bias.validation as validation
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics import (
     relu_ptft_penalty,
     relu_ptft_scale,
@@ -337,3 +338,51 @@ def test_public_names_are_documented(name: str) -> None:
     else:  # a constant documented by a `#:` comment in its module
         source = inspect.getsource(validation.relu_networks)
         assert "#: " in source.split(f"\n{name} =")[0].rsplit("\n\n", 1)[-1]
+
+
+def test_switched_off_unit_overflow_raises() -> None:
+    # Regression: at m = 0 the penalty ||w0||^2 ~ 1e400 was returned as inf
+    # (the overflow check ran only for m != 0).
+    with pytest.raises(ConvergenceError, match="overflows"):
+        minimize_unit_deviation([1.0, 0.0, 0.0], 0.0, [0.0, 1e200, 0.0], 0.0)
+
+
+def test_unit_deviation_overflow_raises() -> None:
+    with pytest.raises(OutOfRangeError, match="rescale"):
+        unit_deviation([1e200, 0.0], 0.0, [0.0, 0.0], 0.0)
+
+
+CONTRACT_BAD = [
+    # Regression: complex vectors lost their imaginary part (np.array(..., float)).
+    (lambda: minimize_unit_deviation([0.6 + 1j, 0.8], 1.0, [0.5, 0.5], 0.1), "w_hat"),
+    # Regression: a string tolerance passed float("0.5").
+    (
+        lambda: minimize_unit_deviation(UNIT, 1.0, [0.5, 0.5, 0.0], 0.1, tol="0.5"),
+        "tol",
+    ),
+    (
+        lambda: minimize_unit_deviation(UNIT, 1.0, [0.5, 0.5, 0.0], 0.1, tol=0.5j),
+        "tol",
+    ),
+    (
+        lambda: minimize_unit_deviation(
+            UNIT, 1.0, [0.5, 0.5, 0.0], 0.1, grid_size=2**30
+        ),
+        "grid_size",
+    ),
+    # Regression: a readout not broadcasting with the batch raised NumPy's error.
+    (lambda: unit_deviation(np.ones((3, 2)), np.ones(2), [1.0, 0.0], 0.0), "shapes"),
+    (lambda: unit_deviation("1.0", 0.0, [1.0], 0.0), "hidden_weights"),
+    (lambda: unit_deviation([1.0 + 1j], 0.0, [1.0], 0.0), "hidden_weights"),
+    (lambda: unit_deviation(np.ones(0), 0.0, np.ones(0), 0.0), "hidden_weights"),
+    # Regression: a negative seed raised NumPy's ValueError naming no argument.
+    (lambda: minimize_unit_deviation_batch(1.0, 0.5, 1.0, 0.1, rng=-1), "rng"),
+    (lambda: minimize_unit_deviation_batch(1.0, 0.5, 1.0, 0.1, rng=1.5), "rng"),
+    (lambda: minimize_unit_deviation_batch(1.0, 0.5, 1.0, 0.1, dimension=True), "dim"),
+]
+
+
+@pytest.mark.parametrize(("call", "name"), CONTRACT_BAD)
+def test_bad_arguments_are_named(call: Callable[[], object], name: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=rf"^{name}"):
+        call()

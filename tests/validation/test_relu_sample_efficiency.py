@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
+from implicit_bias.validation.relu_kernels import sample_sphere
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiencySetup,
     correlated_units,
@@ -247,5 +248,92 @@ _GOOD = _problem(8)
     ],
 )
 def test_bad_input_raises(call: Callable[[], object], match: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=match):
+        call()
+
+
+def test_correlated_units_with_a_parallel_draw() -> None:
+    # Regression: v_j drawn from the same seed as the noise made the noise
+    # parallel to v_j, its orthogonal part zero, and u_j NaN.
+    v = sample_sphere(1, 2, np.random.default_rng(1))
+    u = correlated_units(v, 0.0, np.random.default_rng(1))
+    np.testing.assert_allclose(np.sum(u * v, axis=1), 0.0, atol=1e-14)
+    np.testing.assert_allclose(np.linalg.norm(u, axis=1), 1.0, atol=1e-14)
+
+
+def test_divergence_is_reported_at_the_step_it_happens() -> None:
+    # Regression: a diverging run went on for every remaining step on NaN.
+    x, y, w1, w2 = _problem(6)
+    with pytest.raises(ConvergenceError, match=r"at step \d+ of 100000 "):
+        train_relu_networks(x, 100 * y, w1, w2, learning_rate=1e3, steps=10**5)
+
+
+def test_overflowing_initial_loss_raises() -> None:
+    x, y, w1, w2 = _problem(6)
+    with pytest.raises(OutOfRangeError, match="rescale"):
+        train_relu_networks(1e200 * x, y, w1, w2, learning_rate=0.1, steps=1)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        # Regression: the message said hidden_weights / readout for hidden_init /
+        # readout_init.
+        (
+            lambda: train_relu_networks(
+                _GOOD[0], _GOOD[1], _GOOD[2][0], _GOOD[3], learning_rate=0.1, steps=1
+            ),
+            "^hidden_init",
+        ),
+        (
+            lambda: train_relu_networks(
+                _GOOD[0], _GOOD[1], _GOOD[2], _GOOD[3][0], learning_rate=0.1, steps=1
+            ),
+            "^readout_init",
+        ),
+        # Regression: targets of another shape raised NumPy's broadcast error.
+        (
+            lambda: train_relu_networks(
+                _GOOD[0],
+                _GOOD[1][:, :2],
+                _GOOD[2],
+                _GOOD[3],
+                learning_rate=0.1,
+                steps=1,
+            ),
+            "^targets",
+        ),
+        (
+            lambda: relu_loss_and_gradients(_GOOD[0], np.ones(7), _GOOD[2], _GOOD[3]),
+            "^targets",
+        ),
+        (
+            lambda: relu_network_outputs(_GOOD[0][:, :0], _GOOD[2], _GOOD[3]),
+            "^inputs",
+        ),
+        (lambda: correlated_units(np.eye(3)[:2], 0.5, 0), "^rng"),  # type: ignore[arg-type]
+        (
+            lambda: correlated_units(np.eye(3)[:2], 0.5 + 1j, np.random.default_rng()),
+            "^rho",
+        ),  # type: ignore[arg-type]
+        (
+            lambda: correlated_units(np.ones((0, 3)), 0.5, np.random.default_rng()),
+            "^units",
+        ),
+        # Regression: NumPy's einsum error for mismatched dimensions.
+        (lambda: teacher_outputs(np.ones((3, 2)), np.eye(3), 1.0), "dimension"),
+        (lambda: teacher_outputs(np.ones(2), np.eye(2), 1.0), "^inputs"),
+        # Regression: a negative master seed raised NumPy's ValueError, a string
+        # readout_reinit a TypeError; the messages now name setup.<field>.
+        (lambda: sample_efficiency(replace(TINY, seed=-1)), r"^setup\.seed"),
+        (
+            lambda: sample_efficiency(replace(TINY, readout_reinit="0")),  # type: ignore[arg-type]
+            r"^setup\.readout_reinit",
+        ),
+        (lambda: sample_efficiency(replace(TINY, init_scale=1j)), r"^setup\.init"),  # type: ignore[arg-type]
+        (lambda: sample_efficiency(None), "^setup"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_arguments_are_named(call: Callable[[], object], match: str) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
         call()

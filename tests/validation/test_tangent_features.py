@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.tangent_features import (
     Penalty,
     absolute_deviation,
@@ -34,6 +34,7 @@ from implicit_bias.numerics.tangent_features import (
     power_deviation,
     squared_deviation,
 )
+from tests.contract.harness import cpu_budget
 from implicit_bias.validation.tangent_features import (
     _spectral_value_and_gradient,
     minimum_norm_coefficients,
@@ -213,33 +214,68 @@ def test_lemma_five_for_rank_one_b_keeps_the_orthogonal_complement_at_one() -> N
             lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], absolute_deviation),
             "p >= 2",
         ),
-        (lambda: solve_relaxed_problem([[1.0], [2.0]], [1.0, 1.0], squared_deviation),
-         "1 <= N <= P"),
-        (lambda: solve_relaxed_problem([[1.0, 1.0], [2.0, 2.0]], [1.0, 1.0],
-                                       squared_deviation), "full row rank"),
-        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0, 2.0], squared_deviation),
-         "one per row"),
-        (lambda: solve_relaxed_problem([[1.0, 0.0]], [np.nan], squared_deviation),
-         "not finite"),
-        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
-                                       init_scale=1.5), "init_scale"),
-        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
-                                       gradient_tol=0.0), "gradient_tol"),
-        (lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0], squared_deviation,
-                                       max_iterations=0), "max_iterations"),
-        (lambda: solve_two_sided_problem([1.0, 2.0], squared_deviation,
-                                         squared_deviation), "2 axes"),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0], [2.0]], [1.0, 1.0], squared_deviation
+            ),
+            "1 <= N <= P",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 1.0], [2.0, 2.0]], [1.0, 1.0], squared_deviation
+            ),
+            "full row rank",
+        ),
+        (
+            lambda: solve_relaxed_problem([[1.0, 0.0]], [1.0, 2.0], squared_deviation),
+            "one per row",
+        ),
+        (
+            lambda: solve_relaxed_problem([[1.0, 0.0]], [np.nan], squared_deviation),
+            "not finite",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 0.0]], [1.0], squared_deviation, init_scale=1.5
+            ),
+            "init_scale",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 0.0]], [1.0], squared_deviation, gradient_tol=0.0
+            ),
+            "gradient_tol",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 0.0]], [1.0], squared_deviation, max_iterations=0
+            ),
+            "max_iterations",
+        ),
+        (
+            lambda: solve_two_sided_problem(
+                [1.0, 2.0], squared_deviation, squared_deviation
+            ),
+            "2 axes",
+        ),
         (
             lambda: solve_two_sided_problem(
                 [[1.0]], squared_deviation, power_deviation(1.5)
             ),
             "right_penalty",
         ),
-        (lambda: solve_two_sided_problem([[1e200, 0.0], [0.0, 1.0]],
-                                         squared_deviation, squared_deviation),
-         "float64 range"),
-        (lambda: relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0, 2.0], squared_deviation),
-         "multiplier"),
+        (
+            lambda: solve_two_sided_problem(
+                [[1e200, 0.0], [0.0, 1.0]], squared_deviation, squared_deviation
+            ),
+            "float64 range",
+        ),
+        (
+            lambda: relaxed_dual_bound(
+                [[1.0, 0.0]], [1.0], [1.0, 2.0], squared_deviation
+            ),
+            "multiplier",
+        ),
     ],
 )
 def test_invalid_arguments(call: Callable[[], object], message: str) -> None:
@@ -252,3 +288,36 @@ def test_dual_bound_is_minus_infinity_past_the_quadratic_growth() -> None:
     bound = relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0], squared_deviation)
     assert bound == -math.inf
     assert math.isfinite(relaxed_dual_bound([[1.0, 0.0]], [1.0], [1.0], QUARTIC))
+
+
+@pytest.mark.parametrize("target", [1e78, 1e150, 1e300])
+@pytest.mark.parametrize("problem", ["relaxed", "two-sided"])
+def test_targets_beyond_float64_fail_fast_instead_of_hanging(
+    problem: str, target: float
+) -> None:
+    # Before the bound on backtracking, a squared gradient norm of inf made
+    # the Armijo test false forever (targets ~1e78): the call never returned.
+    solve: Callable[[], object] = (
+        (lambda: solve_relaxed_problem([[1.0, 2.0, 0.0]], [target], QUARTIC))
+        if problem == "relaxed"
+        else (lambda: solve_two_sided_problem([[target]], QUARTIC, QUARTIC))
+    )
+    with cpu_budget(10.0), pytest.raises((OutOfRangeError, InvalidArgumentError)):
+        solve()
+
+
+@pytest.mark.parametrize("power", [-600, -3, 0, 5, 600])
+def test_dual_bound_does_not_depend_on_a_common_scale_of_j_and_r(power: int) -> None:
+    # J, r -> 2^k J, 2^k r and lambda -> 2^-k lambda leave J^T lambda and
+    # lambda^T r unchanged, hence the bound; scaling by 2^k is exact.
+    J, r, lam = [[1.0, 2.0, 0.5]], [1.5], [0.3]
+    scaled = relaxed_dual_bound(
+        np.ldexp(J, power), np.ldexp(r, power), np.ldexp(lam, -power), QUARTIC
+    )
+    assert scaled == relaxed_dual_bound(J, r, lam, QUARTIC)
+
+
+@pytest.mark.parametrize("seed", [None, -1, 1.5, "0"])
+def test_seed_must_be_a_nonnegative_integer(seed: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="seed"):
+        solve_relaxed_problem([[1.0, 0.0]], [1.0], QUARTIC, seed=seed)  # type: ignore[arg-type]

@@ -124,8 +124,13 @@ def test_training_fits_and_records_the_losses() -> None:
 def test_training_diverges_loudly() -> None:
     x, labels = two_class_inputs(10, 4, seed=3)
     with pytest.raises(ConvergenceError, match="lower the learning rate"):
-        train_mlp(initialize_mlp(4, (8,), seed=4), x, 1e3 * labels,
-                  learning_rate=1e6, max_steps=500)
+        train_mlp(
+            initialize_mlp(4, (8,), seed=4),
+            x,
+            1e3 * labels,
+            learning_rate=1e6,
+            max_steps=500,
+        )
 
 
 def test_kernels() -> None:
@@ -169,30 +174,50 @@ def test_trial_is_reproducible_and_the_study_summarizes_it() -> None:
     differences = study.differences
     assert differences[0] == first.sign_alignment - first.linear_alignment
     assert study.mean_difference == pytest.approx(differences.mean())
-    assert study.standard_error == pytest.approx(
-        differences.std(ddof=1) / np.sqrt(3)
-    )
+    assert study.standard_error == pytest.approx(differences.std(ddof=1) / np.sqrt(3))
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
         (lambda: initialize_mlp(0, [3]), "input_dimension"),
-        (lambda: mlp_outputs([np.ones((2, 3)), np.ones((2, 1))], [[1.0, 2.0]]),
-         "rows must match"),
+        (
+            lambda: mlp_outputs([np.ones((2, 3)), np.ones((2, 1))], [[1.0, 2.0]]),
+            "rows must match",
+        ),
         (lambda: mlp_outputs([np.ones((2, 2))], [[1.0, 2.0]]), "one output"),
         (lambda: mlp_outputs([np.ones((2, 1))], [[1.0, 2.0, 3.0]]), "columns"),
         (lambda: mlp_outputs([], [[1.0]]), "empty"),
-        (lambda: train_mlp([np.ones((2, 1))], [[1.0, 2.0]], [1.0, 2.0],
-                           learning_rate=0.1), "one per input"),
-        (lambda: train_mlp([np.ones((2, 1))], [[1.0, 2.0]], [1.0],
-                           learning_rate=-1.0), "learning_rate"),
-        (lambda: train_mlp([np.ones((2, 1))], [[1.0, 2.0]], [1.0],
-                           learning_rate=0.1, tol=-1.0), "tol"),
-        (lambda: average_tangent_features([np.ones((2, 1))], [np.ones((3, 1))],
-                                          [[1.0, 2.0]]), "different shapes"),
-        (lambda: average_tangent_features([np.ones((2, 1))], [np.ones((2, 1))],
-                                          [[1.0, 2.0]], nodes=0), "nodes"),
+        (
+            lambda: train_mlp(
+                [np.ones((2, 1))], [[1.0, 2.0]], [1.0, 2.0], learning_rate=0.1
+            ),
+            "one per input",
+        ),
+        (
+            lambda: train_mlp(
+                [np.ones((2, 1))], [[1.0, 2.0]], [1.0], learning_rate=-1.0
+            ),
+            "learning_rate",
+        ),
+        (
+            lambda: train_mlp(
+                [np.ones((2, 1))], [[1.0, 2.0]], [1.0], learning_rate=0.1, tol=-1.0
+            ),
+            "tol",
+        ),
+        (
+            lambda: average_tangent_features(
+                [np.ones((2, 1))], [np.ones((3, 1))], [[1.0, 2.0]]
+            ),
+            "different shapes",
+        ),
+        (
+            lambda: average_tangent_features(
+                [np.ones((2, 1))], [np.ones((2, 1))], [[1.0, 2.0]], nodes=0
+            ),
+            "nodes",
+        ),
         (lambda: kernel_alignment(np.zeros((2, 2)), np.eye(2)), "zero"),
         (lambda: kernel_alignment(np.eye(3), np.eye(2)), "differ"),
         (lambda: label_kernel([1.0], [1.0, 2.0]), "differ"),

@@ -8,6 +8,7 @@ which is exact at finite n), so a correct formula fails with probability about
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -21,8 +22,10 @@ from implicit_bias.numerics.transfer_asymptotics import (
 from implicit_bias.numerics.transfer_risks import linear_transfer_risk
 from implicit_bias.validation.transfer_experiments import (
     compare_mean,
+    endpoint_errors,
     endpoint_risks,
     transferability_slices,
+    transferability_surface,
 )
 
 
@@ -94,6 +97,67 @@ def test_transferability_slices_shapes_and_overparameterized_zero() -> None:
 def test_invalid_arguments(call: Callable[[], object], match: str) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
         call()
+
+
+# One valid call of every public function taking sigma, theta / thetas or
+# seed; the tests below replace one argument by an out-of-domain value.
+VALID_CALLS: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
+    "endpoint_risks": (
+        endpoint_risks,
+        {"samples": 4, "dimension": 3, "theta": 0.3, "sigma": 0.1, "draws": 3},
+    ),
+    "transferability_slices": (
+        transferability_slices,
+        {"thetas": [0.5], "gammas": [1.0], "dimension": 3, "draws": 2},
+    ),
+    "transferability_surface": (
+        transferability_surface,
+        {"thetas": [0.5], "gammas": [1.0], "dimension": 3, "draws": 2, "sigma": 0.2},
+    ),
+    "endpoint_errors": (
+        endpoint_errors,
+        {
+            "depth": 2,
+            "dimension": 4,
+            "samples": 3,
+            "draws": 2,
+            "theta": 0.8,
+            "sigma": 0.3,
+        },
+    ),
+}
+OUT_OF_DOMAIN: list[tuple[str, object]] = [
+    ("sigma", -0.1),
+    ("sigma", -1e-300),
+    ("theta", -0.1),
+    ("theta", 3.2),
+    ("theta", 7.0),
+    ("thetas", [-0.1]),
+    ("thetas", [0.5, 3.2]),
+    ("seed", None),
+    ("seed", -1),
+    ("seed", 1.5),
+]
+
+
+@pytest.mark.parametrize(
+    ("function", "argument", "value"),
+    [
+        (function, argument, value)
+        for function, (call, arguments) in VALID_CALLS.items()
+        for argument, value in OUT_OF_DOMAIN
+        if argument in inspect.signature(call).parameters
+    ],
+)
+def test_negative_sigma_angles_outside_0_pi_and_bad_seeds_are_rejected(
+    function: str, argument: str, value: object
+) -> None:
+    # Before the argument checks these ran: a negative sigma is the same
+    # noise as |sigma|, theta = 7 the angle 7 - 2 pi, seed None fresh entropy
+    # (irreproducible draws), none of them what the caller meant.
+    call, arguments = VALID_CALLS[function]
+    with pytest.raises(InvalidArgumentError, match=argument):
+        call(**(arguments | {argument: value}))
 
 
 def test_a_constant_sample_compares_exactly() -> None:
