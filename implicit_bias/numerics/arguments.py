@@ -12,6 +12,7 @@ import operator
 
 from collections.abc import Mapping
 
+import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -26,6 +27,7 @@ __all__ = [
     "check_generator",
     "check_integer",
     "check_iteration_count",
+    "check_mp_real",
     "check_nonnegative",
     "check_real",
     "check_seed",
@@ -403,3 +405,38 @@ def check_generator(name: str, value: object) -> np.random.Generator:
             "is the random generator to draw from (np.random.default_rng(seed))"
         )
     return value
+
+
+def check_mp_real(name: str, value: object, *, meaning: str) -> mpmath.mpf:
+    """Return a finite real number, converted exactly, for an mpmath reference.
+
+    Accepts Python and NumPy integers and floats, 0-d real arrays and
+    ``mpmath.mpf``; a float is its exact binary value. Strings are refused
+    (``mpmath.mpf("0.1")`` is not the float 0.1 a NumPy evaluator receives),
+    as are bools, None, complex numbers and NaN or infinities.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not a finite real number.
+
+    Examples:
+      >>> check_mp_real("u", 0.5, meaning="a cosine")
+      mpf('0.5')
+    """
+    if isinstance(value, mpmath.mpf):
+        number = value
+    else:
+        if isinstance(value, bool) or not isinstance(
+            value, int | float | np.integer | np.floating | np.ndarray
+        ):
+            raise InvalidArgumentError(
+                f"{name}={_describe(value)} is not a real number: {name} is {meaning}"
+            )
+        if isinstance(value, int | np.integer):
+            number = mpmath.mpf(int(value))
+        else:
+            number = mpmath.mpf(check_real(name, value, meaning=meaning))
+    if not mpmath.isfinite(number):
+        raise InvalidArgumentError(
+            f"{name}={number!r} is not finite: {name} is {meaning}"
+        )
+    return number

@@ -31,6 +31,7 @@ Monte Carlo checks of the exact forms.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import mpmath
@@ -38,10 +39,15 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import (
     as_finite_arrays,
+    check_closed_interval,
+    check_dps,
+    check_integer,
     check_nonnegative,
+    check_real,
+    check_seed,
 )
 from implicit_bias.theory import transfer_asymptotics as theory
 
@@ -102,6 +108,18 @@ _LEFT_NODES, _LEFT_WEIGHTS = _panel_rule(_PANELS_LEFT, _NODES_LEFT)
 _RIGHT_NODES, _RIGHT_WEIGHTS = _unit_rule(_NODES_RIGHT)
 
 
+def _as_counts(name: str, value: ArrayLike, minimum: int) -> Float64Array:
+    """A sample count or dimension (array-like) as float64, checked."""
+    if np.asarray(value, dtype=object if value is None else None).dtype == bool:
+        raise InvalidArgumentError(
+            f"{name}={value!r} is a bool: {name} counts "
+            f"{'samples' if name == 'n' else 'dimensions'}, an integer >= {minimum}"
+        )
+    (values,) = as_finite_arrays({name: value})
+    _check_integer_at_least(name, values, minimum)
+    return values
+
+
 def _check_integer_at_least(name: str, values: Float64Array, minimum: int) -> None:
     bad = (values != np.round(values)) | (values < minimum)
     if bad.any():
@@ -140,20 +158,33 @@ def scratch_risk_finite(n: ArrayLike, d: ArrayLike, sigma: ArrayLike) -> Float64
     Returns:
       The expected risk, broadcast over the arguments (float64).
 
+    Raises:
+      InvalidArgumentError: n or d not an integer >= 1, sigma negative, or a
+        non-finite or non-real argument.
+      OutOfRangeError: a finite expected risk beyond the float64 range (sigma
+        near 1e154 and above).
+
     Examples:
       >>> bool(np.isclose(scratch_risk_finite(10, 40, 0.5), 1 - 10/40 + 0.25*10/29))
       True
     """
+    _as_counts("n", n, 1)
+    _as_counts("d", d, 1)
     n_, d_, sigma_ = as_finite_arrays({"n": n, "d": d, "sigma": sigma})
-    _check_integer_at_least("n", n_, 1)
-    _check_integer_at_least("d", d_, 1)
     check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
     # (d - n)/d rounds once (integers are exact); 1 - n/d would cancel.
     signal = np.where(n_ < d_, (d_ - n_) / d_, 0.0)
     finite = np.abs(n_ - d_) >= 2
     gap = np.where(finite, np.abs(n_ - d_) - 1.0, 1.0)
     trace = np.where(n_ < d_, n_, d_) / gap
-    noise = np.where(finite, sigma_**2 * trace, np.where(sigma_ > 0, np.inf, 0.0))
+    with np.errstate(over="ignore"):
+        noise = np.where(finite, sigma_**2 * trace, np.where(sigma_ > 0, np.inf, 0.0))
+    if np.isinf(noise[finite]).any():
+        raise OutOfRangeError(
+            "sigma^2 n / |d - n - 1| is beyond the float64 range for sigma="
+            f"{float(sigma_[finite & np.isinf(noise)].flat[0])!r}: the expected "
+            "risk is finite but not representable"
+        )
     return np.asarray(signal + noise, dtype=np.float64)
 
 
@@ -163,8 +194,11 @@ def _ridge_arguments(
     n_, lam_, theta_, sigma_ = as_finite_arrays(
         {"n": n, "lam": lam, "theta": theta, "sigma": sigma}
     )
-    _check_integer_at_least("n", n_, 3)
+    _as_counts("n", n, 3)
     check_nonnegative("lam", lam_, "the ridge parameter")
+    check_closed_interval(
+        "theta", theta_, 0.0, math.pi, "the angle between source and target, in [0, pi]"
+    )
     check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
     return [n_, lam_, theta_, sigma_]
 
@@ -266,6 +300,7 @@ def chi_square_ridge_integrals_mp(
       True
     """
     n_, lam_, _, _ = _ridge_arguments(n, lam, 0.0, 0.0)
+    dps = check_dps(dps)
     if n_.ndim or lam_.ndim:
         raise InvalidArgumentError("n and lam must be scalars for the mpmath reference")
     with mpmath.workdps(dps + 10):
@@ -346,20 +381,27 @@ def ridge_transfer_risk_finite_mp(
       >>> bool(abs(risk - (mpmath.sin(0.3)**2 * 11 + 0.04) / 10) < 1e-15)
       True
     """
-    _ridge_arguments(n, lam, theta, sigma)
+    _, _, theta_, sigma_ = _ridge_arguments(n, lam, theta, sigma)
+    if theta_.ndim or sigma_.ndim:
+        raise InvalidArgumentError(
+            "theta and sigma must be scalars for the mpmath reference"
+        )
     shifted, plain, second = chi_square_ridge_integrals_mp(n, lam, dps=dps)
     with mpmath.workdps(dps + 10):
         risk = _RIDGE_RISK_MP(
-            shifted, plain, second, mpmath.mpf(float(theta)), mpmath.mpf(float(sigma))
+            shifted, plain, second, mpmath.mpf(float(theta_)), mpmath.mpf(float(sigma_))
         )
     with mpmath.workdps(dps):
         return +risk
 
 
 def _draw_count(draws: int) -> int:
-    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
-        raise InvalidArgumentError(f"draws={draws!r} is not an integer >= 1")
-    return int(draws)
+    return check_integer("draws", draws, min_value=1, meaning="the number of draws")
+
+
+def _sample_count(name: str, value: int, minimum: int) -> int:
+    meaning = "the number of samples" if name == "n" else "the dimension"
+    return check_integer(name, value, min_value=minimum, meaning=meaning)
 
 
 def scratch_risk_samples(
@@ -380,17 +422,16 @@ def scratch_risk_samples(
       >>> bool(np.all(risks < 1e-20))  # n > d, no noise: X^+ X = I
       True
     """
-    n_, d_, sigma_ = (np.asarray(v, dtype=np.float64) for v in (n, d, sigma))
-    _check_integer_at_least("n", n_, 1)
-    _check_integer_at_least("d", d_, 1)
-    check_nonnegative("sigma", sigma_, "the label-noise standard deviation")
+    samples, dimension = _sample_count("n", n, 1), _sample_count("d", d, 1)
+    noise = check_real(
+        "sigma", sigma, min_value=0.0, meaning="the label-noise standard deviation"
+    )
     count = _draw_count(draws)
-    rng = np.random.default_rng(seed)
-    samples, dimension = int(n), int(d)
+    rng = np.random.default_rng(check_seed("seed", seed))
     target = np.zeros(dimension)
     target[0] = 1.0
     x = rng.standard_normal((count, samples, dimension))
-    y = x[..., 0] + float(sigma) * rng.standard_normal((count, samples))
+    y = x[..., 0] + noise * rng.standard_normal((count, samples))
     fit = np.einsum("kdn,kn->kd", np.linalg.pinv(x), y)
     return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
 
@@ -417,26 +458,38 @@ def ridge_transfer_risk_samples(
       >>> bool(np.all(risks < 1e-20))  # theta = 0, no noise: beta_hat = beta_t
       True
     """
-    n_, _, theta_, sigma_ = _ridge_arguments(n, lam, theta, sigma)
-    d_ = np.asarray(d, dtype=np.float64)
-    _check_integer_at_least("d", d_, 2)
+    samples = _sample_count("n", n, 3)
+    dimension = _sample_count("d", d, 2)
+    ridge = check_real("lam", lam, min_value=0.0, meaning="the ridge parameter")
+    angle = check_real(
+        "theta",
+        theta,
+        min_value=0.0,
+        max_value=math.pi,
+        meaning="the angle between source and target, in [0, pi]",
+    )
+    noise = check_real(
+        "sigma", sigma, min_value=0.0, meaning="the label-noise standard deviation"
+    )
     count = _draw_count(draws)
-    rng = np.random.default_rng(seed)
-    samples, dimension = int(n_), int(d_)
+    rng = np.random.default_rng(check_seed("seed", seed))
     source = np.zeros(dimension)
     source[0] = 1.0
     target = np.zeros(dimension)
-    target[0], target[1] = np.cos(float(theta_)), np.sin(float(theta_))
+    target[0], target[1] = np.cos(angle), np.sin(angle)
     readout_direction = rng.standard_normal(dimension)
     readout_direction /= np.linalg.norm(readout_direction)
     x = rng.standard_normal((count, samples, dimension))
-    y = x @ target + float(sigma_) * rng.standard_normal((count, samples))
+    y = x @ target + noise * rng.standard_normal((count, samples))
     features = (x @ source)[..., None] * readout_direction
-    if float(lam) > 0:
+    if ridge > 0:
         gram = np.swapaxes(features, -1, -2) @ features
-        gram += samples * float(lam) * np.eye(dimension)
+        gram += samples * ridge * np.eye(dimension)
         rhs = np.einsum("knd,kn->kd", features, y)
-        readout = np.linalg.solve(gram, rhs[..., None])[..., 0]
+        # For n lam below the rounding of Phi^T Phi the system is singular in
+        # float64 though not in exact arithmetic; the pseudo-inverse then gives
+        # the lam -> 0 limit, which the exact solution equals to rounding.
+        readout = (np.linalg.pinv(gram, hermitian=True) @ rhs[..., None])[..., 0]
     else:
         readout = np.einsum("kdn,kn->kd", np.linalg.pinv(features), y)
     fit = (readout @ readout_direction)[:, None] * source

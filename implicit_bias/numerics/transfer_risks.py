@@ -80,7 +80,15 @@ _SCRATCH_UNDER = _lambdify(
 _LINEAR_TRANSFER = _lambdify(
     theory.linear_transfer_risk(), theory.n, theory.theta, theory.sigma
 )
-_RIDGE_TRANSFER = _lambdify(theory.ridge_transfer_risk(), theory.lam, theory.theta)
+#: Eq. (15) in t = 1/(1 + lambda) in (0, 1]: (2 lambda + 1) and (lambda + 1)^2
+#: overflow for lambda near the float64 maximum (inf/inf = NaN) while t does
+#: not, and the substitution is exact algebra on the printed formula.
+_SHRINKAGE = sp.Symbol("t", positive=True)
+_RIDGE_TRANSFER_IN_SHRINKAGE = _lambdify(
+    sp.simplify(theory.ridge_transfer_risk().subs(theory.lam, 1 / _SHRINKAGE - 1)),
+    _SHRINKAGE,
+    theory.theta,
+)
 _FINETUNE_SHIFT = _lambdify(
     theory.finetune_transferability_overparameterized(), theory.gamma, theory.theta
 )
@@ -457,7 +465,8 @@ def ridge_transfer_risk(lam: ArrayLike, theta: ArrayLike) -> Float64Array:
     lam_, theta_ = as_finite_arrays({"lam": lam, "theta": theta})
     check_nonnegative("lam", lam_, "the ridge parameter lambda of eq. (14)")
     _check_theta(theta_)
-    return np.asarray(_RIDGE_TRANSFER(lam_, theta_), dtype=np.float64)
+    shrinkage = 1.0 / (1.0 + lam_)
+    return np.asarray(_RIDGE_TRANSFER_IN_SHRINKAGE(shrinkage, theta_), dtype=np.float64)
 
 
 def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float64Array:

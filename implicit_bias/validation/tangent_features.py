@@ -213,9 +213,15 @@ class TwoSidedSolution:
 
 
 def _power_exponent(penalty: object, name: str) -> float:
-    """The exponent p >= 2 of a power-family penalty, the smooth ones descent needs."""
+    """The finite exponent p >= 2 of a power penalty, the smooth ones descent needs."""
     exponent = getattr(penalty, "exponent", None)
-    if not isinstance(penalty, Penalty) or exponent is None or exponent < 2:
+    if not (
+        isinstance(penalty, Penalty)
+        and isinstance(exponent, int | float | np.integer | np.floating)
+        and not isinstance(exponent, bool)
+        and math.isfinite(exponent)
+        and exponent >= 2
+    ):
         raise InvalidArgumentError(
             f"{name}={penalty!r} is not a power penalty |z-1|^p with p >= 2: "
             "gradient descent needs omega differentiable with a Lipschitz "
@@ -802,6 +808,11 @@ def solve_two_sided_problem(
       Lemma 5, eqs. (27)-(29) of adaptive-tangent-features.
     """
     matrix = as_finite_array("target", target, ndim=2)
+    if matrix.size == 0:
+        raise InvalidArgumentError(
+            f"target has shape {matrix.shape}: B needs at least one row and one "
+            "column (the feature maps are P x P and Q x Q)"
+        )
     with np.errstate(over="ignore"):
         squared_norm = float(np.sum(matrix * matrix))
     if not math.isfinite(squared_norm):

@@ -54,6 +54,7 @@ the seed-level differences are summarized by their mean and standard error.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,9 +62,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array, check_iteration_count
-import itertools
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    check_integer,
+    check_iteration_count,
+    check_real,
+    check_seed,
+)
 
 __all__ = [
     "LabelAlignmentStudy",
@@ -120,7 +126,8 @@ class LabelAlignmentTrial:
       sign_initial_alignment: :math:`\cos(K_0, K_{\hat y})`, binary task.
       linear_norm: :math:`\|\hat\beta\|_2` of eq. (5) with
         :math:`\tilde\Omega = \|\cdot\|_2` (the NTK interpolant) for y,
-        relative to :math:`\|y - f_{\theta_0}\|`.
+        relative to :math:`\|y - f_{\theta_0}\|` (the minimum-norm
+        least-squares solution where :math:`J_0` lacks full row rank).
       sign_norm: the same for sign(y).
       linear_loss: final relative training loss, linear task.
       sign_loss: final relative training loss, binary task.
@@ -179,28 +186,45 @@ class LabelAlignmentStudy:
 # ------------------------------------------------------------------- network
 
 
-def _check_weights(weights: Sequence[ArrayLike]) -> Weights:
+def _check_weights(weights: Sequence[ArrayLike], name: str = "weights") -> Weights:
+    """The layers as float64 matrices, chained, one output, none empty."""
+    if isinstance(weights, str | bytes) or not isinstance(
+        weights, Sequence | np.ndarray
+    ):
+        raise InvalidArgumentError(
+            f"{name}={weights!r:.80} is not a sequence of layer matrices W_1, ..., W_L"
+        )
     layers = tuple(
-        as_finite_array(f"weights[{index}]", layer, ndim=2)
+        as_finite_array(f"{name}[{index}]", layer, ndim=2)
         for index, layer in enumerate(weights)
     )
     if not layers:
-        raise InvalidArgumentError("weights is empty: an MLP has at least one layer")
+        raise InvalidArgumentError(f"{name} is empty: an MLP has at least one layer")
+    for index, layer in enumerate(layers):
+        if layer.size == 0:
+            raise InvalidArgumentError(
+                f"{name}[{index}] has shape {layer.shape}: every layer has at "
+                "least one input and one output"
+            )
     for index in range(1, len(layers)):
         if layers[index].shape[0] != layers[index - 1].shape[1]:
             raise InvalidArgumentError(
-                f"weights[{index}] has shape {layers[index].shape}: its rows must "
+                f"{name}[{index}] has shape {layers[index].shape}: its rows must "
                 f"match the {layers[index - 1].shape[1]} outputs of layer {index - 1}"
             )
     if layers[-1].shape[1] != 1:
         raise InvalidArgumentError(
-            f"weights[-1] has shape {layers[-1].shape}: the network has one output"
+            f"{name}[-1] has shape {layers[-1].shape}: the network has one output"
         )
     return layers
 
 
 def _check_inputs(inputs: ArrayLike, layers: Weights) -> Float64Array:
     x = as_finite_array("inputs", inputs, ndim=2)
+    if x.shape[0] == 0:
+        raise InvalidArgumentError(
+            f"inputs has shape {x.shape}: inputs must have at least one row (example)"
+        )
     if x.shape[1] != layers[0].shape[0]:
         raise InvalidArgumentError(
             f"inputs has shape {x.shape}: it must have {layers[0].shape[0]} columns, "
@@ -209,8 +233,37 @@ def _check_inputs(inputs: ArrayLike, layers: Weights) -> Float64Array:
     return x
 
 
+def _check_widths(widths: Sequence[int], *, hidden_required: bool) -> list[int]:
+    """The hidden widths as ints >= 1 (at least one if ``hidden_required``)."""
+    if isinstance(widths, str | bytes) or not isinstance(widths, Sequence | np.ndarray):
+        raise InvalidArgumentError(
+            f"widths={widths!r:.80} is not a sequence of hidden widths"
+        )
+    sizes = [
+        check_integer(
+            f"widths[{index}]", width, min_value=1, meaning="a hidden width (units)"
+        )
+        for index, width in enumerate(widths)
+    ]
+    if hidden_required and not sizes:
+        raise InvalidArgumentError(
+            "widths is empty: the experiment needs at least one hidden layer (the "
+            "tangent features of a linear model do not change in training)"
+        )
+    return sizes
+
+
+def _check_finite_result(result: Float64Array, what: str) -> Float64Array:
+    if not np.isfinite(result).all():
+        raise OutOfRangeError(
+            f"{what} overflow float64: the weights and inputs are too large "
+            "for a forward pass in float64"
+        )
+    return result
+
+
 def initialize_mlp(
-    input_dimension: int, widths: Sequence[int], *, seed: int | None = None
+    input_dimension: int, widths: Sequence[int], *, seed: int = 0
 ) -> Weights:
     r"""PyTorch's default initialization of a bias-free ReLU MLP with one output.
 
@@ -221,8 +274,9 @@ def initialize_mlp(
 
     Args:
       input_dimension: D, an integer >= 1.
-      widths: the hidden widths, each an integer >= 1 (L - 1 of them).
-      seed: seed of ``numpy.random.default_rng``.
+      widths: the hidden widths, each an integer >= 1 (L - 1 of them; none
+        is a linear model).
+      seed: seed of ``numpy.random.default_rng``, an integer >= 0.
 
     Returns:
       The layer matrices :math:`W_1, \ldots, W_L`, shapes (D, H_1), ...,
@@ -238,9 +292,9 @@ def initialize_mlp(
       Appendix B.1 of adaptive-tangent-features (architecture).
     """
     sizes = [check_iteration_count("input_dimension", input_dimension)]
-    sizes += [check_iteration_count("widths", width) for width in widths]
+    sizes += _check_widths(widths, hidden_required=False)
     sizes.append(1)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed("seed", seed))
     return tuple(
         rng.uniform(-1.0, 1.0, (fan_in, fan_out)) / math.sqrt(fan_in)
         for fan_in, fan_out in itertools.pairwise(sizes)
@@ -272,6 +326,10 @@ def mlp_outputs(weights: Sequence[ArrayLike], inputs: ArrayLike) -> Float64Array
     Returns:
       (N,) outputs.
 
+    Raises:
+      InvalidArgumentError: bad shapes, or entries not finite reals.
+      OutOfRangeError: the outputs overflow float64.
+
     Examples:
       >>> float(mlp_outputs([np.eye(2), np.array([[1.0], [-1.0]])], [[2.0, -3.0]])[0])
       2.0
@@ -281,8 +339,10 @@ def mlp_outputs(weights: Sequence[ArrayLike], inputs: ArrayLike) -> Float64Array
     """
     layers = _check_weights(weights)
     x = _check_inputs(inputs, layers)
-    activations, _ = _forward(layers, x)
-    return np.asarray((activations[-1] @ layers[-1])[:, 0])
+    with np.errstate(over="ignore", invalid="ignore"):
+        activations, _ = _forward(layers, x)
+        outputs = np.asarray((activations[-1] @ layers[-1])[:, 0])
+    return _check_finite_result(outputs, "the outputs")
 
 
 def flatten_weights(weights: Sequence[ArrayLike]) -> Float64Array:
@@ -342,6 +402,10 @@ def mlp_tangent_features(
     Returns:
       J, (N, P): row i is the gradient in the order of :func:`flatten_weights`.
 
+    Raises:
+      InvalidArgumentError: bad shapes, or entries not finite reals.
+      OutOfRangeError: the features overflow float64.
+
     Examples:
       The readout's features are the last hidden activations:
 
@@ -354,7 +418,9 @@ def mlp_tangent_features(
     """
     layers = _check_weights(weights)
     x = _check_inputs(inputs, layers)
-    return _tangent_features(layers, x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        features = _tangent_features(layers, x)
+    return _check_finite_result(features, "the tangent features")
 
 
 def _loss_and_gradient(
@@ -399,7 +465,8 @@ def train_mlp(
 
     Raises:
       InvalidArgumentError: bad shapes or settings.
-      ConvergenceError: the loss overflowed (lower the learning rate).
+      OutOfRangeError: the loss at the initial weights overflows float64.
+      ConvergenceError: the loss overflowed later (lower the learning rate).
 
     Examples:
       >>> x = np.array([[1.0, 0.0], [0.0, 1.0]])
@@ -420,25 +487,37 @@ def train_mlp(
             f"targets has {y.shape[0]} entries: it must have one per input row "
             f"({x.shape[0]})"
         )
-    rate = float(learning_rate)
-    if not (math.isfinite(rate) and rate > 0):
-        raise InvalidArgumentError(
-            f"learning_rate={learning_rate!r} is not > 0: it is the step size"
-        )
+    rate = check_real(
+        "learning_rate",
+        learning_rate,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the step size (> 0)",
+    )
     steps = check_iteration_count("max_steps", max_steps)
-    if not (math.isfinite(float(tol)) and float(tol) >= 0):
-        raise InvalidArgumentError(
-            f"tol={tol!r} is not a finite number >= 0: it is a relative loss"
-        )
-    threshold = float(tol) * 0.5 * float(y @ y) / y.size
+    tolerance = check_real(
+        "tol", tol, min_value=0.0, meaning="a relative training loss (>= 0)"
+    )
+    # tol * ||y||^2 / 2N may overflow (a threshold of inf stops at once, as
+    # any finite loss meets it); scaling by max|y| keeps ||y||^2 itself finite.
+    largest = float(np.max(np.abs(y)))
+    with np.errstate(over="ignore"):
+        mean_square = float(np.mean(np.square(y / largest))) if largest > 0 else 0.0
+        threshold = tolerance * 0.5 * mean_square * largest * largest
     current = tuple(layer.copy() for layer in layers)
     losses: list[float] = []
     converged = False
     for _ in range(steps + 1):
-        # Overflow is reported as a ConvergenceError below, never as a NaN.
+        # Overflow is reported as an error below, never as a NaN.
         with np.errstate(over="ignore", invalid="ignore"):
             loss, gradients = _loss_and_gradient(current, x, y)
         if not math.isfinite(loss):
+            if not losses:
+                raise OutOfRangeError(
+                    "the loss at the initial weights overflows float64: the "
+                    "weights, inputs or targets are too large for training in "
+                    "float64"
+                )
             raise ConvergenceError(
                 f"gradient descent diverged after {len(losses)} steps with "
                 f"learning_rate={rate!r}: lower the learning rate"
@@ -449,10 +528,19 @@ def train_mlp(
             break
         if len(losses) > steps:
             break
-        current = tuple(
-            layer - rate * gradient
-            for layer, gradient in zip(current, gradients, strict=True)
-        )
+        with np.errstate(over="ignore", invalid="ignore"):
+            current = tuple(
+                layer - rate * gradient
+                for layer, gradient in zip(current, gradients, strict=True)
+            )
+        if not all(np.isfinite(layer).all() for layer in current):
+            # A weight past float64 can leave the loss finite (a unit that is
+            # off everywhere), so the weights are checked, not only the loss.
+            raise ConvergenceError(
+                f"gradient descent diverged after {len(losses)} steps with "
+                f"learning_rate={rate!r}: a weight overflowed float64; lower the "
+                "learning rate"
+            )
     return TrainingRun(
         initial_weights=layers,
         final_weights=current,
@@ -487,6 +575,10 @@ def average_tangent_features(
     Returns:
       :math:`\bar J`, (N, P).
 
+    Raises:
+      InvalidArgumentError: bad shapes or settings.
+      OutOfRangeError: the features overflow float64.
+
     Examples:
       For the readout alone the path average is exact, since the readout's
       features do not depend on the readout:
@@ -502,8 +594,8 @@ def average_tangent_features(
     References:
       Eqs. (2) and (20), Appendix B.1 of adaptive-tangent-features.
     """
-    start = _check_weights(initial_weights)
-    end = _check_weights(final_weights)
+    start = _check_weights(initial_weights, "initial_weights")
+    end = _check_weights(final_weights, "final_weights")
     if [w.shape for w in start] != [w.shape for w in end]:
         raise InvalidArgumentError(
             "initial_weights and final_weights have different shapes: the path "
@@ -512,11 +604,15 @@ def average_tangent_features(
     x = _check_inputs(inputs, start)
     count = check_iteration_count("nodes", nodes)
     total = np.zeros((x.shape[0], sum(w.size for w in start)))
-    for k in range(count):
-        t = (k + 0.5) / count
-        point = tuple((1.0 - t) * a + t * b for a, b in zip(start, end, strict=True))
-        total += _tangent_features(point, x)
-    return total / count
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(count):
+            t = (k + 0.5) / count
+            point = tuple(
+                (1.0 - t) * a + t * b for a, b in zip(start, end, strict=True)
+            )
+            total += _tangent_features(point, x)
+        total /= count
+    return _check_finite_result(total, "the tangent features along the path")
 
 
 # ------------------------------------------------------------------- kernels
@@ -528,6 +624,10 @@ def tangent_kernel(features: ArrayLike) -> Float64Array:
     With the initial features this is :math:`K_0`, the NTK; with the average
     features of eq. (2) it is the adapted kernel :math:`K`.
 
+    Raises:
+      InvalidArgumentError: features not a finite, non-empty matrix.
+      OutOfRangeError: an entry of K overflows float64.
+
     Examples:
       >>> tangent_kernel([[1.0, 2.0], [0.0, 1.0]])
       array([[5., 2.],
@@ -537,7 +637,19 @@ def tangent_kernel(features: ArrayLike) -> Float64Array:
       Eq. (7) of adaptive-tangent-features.
     """
     j = as_finite_array("features", features, ndim=2)
-    return np.asarray(j @ j.T)
+    if j.size == 0:
+        raise InvalidArgumentError(
+            f"features has shape {j.shape}: it needs at least one row (example) "
+            "and one column (parameter)"
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        kernel = np.asarray(j @ j.T)
+    if not np.isfinite(kernel).all():
+        raise OutOfRangeError(
+            "the kernel J J^T overflows float64: features is too large "
+            f"(largest entry {float(np.max(np.abs(j)))!r})"
+        )
+    return kernel
 
 
 def label_kernel(initial_outputs: ArrayLike, final_outputs: ArrayLike) -> Float64Array:
@@ -545,6 +657,11 @@ def label_kernel(initial_outputs: ArrayLike, final_outputs: ArrayLike) -> Float6
 
     .. math:: K_{\hat y}(x, x') = (f_{\hat\theta}(x) - f_{\theta_0}(x))
               (f_{\hat\theta}(x') - f_{\theta_0}(x'))
+
+    Raises:
+      InvalidArgumentError: the outputs are not finite vectors of one length
+        (at least one).
+      OutOfRangeError: an entry of the kernel overflows float64.
 
     Examples:
       >>> label_kernel([0.0, 1.0], [1.0, 3.0])
@@ -560,8 +677,21 @@ def label_kernel(initial_outputs: ArrayLike, final_outputs: ArrayLike) -> Float6
         raise InvalidArgumentError(
             f"initial_outputs {start.shape} and final_outputs {end.shape} differ"
         )
-    change = end - start
-    return np.asarray(np.outer(change, change))
+    if start.size == 0:
+        raise InvalidArgumentError(
+            "initial_outputs and final_outputs are empty: a kernel needs at least "
+            "one example"
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        change = end - start
+        kernel = np.asarray(np.outer(change, change))
+    if not np.isfinite(kernel).all():
+        raise OutOfRangeError(
+            "the label kernel overflows float64: final_outputs - initial_outputs "
+            f"reaches {float(np.max(np.abs(change)))!r}, whose square is beyond "
+            "float64"
+        )
+    return kernel
 
 
 def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
@@ -570,7 +700,7 @@ def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
     .. math:: \frac{\langle K_1, K_2\rangle_F}{\|K_1\|_F\,\|K_2\|_F}
 
     Raises:
-      InvalidArgumentError: different shapes, or a zero matrix.
+      InvalidArgumentError: different shapes, empty or zero matrices.
 
     Examples:
       >>> kernel_alignment(np.eye(2), 3.0 * np.eye(2))
@@ -583,6 +713,10 @@ def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
     b = as_finite_array("second", second, ndim=2)
     if a.shape != b.shape:
         raise InvalidArgumentError(f"first {a.shape} and second {b.shape} differ")
+    if a.size == 0:
+        raise InvalidArgumentError(
+            f"first and second have shape {a.shape}: a kernel matrix is not empty"
+        )
     largest_a, largest_b = float(np.max(np.abs(a))), float(np.max(np.abs(b)))
     if largest_a == 0.0 or largest_b == 0.0:
         raise InvalidArgumentError("a kernel matrix is zero: its cosine is 0/0")
@@ -596,7 +730,7 @@ def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
 
 
 def two_class_inputs(
-    samples: int, dimension: int, *, separation: float = 1.5, seed: int | None = None
+    samples: int, dimension: int, *, separation: float = 1.5, seed: int = 0
 ) -> tuple[Float64Array, Float64Array]:
     r"""Two Gaussian classes, each input normalized to zero mean, unit variance.
 
@@ -609,8 +743,8 @@ def two_class_inputs(
     Args:
       samples: N, an integer >= 2 (half per class, rounded).
       dimension: D, an integer >= 2.
-      separation: distance between the class means, > 0.
-      seed: seed of ``numpy.random.default_rng``.
+      separation: distance between the class means, a finite number > 0.
+      seed: seed of ``numpy.random.default_rng``, an integer >= 0.
 
     Returns:
       (inputs (N, D), labels (N,) in {-1, +1}).
@@ -623,21 +757,32 @@ def two_class_inputs(
     References:
       Appendix B.1 of adaptive-tangent-features (data preparation).
     """
-    count = check_iteration_count("samples", samples)
-    size = check_iteration_count("dimension", dimension)
-    if count < 2 or size < 2:
-        raise InvalidArgumentError(
-            f"samples={samples!r}, dimension={dimension!r}: both must be >= 2 "
-            "(two classes; a per-input variance)"
-        )
-    gap = float(separation)
-    if not (math.isfinite(gap) and gap > 0):
-        raise InvalidArgumentError(f"separation={separation!r} is not > 0")
-    rng = np.random.default_rng(seed)
+    count = check_integer(
+        "samples", samples, min_value=2, meaning="the number of inputs (two classes)"
+    )
+    size = check_integer(
+        "dimension",
+        dimension,
+        min_value=2,
+        meaning="the input dimension (a per-input variance needs two entries)",
+    )
+    gap = check_real(
+        "separation",
+        separation,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the distance between the class means (> 0)",
+    )
+    rng = np.random.default_rng(check_seed("seed", seed))
     direction = rng.standard_normal(size)
     direction /= np.linalg.norm(direction)
     labels = np.where(np.arange(count) % 2 == 0, 1.0, -1.0)
     x = 0.5 * gap * labels[:, None] * direction + rng.standard_normal((count, size))
+    # Normalization does not depend on a row's scale; dividing each row by a
+    # power of two near its largest entry is exact and keeps the squares of
+    # the variance finite for separations up to the float64 range.
+    _, exponents = np.frexp(np.max(np.abs(x), axis=1, keepdims=True))
+    x = np.ldexp(x, -exponents)
     x = (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
     return x, labels
 
@@ -653,22 +798,30 @@ def _readout_share(
     kernel_change: Float64Array,
     readout_size: int,
 ) -> float:
-    """||dK_L||_F / (||dK_L||_F + ||dK_hidden||_F), the blocks of eq. (19)."""
+    """||dK_L||_F / (||dK_L||_F + ||dK_hidden||_F), the blocks of eq. (19).
+
+    NaN when the kernel did not change at all (0/0): the caller refuses that.
+    """
     before = initial_features[:, -readout_size:]
     after = averaged[:, -readout_size:]
     readout = after @ after.T - before @ before.T
     readout_norm = float(np.linalg.norm(readout))
     hidden_norm = float(np.linalg.norm(kernel_change - readout))
-    return readout_norm / (readout_norm + hidden_norm)
+    total = readout_norm + hidden_norm
+    return readout_norm / total if total > 0.0 else math.nan
 
 
-def _relative_interpolant_norm(k0: Float64Array, residual: Float64Array) -> float:
+def _relative_interpolant_norm(features: Float64Array, residual: Float64Array) -> float:
     r""":math:`\|\hat\beta\|/\|r\|` of the minimum-norm :math:`J_0\beta = r`.
 
-    :math:`\|\hat\beta\|^2 = r^\top K_0^{-1} r`, solved with the N x N kernel.
+    :math:`\hat\beta = J_0^+ r`, by least squares on :math:`J_0` itself (not
+    its kernel, whose condition number is the square of J_0's). Where
+    :math:`J_0` does not have full row rank (more samples than the features
+    span, or units off on some inputs) this is the minimum-norm
+    least-squares solution, the limit of the interpolant's formula.
     """
-    squared = float(residual @ np.linalg.solve(k0, residual))
-    return math.sqrt(max(squared, 0.0)) / float(np.linalg.norm(residual))
+    beta = np.linalg.lstsq(features, residual, rcond=None)[0]
+    return float(np.linalg.norm(beta)) / float(np.linalg.norm(residual))
 
 
 def label_alignment_trial(
@@ -691,17 +844,27 @@ def label_alignment_trial(
     the stability limit of the linearized dynamics.
 
     Args:
-      seed: seeds the data, the reference network and the trained network.
-      samples: N.
-      dimension: D.
-      widths: hidden widths of both networks.
-      nodes: midpoint nodes of the path average (eq. 2).
+      seed: seeds the data, the reference network and the trained network, an
+        integer >= 0.
+      samples: N, an integer >= 2.
+      dimension: D, an integer >= 2.
+      widths: hidden widths of both networks, at least one, each an integer
+        >= 1.
+      nodes: midpoint nodes of the path average (eq. 2), an integer >= 1.
       step_fraction: learning rate as a fraction of the linearized limit, in (0, 1).
-      max_steps: most gradient steps per task.
-      tol: relative training loss at which training stops.
+      max_steps: most gradient steps per task, an integer >= 1.
+      tol: relative training loss at which training stops, >= 0 and below the
+        relative loss at the initialization (1 is that of the zero function).
 
     Returns:
       A :class:`LabelAlignmentTrial`.
+
+    Raises:
+      InvalidArgumentError: an argument outside the domain above; a network
+        off on every input at initialization (narrow layers, few samples: use
+        another seed); ``tol`` met before the first step.
+      ConvergenceError: training diverges (lower ``step_fraction``) or leaves
+        the outputs unchanged in float64 (raise ``step_fraction``).
 
     Examples:
       >>> trial = label_alignment_trial(0, samples=12, dimension=3, widths=(8,),
@@ -712,12 +875,61 @@ def label_alignment_trial(
     References:
       Figure 1 and Appendix B.1 of adaptive-tangent-features.
     """
-    fraction = float(step_fraction)
-    if not 0.0 < fraction < 1.0:
-        raise InvalidArgumentError(
-            f"step_fraction={step_fraction!r} is outside (0, 1): it is a fraction "
-            "of the linearized stability limit"
-        )
+    settings = _check_trial_settings(
+        samples, dimension, widths, nodes, step_fraction, max_steps, tol
+    )
+    return _trial(check_seed("seed", seed), settings)
+
+
+@dataclass(frozen=True)
+class _TrialSettings:
+    samples: int
+    dimension: int
+    widths: tuple[int, ...]
+    nodes: int
+    step_fraction: float
+    max_steps: int
+    tol: float
+
+
+def _check_trial_settings(
+    samples: int,
+    dimension: int,
+    widths: Sequence[int],
+    nodes: int,
+    step_fraction: float,
+    max_steps: int,
+    tol: float,
+) -> _TrialSettings:
+    """The settings of the Figure 1 experiment, checked before any work."""
+    return _TrialSettings(
+        samples=check_integer(
+            "samples", samples, min_value=2, meaning="the number of inputs N"
+        ),
+        dimension=check_integer(
+            "dimension", dimension, min_value=2, meaning="the input dimension D"
+        ),
+        widths=tuple(_check_widths(widths, hidden_required=True)),
+        nodes=check_iteration_count("nodes", nodes),
+        step_fraction=check_real(
+            "step_fraction",
+            step_fraction,
+            min_value=0.0,
+            max_value=1.0,
+            exclusive=True,
+            meaning="a fraction of the linearized stability limit, in (0, 1)",
+        ),
+        max_steps=check_iteration_count("max_steps", max_steps),
+        tol=check_real(
+            "tol", tol, min_value=0.0, meaning="a relative training loss (>= 0)"
+        ),
+    )
+
+
+def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
+    samples, dimension, widths = settings.samples, settings.dimension, settings.widths
+    nodes, fraction = settings.nodes, settings.step_fraction
+    max_steps, tol = settings.max_steps, settings.tol
     rng = np.random.default_rng(seed)
     data_seed, reference_seed, network_seed = (
         int(s) for s in rng.integers(2**31, size=3)
@@ -725,13 +937,27 @@ def label_alignment_trial(
     x, labels = two_class_inputs(samples, dimension, seed=data_seed)
     reference = initialize_mlp(dimension, widths, seed=reference_seed)
     features = _penultimate(reference, x)
+    if not features.any():
+        raise InvalidArgumentError(
+            f"seed={seed!r}, widths={widths!r}: the reference network is off on "
+            "every input (its penultimate features are zero), so the linear "
+            "targets are zero; use wider layers, more samples or another seed"
+        )
     linear_targets = features @ np.linalg.lstsq(features, labels, rcond=None)[0]
     sign_targets = np.where(linear_targets >= 0, 1.0, -1.0)
 
     initial = initialize_mlp(dimension, widths, seed=network_seed)
     j0 = _tangent_features(initial, x)
     k0 = j0 @ j0.T
-    rate = fraction * 2.0 * samples / float(np.linalg.eigvalsh(k0)[-1])
+    largest = float(np.linalg.eigvalsh(k0)[-1])
+    if largest == 0.0:
+        raise InvalidArgumentError(
+            f"seed={seed!r}, widths={widths!r}: the trained network is off on "
+            "every input at initialization (its tangent kernel K0 is zero), so "
+            "gradient descent cannot move it; use wider layers, more samples or "
+            "another seed"
+        )
+    rate = fraction * 2.0 * samples / largest
     initial_outputs = (_penultimate(initial, x) @ initial[-1])[:, 0]
 
     results = {}
@@ -739,18 +965,33 @@ def label_alignment_trial(
         run = train_mlp(
             initial, x, targets, learning_rate=rate, max_steps=max_steps, tol=tol
         )
+        if run.steps == 0:
+            raise InvalidArgumentError(
+                f"tol={tol!r} is met at the initialization on the {name} targets: "
+                "training takes no step, so the label kernel is zero and its "
+                "alignment 0/0; lower tol"
+            )
         final_outputs = (_penultimate(run.final_weights, x) @ run.final_weights[-1])[
             :, 0
         ]
         labels_kernel = label_kernel(initial_outputs, final_outputs)
         averaged = average_tangent_features(initial, run.final_weights, x, nodes=nodes)
         adapted = averaged @ averaged.T
+        share = _readout_share(j0, averaged, adapted - k0, initial[-1].size)
+        if not labels_kernel.any() or math.isnan(share):
+            raise ConvergenceError(
+                f"{run.steps} gradient steps on the {name} targets left the "
+                "network's outputs or kernel unchanged in float64 (a learning "
+                f"rate of {rate!r}, step_fraction={fraction!r} of the linearized "
+                "limit, is too small to move the weights), so the alignment is "
+                "0/0; raise step_fraction"
+            )
         results[name] = (
             kernel_alignment(adapted, labels_kernel),
             kernel_alignment(k0, labels_kernel),
-            _relative_interpolant_norm(k0, targets - initial_outputs),
+            _relative_interpolant_norm(j0, targets - initial_outputs),
             float(run.losses[-1] / (0.5 * float(targets @ targets) / samples)),
-            _readout_share(j0, averaged, adapted - k0, initial[-1].size),
+            share,
         )
     return LabelAlignmentTrial(
         linear_alignment=results["linear"][0],
@@ -783,12 +1024,16 @@ def label_alignment_study(
               - \cos(K, K_{\hat y})_{\rm linear}\big)_k
 
     Args:
-      seeds: one trial per seed, at least two (for a standard error).
+      seeds: one trial per seed, at least two (for a standard error), each an
+        integer >= 0.
       samples, dimension, widths, nodes, step_fraction, max_steps, tol: as in
         :func:`label_alignment_trial`.
 
     Returns:
       A :class:`LabelAlignmentStudy`.
+
+    Raises:
+      InvalidArgumentError, ConvergenceError: as :func:`label_alignment_trial`.
 
     Examples:
       >>> study = label_alignment_study([0, 1], samples=12, dimension=3,
@@ -799,23 +1044,20 @@ def label_alignment_study(
     References:
       Figure 1 of adaptive-tangent-features.
     """
-    seed_list = [int(seed) for seed in seeds]
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence | np.ndarray):
+        raise InvalidArgumentError(
+            f"seeds={seeds!r:.80} is not a sequence of seeds (integers >= 0)"
+        )
+    seed_list = [
+        check_seed(f"seeds[{index}]", seed) for index, seed in enumerate(seeds)
+    ]
     if len(seed_list) < 2:
         raise InvalidArgumentError(
             f"seeds={seeds!r} has fewer than 2 entries: a standard error needs two"
         )
+    settings = _check_trial_settings(
+        samples, dimension, widths, nodes, step_fraction, max_steps, tol
+    )
     return LabelAlignmentStudy(
-        trials=tuple(
-            label_alignment_trial(
-                seed,
-                samples=samples,
-                dimension=dimension,
-                widths=widths,
-                nodes=nodes,
-                step_fraction=step_fraction,
-                max_steps=max_steps,
-                tol=tol,
-            )
-            for seed in seed_list
-        )
+        trials=tuple(_trial(seed, settings) for seed in seed_list)
     )

@@ -226,7 +226,8 @@ SPECS: dict[str, Spec | Exempt] = {
             "d": st.integers(1, 10**6),
             "sigma": _floats(0.0, 1e150),
         },
-        invalid={"sigma": [-0.1], "n": [0]},
+        invalid={"sigma": [-0.1], "n": [0], "d": [1.5, [True]]},
+        infinite="expectation is infinite and ``inf`` is returned",
     ),
     f"{_N}.ridge_transfer_risk_finite": Spec(
         valid=lambda: {"n": 10, "lam": 0.5, "theta": 0.5, "sigma": 0.3},

@@ -12,7 +12,7 @@ import sympy as sp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics import transfer_risks
 from implicit_bias.theory import transfer_asymptotics as theory
@@ -70,8 +70,28 @@ def test_public_names_cite_their_equation_with_formula_and_example() -> None:
             lambda: numerics.ridge_transfer_risk_samples(
                 5, 1, 0.1, 0.3, 0.1, draws=3, seed=1
             ),
-            "d=1.0",
+            "d=1 ",
         ),
+        # Each of these was accepted: NaN risks, a fresh entropy seed, an
+        # angle outside [0, pi], a bool counted as one sample.
+        (
+            lambda: numerics.scratch_risk_samples(5, 8, np.nan, draws=2, seed=0),
+            "sigma",
+        ),
+        (
+            lambda: numerics.scratch_risk_samples(5, 8, 0.1, draws=2, seed=None),  # type: ignore[arg-type]
+            "seed",
+        ),
+        (
+            lambda: numerics.ridge_transfer_risk_samples(
+                5, 8, 0.1, 4.0, 0.1, draws=2, seed=0
+            ),
+            "theta",
+        ),
+        (lambda: numerics.ridge_transfer_risk_finite(10, 0.5, 4.0, 0.1), "theta"),
+        (lambda: numerics.scratch_risk_finite(True, 10, 0.1), "n"),
+        (lambda: numerics.chi_square_ridge_integrals_mp(6, 0.5, dps=0), "dps"),
+        (lambda: numerics.chi_square_ridge_integrals_mp(6, 0.5, dps=10**9), "dps"),
     ],
 )
 def test_invalid_arguments_raise(call: Callable[[], object], needle: str) -> None:
@@ -209,3 +229,21 @@ def test_chi_square_integrals_agree_across_chunks() -> None:
         for a, b in zip(together, alone, strict=True):
             assert a.shape == samples.shape
             assert a[row, column] == b
+
+
+def test_a_finite_risk_beyond_float64_raises_instead_of_returning_inf() -> None:
+    # sigma^2 d / (n - d - 1) with sigma = 1e160 is finite but not a float64.
+    with pytest.raises(OutOfRangeError, match="sigma"):
+        numerics.scratch_risk_finite(10, 3, 1e160)
+    assert numerics.scratch_risk_finite(10, 10, 1e160) == np.inf  # documented
+
+
+def test_ridge_samples_at_a_ridge_below_rounding_are_the_least_squares_limit() -> None:
+    # n lam = 5e-300 vanishes against Phi^T Phi in float64: the system was
+    # singular (LinAlgError) though the exact solution is the lam -> 0 limit.
+    tiny = numerics.ridge_transfer_risk_samples(5, 8, 1e-300, 0.5, 0.3, draws=3, seed=0)
+    plain = numerics.ridge_transfer_risk_samples(5, 8, 0.0, 0.5, 0.3, draws=3, seed=0)
+    # Two float64 routes to one rank-one solution: each errs by a few d ulps
+    # (d = 8 terms per product), so 10 d eps bounds their difference.
+    eps = np.finfo(np.float64).eps
+    np.testing.assert_allclose(tiny, plain, rtol=10 * 8 * eps)

@@ -143,6 +143,10 @@ def test_linear_transferability_matches_eq13(
 
 
 @given(lam=_RIDGES, theta=_THETAS)
+# (2 lambda + 1) / (lambda + 1)^2 was inf / inf = NaN from lambda ~ 9e307.
+@example(lam=9e307, theta=0.3)
+@example(lam=float(np.finfo(np.float64).max), theta=0.0)
+@example(lam=1e200, theta=1.0)
 def test_ridge_transfer_risk_matches_eq15(lam: float, theta: float) -> None:
     exact, size = _RIDGE(lam, theta)
     assert _units(float(ridge_transfer_risk(lam, theta)), exact, size) <= MAX_UNITS
