@@ -44,7 +44,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import (
     as_finite_arrays,
     check_closed_interval,
@@ -132,14 +132,31 @@ def _check_not_at_threshold(gamma: Float64Array, sigma: Float64Array) -> None:
         )
 
 
+def _representable(values: Float64Array, formula: str) -> Float64Array:
+    """``values`` after checking that none overflowed to inf.
+
+    The risks are finite on the checked domain, so an inf is a true value
+    beyond the float64 range (sigma^2 near 1e308, or a pole approached within
+    rounding): an error names it rather than returning inf as if it were exact.
+    """
+    overflowed = np.isinf(values)
+    if overflowed.any():
+        raise OutOfRangeError(
+            f"{formula} is beyond the float64 range at some of the arguments "
+            "(sigma too large, or gamma or n too close to the pole)"
+        )
+    return values
+
+
 def _scratch(gamma: Float64Array, sigma: Float64Array) -> Float64Array:
     """Eq. (10) on checked arguments; 0 at gamma == 1 (there sigma == 0)."""
     out = np.zeros_like(gamma)
     over = gamma < 1.0
     under = gamma > 1.0
-    out[over] = _SCRATCH_OVER(gamma[over], sigma[over])
-    out[under] = _SCRATCH_UNDER(gamma[under], sigma[under])
-    return out
+    with np.errstate(over="ignore"):
+        out[over] = _SCRATCH_OVER(gamma[over], sigma[over])
+        out[under] = _SCRATCH_UNDER(gamma[under], sigma[under])
+    return _representable(out, "the scratch-trained risk, eq. (10)")
 
 
 # ---------------------------------------------------------------------------
@@ -170,6 +187,7 @@ def scratch_risk(gamma: ArrayLike, sigma: ArrayLike) -> Float64Array:
     Raises:
       InvalidArgumentError: an argument is outside its domain, or
         ``gamma == 1`` where ``sigma > 0``.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       >>> bool(np.isclose(scratch_risk(0.5, 0.0), 0.5))
@@ -211,6 +229,7 @@ def linear_transfer_risk(
 
     Raises:
       InvalidArgumentError: an argument is outside its domain.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       >>> bool(np.isclose(linear_transfer_risk(12.0, np.pi / 2, 0.0), 1.1))
@@ -223,7 +242,9 @@ def linear_transfer_risk(
     _check_above("n", n_, 2.0, "the number of target samples (eq. (12) needs n > 2)")
     _check_theta(theta_)
     _check_sigma(sigma_)
-    return np.asarray(_LINEAR_TRANSFER(n_, theta_, sigma_), dtype=np.float64)
+    with np.errstate(over="ignore"):
+        risk = np.asarray(_LINEAR_TRANSFER(n_, theta_, sigma_), dtype=np.float64)
+    return _representable(risk, "the linear-transfer risk, eq. (12)")
 
 
 def linear_transferability(
@@ -253,6 +274,7 @@ def linear_transferability(
     Raises:
       InvalidArgumentError: an argument is outside its domain, or
         ``gamma == 1`` where ``sigma > 0``.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       Anomalous positive transfer: orthogonal features still beat scratch
@@ -406,6 +428,7 @@ def underparameterized_negative_transfer_gamma(
     Raises:
       InvalidArgumentError: an argument is outside its domain, or
         :math:`\sin\theta = 0`.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       >>> bool(np.isclose(underparameterized_negative_transfer_gamma(np.pi / 2, 0.5),
@@ -426,7 +449,9 @@ def underparameterized_negative_transfer_gamma(
             "source and target features never transfer negatively for gamma > 1; "
             "theta must lie in (0, pi)"
         )
-    return np.asarray(1.0 + (sigma_ / sine) ** 2)
+    with np.errstate(over="ignore"):
+        gamma = np.asarray(1.0 + (sigma_ / sine) ** 2)
+    return _representable(gamma, "1 + sigma^2 / sin^2 theta")
 
 
 # ---------------------------------------------------------------------------
@@ -491,6 +516,7 @@ def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float
     Raises:
       InvalidArgumentError: an argument is outside its domain, or
         ``gamma == 1`` where ``sigma > 0``.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       >>> bool(finetune_risk(0.5, 0.0, 0.1) < scratch_risk(0.5, 0.1))

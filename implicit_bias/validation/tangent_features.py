@@ -124,6 +124,8 @@ _ROUNDING_ULPS = 8.0
 _EPS = float(np.finfo(np.float64).eps)
 #: Bisection steps of the dual's scalar problem: 2^-200 of a bracket.
 _BISECTIONS = 200
+#: Largest ||beta_hat|| whose square is finite: omega_tilde's range.
+_LARGEST_NORM = math.sqrt(float(np.finfo(np.float64).max))
 #: Step halvings of one line search: from the largest float64 step to below
 #: the smallest subnormal takes ~2100, so the search always ends.
 _MAX_HALVINGS = 2200
@@ -435,12 +437,13 @@ def _power_of_two_scale(array: Float64Array) -> int:
 def _tangent_arguments(
     tangent_features: ArrayLike, targets: ArrayLike
 ) -> tuple[Float64Array, Float64Array, int]:
-    """J and r divided by 2^e, the power of two nearest above max|J|, and e.
+    r"""J divided by 2^e, the power of two nearest above max|J|, r, and e.
 
-    The constraint :math:`JM\\delta = r` is unchanged when J and r are divided by
+    The constraint :math:`JM\delta = r` is unchanged when J and r are divided by
     one number, and a power of two divides exactly, so the problem and every
     float64 result are the same, while :math:`JJ^\top` can neither overflow nor
-    underflow. Multipliers of the scaled problem are :math:`2^e\\lambda`.
+    underflow. Multipliers of the scaled problem are :math:`2^e\lambda`. The
+    targets are returned as given: :func:`_scaled_targets` divides them.
     """
     features = as_finite_array("tangent_features", tangent_features, ndim=2)
     residual = as_finite_array("targets", targets, ndim=1)
@@ -462,13 +465,6 @@ def _tangent_arguments(
             "constraint of eq. (4) would not be satisfiable for every target"
         )
     features = np.ldexp(features, -exponent)
-    with np.errstate(over="ignore", under="ignore"):
-        residual = np.ldexp(residual, -exponent)
-    if not np.isfinite(residual).all():
-        raise InvalidArgumentError(
-            "targets is too large relative to tangent_features: r / max|J| "
-            "overflows float64, and so does the minimum-norm interpolant"
-        )
     singular = np.linalg.svd(features, compute_uv=False)
     if singular[-1] <= rows * np.finfo(np.float64).eps * singular[0]:
         raise InvalidArgumentError(
@@ -476,6 +472,39 @@ def _tangent_arguments(
             "eq. (4) would not be satisfiable for every target"
         )
     return features, residual, exponent
+
+
+def _scaled_targets(residual: Float64Array, exponent: int) -> Float64Array:
+    """r / 2^e, the targets of the scaled problem (exact unless they overflow).
+
+    Raises:
+      OutOfRangeError: r / max|J| overflows float64; so do the minimum-norm
+        interpolant and the minimum of (4).
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        scaled = np.ldexp(residual, -exponent)
+    if not np.isfinite(scaled).all():
+        raise OutOfRangeError(
+            "targets is too large relative to tangent_features: r / max|J| "
+            "overflows float64, and so do the minimum-norm interpolant and the "
+            "minimum of (4)"
+        )
+    return np.asarray(scaled)
+
+
+def _minimum_norm_mantissa(
+    tangent_features: ArrayLike, targets: ArrayLike
+) -> tuple[Float64Array, int]:
+    r""":math:`\hat\beta = 2^k b`, as b and k, so that b never overflows.
+
+    J and r are each divided by a power of two (exactly), the interpolant of
+    the scaled pair is solved, and the two powers give k.
+    """
+    features, residual, exponent = _tangent_arguments(tangent_features, targets)
+    shift = _power_of_two_scale(residual)
+    scaled = np.ldexp(residual, -shift)
+    mantissa = features.T @ np.linalg.solve(features @ features.T, scaled)
+    return np.asarray(mantissa), shift - exponent
 
 
 def minimum_norm_coefficients(
@@ -497,6 +526,10 @@ def minimum_norm_coefficients(
     Returns:
       :math:`\hat\beta`, (P,).
 
+    Raises:
+      InvalidArgumentError: bad shapes, or J not of full row rank.
+      OutOfRangeError: an entry of :math:`\hat\beta` overflows float64.
+
     Examples:
       >>> beta = minimum_norm_coefficients([[1.0, 1.0]], [2.0])
       >>> bool(np.allclose(beta, [1.0, 1.0]))
@@ -505,8 +538,15 @@ def minimum_norm_coefficients(
     References:
       Theorem 1, eqs. (5) and (8) of adaptive-tangent-features.
     """
-    features, residual, _ = _tangent_arguments(tangent_features, targets)
-    return np.asarray(features.T @ np.linalg.solve(features @ features.T, residual))
+    mantissa, power = _minimum_norm_mantissa(tangent_features, targets)
+    with np.errstate(over="ignore", under="ignore"):
+        beta = np.ldexp(mantissa, power)
+    if not np.isfinite(beta).all():
+        raise OutOfRangeError(
+            "the minimum-norm interpolant overflows float64: targets is too large "
+            "relative to tangent_features (or J is nearly rank-deficient)"
+        )
+    return np.asarray(beta)
 
 
 def theorem_one_value(
@@ -530,6 +570,11 @@ def theorem_one_value(
     Returns:
       :math:`\tilde\omega(\|\hat\beta\|_2)`.
 
+    Raises:
+      InvalidArgumentError: bad shapes, J not of full row rank, or a penalty
+        :func:`~implicit_bias.numerics.tangent_features.omega_tilde` refuses.
+      OutOfRangeError: :math:`\|\hat\beta\|^2` overflows float64.
+
     Examples:
       >>> from implicit_bias.numerics.tangent_features import squared_deviation
       >>> value = theorem_one_value([[1.0, 0.0]], [0.0], squared_deviation)
@@ -539,8 +584,26 @@ def theorem_one_value(
     References:
       Theorem 1 (eq. 8) and eq. (12) of adaptive-tangent-features.
     """
-    beta = minimum_norm_coefficients(tangent_features, targets)
-    return float(omega_tilde(penalty, float(np.linalg.norm(beta))))
+    mantissa, power = _minimum_norm_mantissa(tangent_features, targets)
+    with np.errstate(over="ignore", under="ignore"):
+        norm = float(np.ldexp(np.linalg.norm(mantissa), power))
+    if not norm <= _LARGEST_NORM:
+        raise OutOfRangeError(
+            f"||beta_hat|| = {norm!r} is beyond {_LARGEST_NORM!r}: its square, "
+            "the argument of omega~ (eq. 12), overflows float64; targets is too "
+            "large relative to tangent_features"
+        )
+    if not callable(penalty):
+        raise InvalidArgumentError(f"penalty={penalty!r} is not callable")
+    try:
+        value = omega_tilde(penalty, norm)
+    except InvalidArgumentError as error:
+        # ||beta_hat|| is a finite float in omega_tilde's range: the complaint
+        # is about the penalty, named omega there.
+        raise InvalidArgumentError(
+            f"penalty={penalty!r:.80} is not accepted by omega_tilde: {error}"
+        ) from error
+    return float(value)
 
 
 def _dual_inner_minimum(exponent: float, c: float) -> float:
@@ -678,6 +741,8 @@ def solve_relaxed_problem(
     Raises:
       InvalidArgumentError: bad shapes, J not of full row rank, a penalty that
         is not a smooth power penalty, or bad settings.
+      OutOfRangeError: the targets are too large relative to J for a descent
+        in float64 (the objective overflows).
 
     Examples:
       One constraint: the optimum is :math:`\tilde\omega(\|\hat\beta\|)`
@@ -695,13 +760,14 @@ def solve_relaxed_problem(
     References:
       Problem (4), eq. (6) and Theorem 1 of adaptive-tangent-features.
     """
-    features, residual, _ = _tangent_arguments(tangent_features, targets)
+    features, targets_array, scale = _tangent_arguments(tangent_features, targets)
     exponent = _power_exponent(penalty, "penalty")
     tolerance = _check_gradient_tol(gradient_tol)
     iterations_cap = check_iteration_count("max_iterations", max_iterations)
     start = _starting_maps(
         (features.shape[1],), _check_scale(init_scale), check_seed("seed", seed)
     )
+    residual = _scaled_targets(targets_array, scale)
 
     def multiplier_and_coefficients(
         matrix: Float64Array,

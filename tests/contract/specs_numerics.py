@@ -192,9 +192,16 @@ SPECS: dict[str, Spec | Exempt] = {
     ),
     f"{_N}.negative_transfer_gammas": Spec(
         valid=lambda: {"theta": 1.2, "sigma": 0.3},
-        domains={"theta": _ANGLES, "sigma": _floats(0.0, 1e150)},
-        invalid={"theta": [-0.1, 4.0], "sigma": [-0.1]},
-        infinite="inf",
+        # The documented domain: |cos theta| < 1 - sigma (else it raises).
+        domains=st.builds(
+            lambda theta, fraction: {
+                "theta": theta,
+                "sigma": fraction * (1.0 - abs(math.cos(theta))),
+            },
+            _ANGLES.filter(lambda t: abs(math.cos(t)) < 1.0),
+            _floats(0.0, 1.0).filter(lambda f: f < 1.0),
+        ),
+        invalid={"theta": [-0.1, 4.0, 0.0], "sigma": [-0.1, 1.0]},
     ),
     f"{_N}.has_negative_transfer_region": Spec(
         valid=lambda: {"theta": 1.2, "sigma": 0.3},
@@ -203,9 +210,12 @@ SPECS: dict[str, Spec | Exempt] = {
     ),
     f"{_N}.underparameterized_negative_transfer_gamma": Spec(
         valid=lambda: {"theta": 1.2, "sigma": 0.3},
-        domains={"theta": _ANGLES, "sigma": _floats(0.0, 1e150)},
-        invalid={"theta": [-0.1, 4.0], "sigma": [-0.1]},
-        infinite="inf",
+        # The documented domain excludes sin(theta) = 0 (it raises there).
+        domains={
+            "theta": _ANGLES.filter(lambda t: math.sin(t) != 0.0),
+            "sigma": _floats(0.0, 1e150),
+        },
+        invalid={"theta": [-0.1, 4.0, 0.0], "sigma": [-0.1]},
     ),
     # -------------------------------------------------------- transfer_asymptotics
     f"{_N}.chi_square_ridge_integrals": Spec(

@@ -26,7 +26,7 @@ import sympy as sp
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.transfer_risks import (
     finetune_risk,
     finetune_transferability,
@@ -497,4 +497,21 @@ def test_invalid_arguments_raise(
     function: Callable, arguments: tuple, needle: str
 ) -> None:
     with pytest.raises(InvalidArgumentError, match=needle):
+        function(*arguments)
+
+
+@pytest.mark.parametrize(
+    ("function", "arguments"),
+    [
+        (linear_transfer_risk, (2.0 + 2.0**-51, 0.5, 1e150)),
+        (scratch_risk, (1.0 - 2.0**-53, 1e150)),
+        (underparameterized_negative_transfer_gamma, (1e-200, 1e150)),
+    ],
+)
+def test_a_risk_beyond_float64_raises_instead_of_returning_inf(
+    function: Callable, arguments: tuple
+) -> None:
+    # The true value (~1e300 / 2^-51 and the like) is finite but not a float64;
+    # the functions returned inf as if it were the value.
+    with pytest.raises(OutOfRangeError, match="float64 range"):
         function(*arguments)
