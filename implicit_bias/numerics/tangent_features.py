@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array
+from implicit_bias.numerics.arguments import as_finite_array, check_real
 
 __all__ = [
     "Penalty",
@@ -98,7 +98,8 @@ _LARGEST_V = math.sqrt(float(np.finfo(np.float64).max))
 class Penalty:
     r"""A penalty :math:`\omega` with optional closed forms of :math:`\tilde\omega`.
 
-    Calling it evaluates :math:`\omega` (vectorized, float64).
+    Calling it evaluates :math:`\omega` (vectorized, float64) at finite real
+    ``z``; where :math:`\omega(z)` is beyond the float64 range it returns inf.
 
     Attributes:
       name: the formula, for messages and reprs.
@@ -127,7 +128,11 @@ class Penalty:
     exponent: float | None = None
 
     def __call__(self, z: ArrayLike) -> Float64Array:
-        return np.asarray(self.function(np.asarray(z, dtype=np.float64)), np.float64)
+        points = as_finite_array("z", z)
+        # |z - 1|^p of a finite z may exceed float64: inf is then the
+        # documented value (a penalty larger than any float), not an error.
+        with np.errstate(over="ignore"):
+            return np.asarray(self.function(points), np.float64)
 
 
 def _power_tilde(p: float) -> Callable[[Float64Array], Float64Array]:
@@ -224,15 +229,14 @@ def power_deviation(p: float) -> Penalty:
       ...                 omega_tilde(lambda z: (z - 1) ** 2, 0.5), rtol=1e-10))
       True
     """
-    try:
-        exponent = float(p)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"p={p!r} is not a real number") from error
-    if not (math.isfinite(exponent) and exponent > 0):
-        raise InvalidArgumentError(
-            f"p={p!r} is outside (0, inf): |z-1|^p is strictly quasi-convex "
-            "with minimum at 1 only for p > 0"
-        )
+    exponent = check_real(
+        "p",
+        p,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the exponent of |z-1|^p, in (0, inf): strictly quasi-convex with "
+        "minimum at 1 only for p > 0",
+    )
 
     def function(z: Float64Array) -> Float64Array:
         return np.abs(z - 1.0) ** exponent

@@ -29,7 +29,7 @@ import operator
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import as_finite_array
 
 __all__ = [
@@ -96,12 +96,42 @@ def _pseudo_inverse_apply(X: Float64Array, vector: Float64Array) -> Float64Array
         ) from error
 
 
+def _power_of_two_scaled(X: Float64Array) -> tuple[Float64Array, NDArray[np.int64]]:
+    """X / 2^e per matrix, with 2^(e-1) <= max|X| < 2^e, and e (exact division).
+
+    The Gram matrix of X ~ 1e155 overflows and that of X ~ 1e-170 underflows
+    to a "singular" matrix; the scaled X has entries of order one, and
+    :math:`X^+ = 2^{-e}(X/2^e)^+` and :math:`P_{row(X)} = P_{row(X/2^e)}`.
+    """
+    largest = np.max(np.abs(X), axis=(-2, -1))
+    exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
+    return np.ldexp(X, -exponent[..., None, None]), exponent
+
+
+def _min_norm(X: Float64Array, y: Float64Array) -> Float64Array:
+    """X^+ y without overflow or underflow of the Gram matrix."""
+    scaled, exponent = _power_of_two_scaled(X)
+    with np.errstate(over="ignore", under="ignore"):
+        solution = np.ldexp(
+            _pseudo_inverse_apply(scaled, y), -np.asarray(exponent)[..., None]
+        )
+    if not np.isfinite(solution).all():
+        raise OutOfRangeError(
+            "X^+ y has an entry beyond the float64 range: y is too large for "
+            "the scale of X"
+        )
+    return np.asarray(solution)
+
+
 def _row_space_split(
     X: Float64Array, y: Float64Array, beta_s: Float64Array
 ) -> tuple[Float64Array, Float64Array]:
     """(X^+ y, (I - P_row(X)) beta_s)."""
-    minimum = _pseudo_inverse_apply(X, y)
-    inside = _pseudo_inverse_apply(X, np.matmul(X, beta_s[..., None])[..., 0])
+    minimum = _min_norm(X, y)
+    scaled, _ = _power_of_two_scaled(X)
+    inside = _pseudo_inverse_apply(
+        scaled, np.matmul(scaled, beta_s[..., None])[..., 0]
+    )
     return minimum, beta_s - inside
 
 
@@ -124,6 +154,7 @@ def min_norm_solution(X: ArrayLike, y: ArrayLike) -> Float64Array:
     Raises:
       InvalidArgumentError: a value is not finite, the shapes do not match, or
         X is (exactly) rank deficient.
+      OutOfRangeError: an entry of :math:`X^+y` is beyond the float64 range.
 
     Examples:
       >>> min_norm_solution([[1.0, 1.0]], [2.0]).tolist()
@@ -133,7 +164,7 @@ def min_norm_solution(X: ArrayLike, y: ArrayLike) -> Float64Array:
       Theorem 3.5 and eqs. (89)-(91) of features-are-fate.
     """
     X_, y_ = _inputs(X, y)
-    return _pseudo_inverse_apply(X_, y_)
+    return _min_norm(X_, y_)
 
 
 def linear_transfer_coefficient(
@@ -158,6 +189,7 @@ def linear_transfer_coefficient(
     Raises:
       InvalidArgumentError: a value is not finite, the shapes do not match, or
         :math:`X\beta_s = 0`.
+      OutOfRangeError: b is beyond the float64 range.
 
     Examples:
       >>> float(linear_transfer_coefficient(np.eye(2), [3.0, 1.0], [1.0, 0.0]))
@@ -168,11 +200,25 @@ def linear_transfer_coefficient(
     """
     X_, y_ = _inputs(X, y)
     beta_s = _source(X_, source)
-    z = np.matmul(X_, beta_s[..., None])[..., 0]
-    power = np.sum(z * z, axis=-1)
-    if np.any(power == 0):
+    # b = z.y / z.z is homogeneous of degree -1 in z = X beta_s: z is formed
+    # from X / 2^e and rescaled by its own power of two 2^f (both exact), so
+    # neither z nor z.z overflows or underflows; b is then divided by 2^(e+f).
+    scaled, exponent = _power_of_two_scaled(X_)
+    z = np.matmul(scaled, beta_s[..., None])[..., 0]
+    largest = np.max(np.abs(z), axis=-1)
+    if np.any(largest == 0):
         raise InvalidArgumentError("X source is zero: b of eq. (108) is 0/0")
-    return np.asarray(np.sum(z * y_, axis=-1) / power)
+    own = np.frexp(largest)[1]
+    z = np.ldexp(z, -own[..., None])
+    with np.errstate(over="ignore", under="ignore"):
+        ratio = np.sum(z * y_, axis=-1) / np.sum(z * z, axis=-1)
+        coefficient = np.ldexp(ratio, -(exponent + own))
+    if not np.isfinite(coefficient).all():
+        raise OutOfRangeError(
+            "b of eq. (108) is beyond the float64 range: y is too large for the "
+            "scale of X source"
+        )
+    return np.asarray(coefficient)
 
 
 def finetune_endpoint_as_printed(
@@ -197,6 +243,7 @@ def finetune_endpoint_as_printed(
     Raises:
       InvalidArgumentError: a value is not finite, the shapes do not match, or
         X is (exactly) rank deficient.
+      OutOfRangeError: an entry of :math:`X^+y` is beyond the float64 range.
 
     Examples:
       >>> X = np.array([[1.0, 0.0]])
@@ -287,10 +334,28 @@ def finetune_endpoint(
             "||beta_s|| = 1"
         )
     minimum, outside = _row_space_split(X_, y_, beta_s)
-    a = np.sum(outside * outside, axis=-1)
-    b = np.sum(minimum * minimum, axis=-1)
-    c = _positive_root(np.atleast_1d(a), np.atleast_1d(b), layers).reshape(np.shape(a))
-    return np.asarray(minimum + (c ** (0.5 * (layers - 1)))[..., None] * outside)
+    a = np.sum(outside * outside, axis=-1)  # <= ||beta_s||^2 = 1
+    # b = ||X^+ y||^2 overflows from ||X^+ y|| ~ 1e154 though the endpoint is
+    # finite: where m = ||X^+ y|| > 1, c = s m^(2/L) with s the root of
+    # s^L - (a / m^(2/L)) s^(L-1) - 1 (coefficients <= 1), and
+    # c^((L-1)/2) = s^((L-1)/2) m^((L-1)/L).
+    m = _norm(minimum)
+    large = m > 1.0
+    unit = np.where(large, m, 1.0) ** (2.0 / layers)
+    with np.errstate(over="ignore", under="ignore"):
+        b = np.where(large, 1.0, m * m)
+    s = _positive_root(np.atleast_1d(a / unit), np.atleast_1d(b), layers)
+    factor = s.reshape(np.shape(a)) ** (0.5 * (layers - 1)) * np.where(
+        large, m, 1.0
+    ) ** ((layers - 1) / layers)
+    return np.asarray(minimum + factor[..., None] * outside)
+
+
+def _norm(vectors: Float64Array) -> Float64Array:
+    """Euclidean norms along the last axis, without overflow of the squares."""
+    largest = np.max(np.abs(vectors), axis=-1)
+    safe = np.where(largest > 0, largest, 1.0)
+    return np.asarray(largest * np.linalg.norm(vectors / safe[..., None], axis=-1))
 
 
 def _positive_root(a: Float64Array, b: Float64Array, depth: int) -> Float64Array:
@@ -324,7 +389,7 @@ def rank_one_deviation(matrices: ArrayLike) -> Float64Array:
     features-are-fate (Lemma B.1).
 
     Args:
-      matrices: (K, m, p), not all zero.
+      matrices: (K, m, p), K, m, p >= 1, no matrix all zero.
 
     Returns:
       :math:`\sigma_2/\sigma_1`, (K,); 0 for a rank-one matrix or one with a
@@ -342,6 +407,11 @@ def rank_one_deviation(matrices: ArrayLike) -> Float64Array:
       Theorem 3.4, Lemma B.1 and eq. (50) of features-are-fate.
     """
     array = as_finite_array("matrices", matrices, ndim=(3,), shape="(K, m, p)")
+    if array.size == 0:
+        raise InvalidArgumentError(
+            f"matrices has shape {array.shape}: it must hold K >= 1 matrices of "
+            "at least one entry"
+        )
     if not np.all(np.any(array != 0, axis=(1, 2))):
         raise InvalidArgumentError(
             "matrices holds a zero matrix: sigma_2 / sigma_1 is 0/0"

@@ -124,8 +124,10 @@ _ROUNDING_ULPS = 8.0
 _EPS = float(np.finfo(np.float64).eps)
 #: Bisection steps of the dual's scalar problem: 2^-200 of a bracket.
 _BISECTIONS = 200
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+_LOG_FLOAT_MAX = math.log(_FLOAT_MAX)
 #: Largest ||beta_hat|| whose square is finite: omega_tilde's range.
-_LARGEST_NORM = math.sqrt(float(np.finfo(np.float64).max))
+_LARGEST_NORM = math.sqrt(_FLOAT_MAX)
 #: Step halvings of one line search: from the largest float64 step to below
 #: the smallest subnormal takes ~2100, so the search always ends.
 _MAX_HALVINGS = 2200
@@ -142,7 +144,9 @@ class RelaxedProblemSolution:
       objective: :math:`\Omega_\omega(M) + \|\delta\|^2` at this feasible point,
         an upper bound on the minimum of (4).
       dual_bound: the Lagrangian lower bound at :math:`\lambda = u` (module
-        docstring), a lower bound on the minimum of (4).
+        docstring), a lower bound on the minimum of (4); ``-inf`` for p = 2
+        where :math:`\|J^\top u\| \ge 1` (a descent stopped far from the
+        optimum), where the Lagrangian is unbounded below.
       gradient_norm: Frobenius norm of the gradient at the end.
       curvature: the Hessian's smallest eigenvalue there (finite differences).
       iterations: descent iterations taken.
@@ -607,7 +611,14 @@ def theorem_one_value(
 
 
 def _dual_inner_minimum(exponent: float, c: float) -> float:
-    r""":math:`\min_{z\ge 0}|z-1|^p - c z^2` for p >= 2 (module docstring)."""
+    r""":math:`\min_{z\ge 0}|z-1|^p - c z^2` for p >= 2 (module docstring).
+
+    ``-inf`` for p = 2 and :math:`c \ge 1`, where the minimum is unbounded.
+
+    Raises:
+      OutOfRangeError: p > 2 and the minimum (finite) is below the float64
+        range, or c overflowed float64.
+    """
     if c == 0.0:
         return 0.0  # at z = 1
     if exponent == 2.0:
@@ -617,17 +628,41 @@ def _dual_inner_minimum(exponent: float, c: float) -> float:
         return w * w - c * (1.0 + w) ** 2
 
     if c == math.inf:
-        return -math.inf  # -c z^2 at z = 1 alone is -inf
+        raise OutOfRangeError(
+            "||J^T lambda||^2 overflows float64, and the minimum over z of "
+            "|z-1|^p - ||J^T lambda||^2 z^2 (below -||J^T lambda||^2) is beyond "
+            "the float64 range: rescale multiplier"
+        )
 
     def stationarity(w: float) -> float:
-        return exponent * w ** (exponent - 1.0) - 2.0 * c * (1.0 + w)
+        try:
+            value = exponent * w ** (exponent - 1.0) - 2.0 * c * (1.0 + w)
+        except OverflowError:
+            value = math.nan
+        if math.isfinite(value):
+            return value
+        # A term beyond float64: only the sign matters, so compare logarithms.
+        difference = (
+            math.log(exponent)
+            + (exponent - 1.0) * math.log(w)
+            - math.log(2.0)
+            - math.log(c)
+            - math.log1p(w)
+        )
+        return math.copysign(1.0, difference)
 
-    # The root is below max(1, (4c)^(1/(p-2))) < 2^1024, so at most ~1100
-    # doublings; a bound keeps the loop finite whatever the rounding.
+    # The root is below max(1, (4c/p)^(1/(p-2))); past 2^1022 it, and the
+    # minimum (below -(1 - 2/p) c w^2 there), are beyond the float64 range.
     upper = 1.0
     for _ in range(_MAX_HALVINGS):
         if stationarity(upper) > 0.0:
             break
+        if upper > _FLOAT_MAX / 4.0:
+            raise OutOfRangeError(
+                f"the minimizer of |z-1|^{exponent:g} - c z^2 with c = {c!r} is "
+                "beyond the float64 range, and so is the minimum: rescale "
+                "multiplier"
+            )
         upper *= 2.0
     lower = 0.0
     for _ in range(_BISECTIONS):
@@ -639,7 +674,22 @@ def _dual_inner_minimum(exponent: float, c: float) -> float:
         if upper - lower <= 4.0 * np.finfo(np.float64).eps * upper:
             break
     w = 0.5 * (lower + upper)
-    return float(w**exponent - c * (1.0 + w) ** 2)
+    try:
+        value = float(w**exponent - c * (1.0 + w) ** 2)
+    except OverflowError:
+        value = math.nan
+    if math.isfinite(value):
+        return value
+    # Terms beyond float64: at the root, w^p = (2c/p) w (1 + w), so the minimum
+    # is -c (1 + w) (1 + (1 - 2/p) w), evaluated through its logarithm.
+    log_magnitude = math.log(c) + math.log1p(w) + math.log1p((1.0 - 2.0 / exponent) * w)
+    if log_magnitude >= _LOG_FLOAT_MAX:
+        raise OutOfRangeError(
+            f"the minimum of |z-1|^{exponent:g} - c z^2 with c = {c!r} is about "
+            f"-exp({log_magnitude:.6g}), beyond the float64 range: rescale "
+            "multiplier"
+        )
+    return -math.exp(log_magnitude)
 
 
 def relaxed_dual_bound(
@@ -666,6 +716,11 @@ def relaxed_dual_bound(
     Returns:
       The bound (``-inf`` for p = 2 when :math:`\|J^\top\lambda\| \ge 1`).
 
+    Raises:
+      InvalidArgumentError: bad shapes, J not of full row rank, or a penalty
+        that is not a power penalty with p >= 2.
+      OutOfRangeError: the bound (finite) is beyond the float64 range.
+
     Examples:
       With :math:`J = (1, 0)`, :math:`r = 1` the minimum is
       :math:`\tilde\omega(1)`; the optimal multiplier attains it:
@@ -688,17 +743,21 @@ def relaxed_dual_bound(
             f"{residual.shape}"
         )
     exponent = _power_exponent(penalty, "penalty")
-    # J and r were divided by 2^scale (exactly); J^T lambda and lambda^T r are
-    # those of the caller's J and r once multiplied back.
+    # J was divided by 2^scale (exactly): J^T lambda is that of the caller's J
+    # once multiplied back.
     with np.errstate(over="ignore"):
         pulled = np.ldexp(features.T @ weights, scale)
         c = float(np.sum(np.square(pulled)))
-        linear = 2.0 * float(np.ldexp(weights @ residual, scale))
-    bound = linear + _dual_inner_minimum(exponent, c)
-    if math.isnan(bound):
+    inner = _dual_inner_minimum(exponent, c)
+    if inner == -math.inf:
+        return -math.inf  # p = 2 and ||J^T lambda|| >= 1: unbounded below
+    with np.errstate(over="ignore"):
+        linear = 2.0 * float(weights @ residual)
+    bound = linear + inner
+    if not math.isfinite(bound):
         raise OutOfRangeError(
-            f"the bound is +inf - inf in float64 (2 lambda^T r = {linear!r}, "
-            f"||J^T lambda||^2 = {c!r}): rescale multiplier"
+            f"the bound is beyond the float64 range (2 lambda^T r = {linear!r}, "
+            f"inner minimum {inner!r}): rescale multiplier"
         )
     return bound
 
@@ -736,7 +795,9 @@ def solve_relaxed_problem(
       max_iterations: most descent iterations, an integer >= 1.
 
     Returns:
-      A :class:`RelaxedProblemSolution`.
+      A :class:`RelaxedProblemSolution`. Its dual bound is ``-inf`` (and its
+      duality gap inf) for p = 2 when the descent stops where
+      :math:`\|J^\top u\| \ge 1`, far from the optimum.
 
     Raises:
       InvalidArgumentError: bad shapes, J not of full row rank, a penalty that

@@ -792,6 +792,12 @@ def _penultimate(layers: Weights, x: Float64Array) -> Float64Array:
     return activations[-1]
 
 
+def _power_of_two_above(*arrays: Float64Array) -> int:
+    """e with max|entry| < 2^e (0 for zero arrays): dividing by 2^e is exact."""
+    largest = max(float(np.max(np.abs(array))) for array in arrays)
+    return math.frexp(largest)[1]
+
+
 def _readout_share(
     initial_features: Float64Array,
     averaged: Float64Array,
@@ -863,8 +869,9 @@ def label_alignment_trial(
       InvalidArgumentError: an argument outside the domain above; a network
         off on every input at initialization (narrow layers, few samples: use
         another seed); ``tol`` met before the first step.
-      ConvergenceError: training diverges (lower ``step_fraction``) or leaves
-        the outputs unchanged in float64 (raise ``step_fraction``).
+      ConvergenceError: training diverges or steps into a region where the
+        network is off on every input (lower ``step_fraction``), or leaves the
+        outputs unchanged in float64 (raise ``step_fraction``).
 
     Examples:
       >>> trial = label_alignment_trial(0, samples=12, dimension=3, widths=(8,),
@@ -958,7 +965,7 @@ def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
             "another seed"
         )
     rate = fraction * 2.0 * samples / largest
-    initial_outputs = (_penultimate(initial, x) @ initial[-1])[:, 0]
+    initial_outputs = mlp_outputs(initial, x)
 
     results = {}
     for name, targets in (("linear", linear_targets), ("sign", sign_targets)):
@@ -971,13 +978,36 @@ def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
                 "training takes no step, so the label kernel is zero and its "
                 "alignment 0/0; lower tol"
             )
-        final_outputs = (_penultimate(run.final_weights, x) @ run.final_weights[-1])[
-            :, 0
-        ]
-        labels_kernel = label_kernel(initial_outputs, final_outputs)
+        # The loss was finite, so the outputs are: pre-activations past
+        # float64 can only be -inf of units that are off.
+        final_outputs = mlp_outputs(run.final_weights, x)
+        # Cosines and the readout share do not change when the features (or
+        # the outputs) share a scale; dividing by a power of two is exact and
+        # keeps the kernels of a network trained to large weights in float64.
+        outputs_shift = _power_of_two_above(initial_outputs, final_outputs)
+        labels_kernel = label_kernel(
+            np.ldexp(initial_outputs, -outputs_shift),
+            np.ldexp(final_outputs, -outputs_shift),
+        )
         averaged = average_tangent_features(initial, run.final_weights, x, nodes=nodes)
+        features_shift = _power_of_two_above(averaged, j0)
+        averaged = np.ldexp(averaged, -features_shift)
+        initial_features = np.ldexp(j0, -features_shift)
         adapted = averaged @ averaged.T
-        share = _readout_share(j0, averaged, adapted - k0, initial[-1].size)
+        share = _readout_share(
+            initial_features,
+            averaged,
+            adapted - initial_features @ initial_features.T,
+            initial[-1].size,
+        )
+        if not adapted.any():
+            raise ConvergenceError(
+                f"the tangent features averaged over {nodes} nodes of the path to "
+                f"the network trained on the {name} targets are zero (the network "
+                "is off on every input at every node, after a step into a dead "
+                f"region), so the alignment is 0/0: lower step_fraction="
+                f"{fraction!r} or use more nodes"
+            )
         if not labels_kernel.any() or math.isnan(share):
             raise ConvergenceError(
                 f"{run.steps} gradient steps on the {name} targets left the "

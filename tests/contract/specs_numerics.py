@@ -37,9 +37,13 @@ def _vector(size: int, seed: int) -> np.ndarray:
 
 @st.composite
 def _scaled_designs(draw: Any, rows: int, columns: int) -> dict[str, Any]:
-    """A fixed design and labels scaled by a drawn power of ten (1e-150..1e150)."""
-    scale = 10.0 ** draw(st.integers(-150, 150))
-    return {"X": scale * _matrix(rows, columns, 0), "y": scale * _vector(rows, 1)}
+    """A fixed design and labels, each scaled by a drawn power of ten (1e-300..1e300).
+
+    The Gram matrix of X overflows from ~1e155 and underflows below ~1e-160.
+    """
+    design = 10.0 ** draw(st.integers(-300, 300))
+    labels = 10.0 ** draw(st.integers(-300, 300))
+    return {"X": design * _matrix(rows, columns, 0), "y": labels * _vector(rows, 1)}
 
 
 def _unit(size: int, seed: int) -> np.ndarray:
@@ -57,6 +61,13 @@ _RELU_UNIT_MP = {
     "gamma": _floats(-1e6, 1e6),
 }
 _DPS_INVALID = {"dps": [0, -5, 10**9]}
+#: The least-squares endpoints take a batch: X (K, n, d), y (K, n), source (K, d).
+_BATCHED = "a batch of K problems is documented: (K, n, d), (K, n), (K, d)"
+_BATCH_SKIPS = {
+    ("X", "extra-axis"): _BATCHED,
+    ("y", "extra-axis"): _BATCHED,
+    ("source", "extra-axis"): _BATCHED,
+}
 
 SPECS: dict[str, Spec | Exempt] = {
     # ---------------------------------------------------------------- relu_penalty
@@ -285,6 +296,7 @@ SPECS: dict[str, Spec | Exempt] = {
     f"{_N}.min_norm_solution": Spec(
         valid=lambda: {"X": _matrix(4, 7, 0), "y": _vector(4, 1)},
         domains=_scaled_designs(4, 7),
+        skip_probes={k: v for k, v in _BATCH_SKIPS.items() if k[0] != "source"},
         invalid={"y": [np.ones(5)]},
     ),
     f"{_N}.linear_transfer_coefficient": Spec(
@@ -294,6 +306,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "source": _unit(7, 2),
         },
         domains=_scaled_designs(4, 7),
+        skip_probes=_BATCH_SKIPS,
         invalid={"source": [np.ones(6), np.zeros(7)]},
     ),
     f"{_N}.finetune_endpoint": Spec(
@@ -303,6 +316,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "source": _unit(7, 2),
         },
         domains=_scaled_designs(4, 7),
+        skip_probes=_BATCH_SKIPS,
         invalid={"source": [np.ones(6)], "depth": [1, 0]},
     ),
     f"{_N}.finetune_endpoint_as_printed": Spec(
@@ -312,9 +326,13 @@ SPECS: dict[str, Spec | Exempt] = {
             "source": _unit(7, 2),
         },
         domains=_scaled_designs(4, 7),
+        skip_probes=_BATCH_SKIPS,
         invalid={"source": [np.ones(6)]},
     ),
-    f"{_N}.rank_one_deviation": Spec(valid=lambda: {"matrices": _matrix(3, 4, 0)}),
+    f"{_N}.rank_one_deviation": Spec(
+        valid=lambda: {"matrices": _matrix(3, 4, 0)[None]},
+        invalid={"matrices": [np.zeros((1, 2, 2)), _matrix(3, 4, 0)]},
+    ),
     # ---------------------------------------------------------------- relu_kernels
     f"{_N}.KERNEL_ULPS": Exempt("a constant: the ulp bound of relu_kernel"),
     f"{_N}.RkhsProjection": Exempt("result record of relu_rkhs_projection"),
@@ -344,8 +362,16 @@ SPECS: dict[str, Spec | Exempt] = {
         "a record of user-supplied callables; omega_tilde and omega_join check the "
         "penalties they are given, and calling one is specified below"
     ),
-    f"{_N}.squared_deviation": Spec(valid=lambda: {"z": 2.0}, domains={"z": _REALS}),
-    f"{_N}.absolute_deviation": Spec(valid=lambda: {"z": 2.0}, domains={"z": _REALS}),
+    f"{_N}.squared_deviation": Spec(
+        valid=lambda: {"z": 2.0},
+        domains={"z": _REALS},
+        infinite="beyond the float64 range it returns inf",
+    ),
+    f"{_N}.absolute_deviation": Spec(
+        valid=lambda: {"z": 2.0},
+        domains={"z": _REALS},
+        infinite="beyond the float64 range it returns inf",
+    ),
     f"{_N}.power_deviation": Spec(
         valid=lambda: {"p": 1.5},
         domains={"p": _POSITIVE},

@@ -532,6 +532,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "max_iterations": 100,
         },
         domains=_relaxed(),
+        infinite="Its dual bound is ``-inf`` (and its duality gap inf) for p = 2",
         invalid={
             **_CONSTRAINT_INVALID,
             "penalty": _NOT_SMOOTH,

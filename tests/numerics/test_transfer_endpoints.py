@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -21,6 +22,8 @@ import sympy as sp
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.theory import transfer_asymptotics as theory
+
+EPS = float(np.finfo(np.float64).eps)
 
 ATOL = 1e-12
 
@@ -229,3 +232,68 @@ def test_invalid_arguments_raise(call: Callable[[], object], match: str) -> None
         call()
     assert match in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+# Designs and labels spanning float64: the Gram matrix of X overflows from
+# |X| ~ 1e155 (the endpoints were all NaN) and underflows below ~1e-160
+# ("rank deficient"); ||X^+ y||^2 overflows from ||X^+ y|| ~ 1e154.
+SCALES = [1e-300, 1e-170, 1e155, 1e300]
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_min_norm_solution_is_homogeneous_over_the_float64_range(scale: float) -> None:
+    # X^+ y is invariant under (X, y) -> (tX, ty); scaling by a power of ten
+    # rounds each entry once (1/2 ulp), so a few ulps of the unscaled solution.
+    rng = np.random.default_rng(3)
+    X, y = rng.standard_normal((4, 7)), rng.standard_normal(4)
+    expected = endpoints.min_norm_solution(X, y)
+    scaled = endpoints.min_norm_solution(X * scale, y * scale)
+    np.testing.assert_allclose(scaled, expected, rtol=64 * EPS, atol=0)
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_linear_transfer_coefficient_is_homogeneous_over_the_float64_range(
+    scale: float,
+) -> None:
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((4, 7)), rng.standard_normal(4)
+    source = rng.standard_normal(7)
+    expected = endpoints.linear_transfer_coefficient(X, y, source)
+    scaled = endpoints.linear_transfer_coefficient(X * scale, y * scale, source)
+    np.testing.assert_allclose(scaled, expected, rtol=64 * EPS, atol=0)
+
+
+@pytest.mark.parametrize("depth", [2, 3, 5])
+@pytest.mark.parametrize("scale", [1e-300, 1e155, 1e300])
+def test_finetune_endpoint_at_extreme_labels_matches_mpmath(
+    depth: int, scale: float
+) -> None:
+    # beta_ft = m + c^((L-1)/2) o, c the positive root of c^L - a c^(L-1) - b
+    # with a = ||o||^2, b = ||m||^2 (which overflows in float64 here); m, o
+    # are the float64 X^+ y and (I - P) beta_s, so only the scale equation and
+    # the assembly are compared.
+    rng = np.random.default_rng(5)
+    X, y = rng.standard_normal((3, 6)), scale * rng.standard_normal(3)
+    source = rng.standard_normal(6)
+    source /= np.linalg.norm(source)
+    result = endpoints.finetune_endpoint(X, y, source, depth=depth)
+    minimum = endpoints.min_norm_solution(X, y)
+    outside = endpoints.finetune_endpoint_as_printed(X, y, source) - minimum
+    with mpmath.workdps(50):
+        m = [mpmath.mpf(v) for v in minimum]
+        o = [mpmath.mpf(v) for v in outside]
+        a, b = mpmath.fsum(v * v for v in o), mpmath.fsum(v * v for v in m)
+        # In t = c / max(a, b^(1/L)) the coefficients are at most one and
+        # the root lies in [1, 2], so findroot's test on the residual is relative.
+        unit = max(a, b ** (mpmath.mpf(1) / depth))
+        p, q = a / unit, b / unit**depth
+        t = mpmath.findroot(lambda t: t**depth - p * t ** (depth - 1) - q, 2)
+        c = t * unit
+        factor = c ** (mpmath.mpf(depth - 1) / 2)
+        expected = [float(mi + factor * oi) for mi, oi in zip(m, o, strict=True)]
+        size = [float(abs(mi) + abs(factor * oi)) for mi, oi in zip(m, o, strict=True)]
+    # Each path rounds a few dozen times (norms of 6 entries, powers, Newton's
+    # last step), each within eps/2 of the size of the sum it feeds.
+    np.testing.assert_array_less(
+        np.abs(result - np.array(expected)), 64 * EPS * np.array(size) + 1e-300
+    )
