@@ -85,9 +85,10 @@ def l12_norm(B: ArrayLike) -> Float64Array:
       Eqs. (24) and (28)-(30) of ptft-diagonal-networks.
     """
     b = as_finite_array("B", B)
-    if b.ndim < 2:
+    if b.ndim < 2 or 0 in b.shape:
         raise InvalidArgumentError(
-            f"B has shape {b.shape}: B must be (..., O, D) (outputs by inputs, eq. 24)"
+            f"B has shape {b.shape}: B must be (..., O, D) with O, D >= 1 "
+            "(outputs by inputs, eq. 24)"
         )
     return np.asarray(np.sum(_column_norms(b), axis=-1), dtype=np.float64)
 

@@ -83,7 +83,9 @@ from implicit_bias.numerics.linear_systems import (
 from implicit_bias.numerics.arguments import (
     as_finite_array,
     as_finite_arrays,
+    check_dps,
     check_iteration_count,
+    check_mp_real,
     check_tolerance,
 )
 
@@ -251,10 +253,8 @@ def q_potential_mp(z: float, *, dps: int = 50) -> mpmath.mpf:
     References:
       Eq. (23) of ptft-diagonal-networks.
     """
-    with mpmath.workdps(dps + 10):
-        z_ = mpmath.mpf(z)
-    if not mpmath.isfinite(z_):
-        raise InvalidArgumentError(f"z={z!r} is not finite: z must be a finite real")
+    dps = check_dps(dps)
+    z_ = check_mp_real("z", z, meaning="the argument of the potential q")
     if z_ == 0:
         return mpmath.mpf(0)
     lost = max(0, -2 * int(mpmath.floor(mpmath.log10(abs(z_))))) + 2

@@ -78,6 +78,8 @@ from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics.arguments import (
     as_finite_array,
     check_closed_interval,
+    check_dps,
+    check_mp_real,
 )
 from implicit_bias.theory import relu_kernels as theory
 
@@ -189,10 +191,8 @@ def relu_kernel_mp(u: Any, *, dps: int = 50) -> mpmath.mpf:
       ...     bool(abs(relu_kernel_mp(0) - 1 / (2 * mpmath.pi)) < mpmath.mpf(10) ** -49)
       True
     """
-    try:
-        value = mpmath.mpf(u)
-    except (TypeError, ValueError) as error:
-        raise InvalidArgumentError(f"u={u!r} is not a real number") from error
+    dps = check_dps(dps)
+    value = check_mp_real("u", u, meaning="a cosine similarity in [-1, 1]")
     if not -1 <= value <= 1:
         raise InvalidArgumentError(
             f"u={u!r} is outside [-1, 1]: u is a cosine similarity u_ij of two "

@@ -54,7 +54,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array, check_real
+from implicit_bias.numerics.arguments import (
+    MAX_DPS,
+    as_finite_array,
+    check_integer,
+    check_mp_real,
+    check_real,
+)
 
 __all__ = [
     "Penalty",
@@ -683,11 +689,14 @@ def _golden_steps(dps: int) -> int:
 
 
 def _check_dps(dps: int) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 15:
-        raise InvalidArgumentError(
-            f"dps={dps!r} is not an integer >= 15: dps counts decimal digits"
-        )
-    return dps
+    # Below 15 digits the scan cannot resolve a float64-accurate minimizer.
+    return check_integer(
+        "dps",
+        dps,
+        min_value=15,
+        max_value=MAX_DPS,
+        meaning="the working precision in decimal digits",
+    )
 
 
 def _mp_value(function: Callable[[Any], Any], z: Any, name: str) -> Any:
@@ -722,12 +731,10 @@ def omega_tilde_mp(
     Returns:
       an ``mpmath.mpf``.
     """
-    _check_dps(dps)
+    dps = _check_dps(dps)
     function = _mp_function(omega)
+    value = check_mp_real("v", v, meaning="the argument v of the effective penalty")
     with mpmath.workdps(dps + 10):
-        value = mpmath.mpf(v)
-        if not mpmath.isfinite(value):
-            raise InvalidArgumentError(f"v={v!r} is not finite")
         if abs(_mp_value(function, mpmath.mpf(1), "omega")) > _ZERO_AT_ONE:
             raise InvalidArgumentError("omega(1) != 0: omega must vanish at 1")
         u = value**2
@@ -798,11 +805,11 @@ def omega_join_mp(
     Returns:
       an ``mpmath.mpf``.
     """
-    _check_dps(dps)
+    dps = _check_dps(dps)
     function1, function2 = _mp_function(omega1), _mp_function(omega2)
+    value = check_mp_real("v", v, meaning="the argument of the joint penalty, >= 1")
     with mpmath.workdps(dps + 10):
-        value = mpmath.mpf(v)
-        if not mpmath.isfinite(value) or value < 1:
+        if value < 1:
             raise InvalidArgumentError(
                 f"v={v!r} is not a finite number >= 1: the joint penalty "
                 "(eq. (11)) is defined on [1, inf)"

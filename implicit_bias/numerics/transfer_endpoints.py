@@ -129,9 +129,7 @@ def _row_space_split(
     """(X^+ y, (I - P_row(X)) beta_s)."""
     minimum = _min_norm(X, y)
     scaled, _ = _power_of_two_scaled(X)
-    inside = _pseudo_inverse_apply(
-        scaled, np.matmul(scaled, beta_s[..., None])[..., 0]
-    )
+    inside = _pseudo_inverse_apply(scaled, np.matmul(scaled, beta_s[..., None])[..., 0])
     return minimum, beta_s - inside
 
 

@@ -145,8 +145,9 @@ class RelaxedProblemSolution:
         an upper bound on the minimum of (4).
       dual_bound: the Lagrangian lower bound at :math:`\lambda = u` (module
         docstring), a lower bound on the minimum of (4); ``-inf`` for p = 2
-        where :math:`\|J^\top u\| \ge 1` (a descent stopped far from the
-        optimum), where the Lagrangian is unbounded below.
+        where :math:`\|J^\top u\| \ge 1` (the Lagrangian is unbounded
+        below) and where the bound is below the float64 range (p near 2), both
+        only for a descent stopped far from the optimum.
       gradient_norm: Frobenius norm of the gradient at the end.
       curvature: the Hessian's smallest eigenvalue there (finite differences).
       iterations: descent iterations taken.
@@ -797,7 +798,8 @@ def solve_relaxed_problem(
     Returns:
       A :class:`RelaxedProblemSolution`. Its dual bound is ``-inf`` (and its
       duality gap inf) for p = 2 when the descent stops where
-      :math:`\|J^\top u\| \ge 1`, far from the optimum.
+      :math:`\|J^\top u\| \ge 1`, far from the optimum, and where the bound
+      is below the float64 range.
 
     Raises:
       InvalidArgumentError: bad shapes, J not of full row rank, a penalty that
@@ -862,7 +864,12 @@ def solve_relaxed_problem(
     if solved is None:  # pragma: no cover - the descent only accepts finite values
         raise AssertionError("the descent ended at an infeasible point")
     multiplier, coefficients = solved
-    dual = relaxed_dual_bound(features, residual, multiplier, penalty)
+    try:
+        dual = relaxed_dual_bound(features, residual, multiplier, penalty)
+    except OutOfRangeError:
+        # The bound is below the objective (weak duality), which is finite, so
+        # it overflowed downwards: -inf is a valid, if empty, lower bound.
+        dual = -math.inf
     return RelaxedProblemSolution(
         feature_map=matrix,
         coefficients=np.asarray(coefficients),

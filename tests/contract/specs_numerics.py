@@ -134,7 +134,12 @@ SPECS: dict[str, Spec | Exempt] = {
             "w1_init": np.full(5, 0.5),
             "w2_init": np.full(5, 0.3),
         },
-        invalid={"w1_init": [np.zeros(5)], "beta": [np.ones(4)]},
+        # w1_init = 0 alone is valid (k_d = w2^2 > 0): a zero pair is not.
+        invalid={"w1_init": [np.ones(4)], "beta": [np.ones(4)]},
+        skip_probes={
+            (name, "extra-axis"): "leading axes of (..., D) are batch axes"
+            for name in ("beta", "w1_init", "w2_init")
+        },
     ),
     f"{_N}.min_q_norm_interpolant": Spec(
         valid=lambda: {
@@ -149,7 +154,11 @@ SPECS: dict[str, Spec | Exempt] = {
     "implicit_bias.numerics.L12Solution": Exempt(
         "result record of min_l12_interpolant"
     ),
-    f"{_N}.l12_norm": Spec(valid=lambda: {"B": _matrix(5, 3, 0)}),
+    f"{_N}.l12_norm": Spec(
+        valid=lambda: {"B": _matrix(5, 3, 0)},
+        invalid={"B": [np.ones(3), np.ones((2, 0))]},
+        skip_probes={("B", "extra-axis"): "leading axes of (..., O, D) are batches"},
+    ),
     f"{_N}.min_l12_interpolant": Spec(
         valid=lambda: {"X": _matrix(3, 6, 0), "Y": _matrix(3, 2, 1)},
         invalid={"tol": [0.0, -1.0, 2.0], "Y": [np.ones((4, 2))]},
