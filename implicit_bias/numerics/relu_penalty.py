@@ -31,11 +31,30 @@ closed form. All iterations run on the scaled variable :math:`x = u/s` with
 lies in :math:`[-1, 1]` and every root in :math:`(0, 2]` (Fujiwara's bound);
 nothing overflows before the penalty itself does.
 
-The penalty is evaluated in the cancellation-free form
+The penalty is evaluated at a root from the readout gap :math:`g = m/u-\gamma`
+and the deviation :math:`d = u - m_0\rho`,
 
-.. math:: p(u) = (m/u-\gamma)^2 + (u-m_0\rho)^2 + m_0^2(1-\rho)(1+\rho),
+.. math:: p = g^2 + d^2 + m_0^2(1-\rho)(1+\rho),\qquad g = \frac{u^2 d}{m}
+          \ \text{at a root}
 
-lambdified from :func:`implicit_bias.theory.relu_penalty.deviation_geometric`.
+(:func:`implicit_bias.theory.relu_penalty.deviation_from_gap` and
+:func:`~implicit_bias.theory.relu_penalty.readout_gap_at_root`): each of g
+and d is either computed directly or obtained from the other through the
+identity, whichever carries the smaller error bound, so that neither
+cancellation in :math:`m/u-\gamma` nor in :math:`u - m_0\rho` spoils the
+result near the point where the penalty vanishes.
+
+The range of float64. A point is evaluated in float64 where the scaled
+constant term :math:`m^2/s^4` of eq. (10) has not underflowed and every
+quantity its results are made of (:math:`u^*`, g, the penalty, the slope)
+lies in :math:`[2^{-1000}, 2^{1020}]` with an error bound below
+:math:`2^{-40}` of its value. The other points -- :math:`|m|` below about
+:math:`10^{-145}(m_0\rho)^2` or far below :math:`|\gamma|^2`, a penalty or
+slope beyond the normal range, a readout gap lost to cancellation -- run the
+same algorithm in mpmath at 320 bits, whose exponent range is unbounded, and
+are rounded once to float64. A result beyond the float64 range raises
+:class:`~implicit_bias.errors.OutOfRangeError`; one below it is rounded to a
+subnormal number or 0.
 
 Conventions at the edges of the domain:
 
@@ -47,21 +66,33 @@ Conventions at the edges of the domain:
   limit :math:`m\to 0` from the side where :math:`\gamma m > 0`.
 * ``gamma < 0``: a readout initialized at a negative value. Since p depends on
   m and :math:`\gamma` only through :math:`(m/u-\gamma)^2` and :math:`m^2`,
-  :math:`\tilde r(-m, \rho, m_0, -\gamma) = \tilde r(m, \rho, m_0, \gamma)`.
+  :math:`\tilde r(-m, \rho, m_0, -\gamma) = \tilde r(m, \rho, m_0, \gamma)`;
+  every point is evaluated as the one with :math:`m \ge 0`.
+* ``m = m0*rho*gamma`` exactly, with :math:`m_0\rho > 0`: the point
+  :math:`(m_0\rho, \gamma)` lies on the hyperbola :math:`u\,w^{(2)} = m`,
+  so :math:`u^* = m_0\rho` and :math:`\tilde r = m_0^2(1-\rho^2)`, which is
+  0 for :math:`\rho = 1`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import Any
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 import mpmath
 import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_arrays, relu_unit_arguments
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics.arguments import (
+    as_finite_arrays,
+    check_dps,
+    check_mp_real,
+    relu_unit_arguments,
+)
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma as gamma_symbol
 from implicit_bias.theory.symbols import m as m_symbol
@@ -82,28 +113,18 @@ __all__ = [
 ]
 
 Float64Array = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 _ARGUMENTS = (u_symbol, m_symbol, rho_symbol, m0_symbol, gamma_symbol)
-_deviation_numpy: Callable[..., Any] = sp.lambdify(
-    _ARGUMENTS, theory.deviation_geometric(), modules="numpy"
-)
 _deviation_mpmath: Callable[..., Any] = sp.lambdify(
     _ARGUMENTS, theory.deviation_geometric(), modules="mpmath"
 )
-_from_gap_numpy: Callable[..., Any] = sp.lambdify(
-    (theory.readout_gap, u_symbol, rho_symbol, m0_symbol),
-    theory.deviation_from_gap(),
-    modules="numpy",
-)
-_gap_at_root_numpy: Callable[..., Any] = sp.lambdify(
-    _ARGUMENTS, theory.readout_gap_at_root(), modules="numpy"
-)
-_envelope_from_gap_numpy: Callable[..., Any] = sp.lambdify(
-    (theory.readout_gap, u_symbol), theory.envelope_slope_from_gap(), modules="numpy"
-)
 
-#: A computed root is taken to be within this many ulps of the exact one (the
-#: iterations stop at steps of 4 ulps or a residual at the rounding level).
+_EPS = float(np.finfo(np.float64).eps)
+_SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)
+#: A computed root is taken to be within this many ulps of the exact one, times
+#: its condition number plus one (the iterations stop at steps of 4 ulps or a
+#: residual at the rounding level).
 _ROOT_ULPS = 8.0
 #: Iterations stop once a step moves the scaled root by less than this many ulps.
 _NEWTON_ULPS = 4.0
@@ -111,8 +132,9 @@ _NEWTON_ULPS = 4.0
 #: 10^6 points with magnitudes 1e-100..1e100); this cap only guards a defect.
 _NEWTON_MAX_STEPS = 200
 #: Below this the scaled constant term m^2/s^4 of eq. (10) has lost digits to
-#: underflow (it is within 2^52 of the subnormal range): such points, with
-#: |m| below ~1e-145 (m0 rho)^2, go through _minimize_small_magnitude.
+#: underflow (it is within 2^52 of the subnormal range), and the smallest roots
+#: may lie below the float64 range: such points, with |m| below ~1e-145
+#: (m0 rho)^2 or ~1e-145 gamma^2, are evaluated in mpmath (_minimize_point_mp).
 _SMALLEST_SCALED_CONSTANT = 1e-290
 #: Points per block of the elementwise work (64 KiB per float64 temporary).
 _BLOCK = 8192
@@ -120,18 +142,46 @@ _BLOCK = 8192
 _NOISE_ULPS = 8.0
 #: Below this fraction of points still moving, iterate on those only.
 _COMPACT_FRACTION = 0.05
+#: A float64 result is kept only where every quantity it is made of lies in
+#: this range: below it subnormal numbers lose digits, above it a square or a
+#: sum of squares may overflow.
+_TRUSTED_LOW = 2.0**-1000
+_TRUSTED_HIGH = 2.0**1020
+#: ... and where its error bound is below this fraction of its value (a readout
+#: gap or penalty that cancelled to a few digits near the hyperbola, a root
+#: near a double root).
+_TRUSTED_RELATIVE = 2.0**-40
+#: Bits of the mpmath evaluation. Off the hyperbola g or d is at least ~2^-212
+#: of the scale (m, m0*rho and gamma are floats, so m - m0*rho*gamma is either
+#: 0 or at least that), which 320 bits still resolve to 2^-100.
+_MP_BITS = 320
+#: Near a double root Halley's iterations converge linearly; at 320 bits they
+#: need a few hundred steps.
+_MP_MAX_STEPS = 2000
 
 
-def _quartic(
-    x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
-) -> Float64Array:
+def _quartic(x: Any, a: Any, b: Any, c: Any) -> Any:
     """Eq. (10) in Horner form, :math:`((x - a)x^2 + b)x - c`."""
     return ((x - a) * x * x + b) * x - c
 
 
+def _condition(x: Any, a: Any, b: Any, c: Any) -> Any:
+    r"""Condition number of a root x of the scaled eq. (10).
+
+    .. math:: \kappa = \frac{x^4 + |a|x^3 + |b|x + c}{x\,|q'(x)|}
+
+    A relative change :math:`\epsilon` of every coefficient moves the root by
+    :math:`\kappa\epsilon x` (infinite at a double root).
+    """
+    square = x * x
+    terms = (x + abs(a)) * square * x + abs(b) * x + c
+    slope = (4.0 * x - 3.0 * a) * square + b
+    return terms / (x * abs(slope))
+
+
 def _newton_step(
     x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
-) -> NDArray[np.bool_]:
+) -> BoolArray:
     r"""One Halley step on eq. (10), in place; returns which points still move.
 
     Halley's step is Newton's step :math:`\delta = q/q'` divided by
@@ -141,7 +191,6 @@ def _newton_step(
     quartic's terms: a root with condition number kappa cannot be located
     closer than ~kappa ulps, and smaller steps would only chase rounding noise.
     """
-    eps = np.finfo(np.float64).eps
     square = x * x
     cube = square * x
     residual = ((x - a) * cube + b * x) - c
@@ -149,20 +198,21 @@ def _newton_step(
     newton = np.divide(residual, slope, out=np.zeros_like(x), where=slope != 0)
     correction = 1.0 - newton * (6.0 * x - 3.0 * a) * x / slope
     step = np.divide(newton, correction, out=newton, where=correction > 0.5)
-    noise = _NOISE_ULPS * eps * ((x + np.abs(a)) * cube + np.abs(b) * x + c)
-    moving = (np.abs(step) > _NEWTON_ULPS * eps * x) & (np.abs(residual) > noise)
+    noise = _NOISE_ULPS * _EPS * ((x + np.abs(a)) * cube + np.abs(b) * x + c)
+    moving = (np.abs(step) > _NEWTON_ULPS * _EPS * x) & (np.abs(residual) > noise)
     x -= np.where(moving, step, 0.0)
     return moving
 
 
 def _newton(
     x: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array
-) -> Float64Array:
+) -> tuple[Float64Array, BoolArray]:
     """Halley's method on eq. (10) from a start where Newton's converges monotonically.
 
     Where Halley's correction would more than double Newton's step (far from
     the root), the plain Newton step is taken, so the iterates keep Newton's
-    monotone approach.
+    monotone approach. Returns the roots and which of them converged (the
+    others, which would be a defect, are evaluated again in mpmath).
     """
     x = x.copy()
     active = np.arange(x.size)
@@ -178,121 +228,339 @@ def _newton(
             x[active] = xa
             active = active[moving]
         if active.size == 0:
-            return x
-    raise ConvergenceError(
-        f"Halley's method on eq. (10) did not converge in {_NEWTON_MAX_STEPS} steps "
-        f"for {active.size} points; this is a defect, please report the arguments"
-    )
+            break
+    converged = np.ones(x.size, dtype=bool)
+    converged[active] = False
+    return x, converged
 
 
-def _readout_gap(
-    u: Float64Array,
-    m: Float64Array,
-    rho: Float64Array,
-    m0: Float64Array,
-    gamma: Float64Array,
-) -> Float64Array:
-    r"""The readout gap :math:`m/u - \gamma` at a computed root u of eq. (10).
+def _select_scalar(condition: Any, when_true: Any, when_false: Any) -> Any:
+    return when_true if condition else when_false
 
-    Two forms agree at an exact root: :math:`m/u - \gamma` and
-    :math:`u^2(u - m_0\rho)/m`. With u known to :math:`\delta u` (a few ulps,
-    :data:`_ROOT_ULPS`), their absolute errors are about
-    :math:`\epsilon(|m/u| + |\gamma|) + |m|\delta u/u^2` (cancellation, then the
-    slope in u) and :math:`(u^2\epsilon(u + |a|) + u(3u + 2|a|)\delta u)/|m|`
-    with :math:`a = m_0\rho` (the second form's slope in u is
-    :math:`(3u^2 - 2au)/m`).
-    Each point takes the form with the smaller estimate: the first unless it
-    cancels badly (e.g. u near m/gamma), the second only where it is not
-    amplified by a large :math:`u^2/|m|`.
+
+def _at_root(
+    u: Any,
+    m: Any,
+    a: Any,
+    gamma: Any,
+    t2: Any,
+    kappa: Any,
+    eps: Any,
+    select: Callable[[Any, Any, Any], Any],
+) -> tuple[Any, Any, Any, Any]:
+    r"""Penalty and readout gap at a computed root u of eq. (10), with error bounds.
+
+    For ``m > 0``, on NumPy arrays (``select=np.where``) or mpmath scalars.
+    With :math:`u` within :math:`\delta = 8\epsilon u(\kappa+1)` of the root,
+    the readout gap is either
+
+    .. math:: g = \frac{m}{u} - \gamma \quad\text{or}\quad
+              g = \frac{u^2 (u - a)}{m} = \frac{d}{m/u^2},
+
+    with absolute errors :math:`\epsilon(m/u + |\gamma|) + m\delta/u^2` and
+    :math:`(\epsilon(u + |a|) + (3u + 2|a|)\delta/u)\,u^2/m` (rounding, then the
+    slope in u); the one with the smaller bound is kept. The penalty is either
+    eq. (8) at u, :math:`p = g^2 + d^2 + t^2` with the direct g and d, whose
+    error is the rounding of both differences plus :math:`p''\delta^2/2`
+    (u enters only at second order at a minimizer), or the form tied by the
+    identity :math:`d = g\,m/u^2`,
+
+    .. math:: p = g^2\left(1 + \frac{m^2}{u^4}\right) + t^2,
+
+    whose error is first order in that of g; the one with the smaller bound is
+    kept. ``t2`` is :math:`t^2 = m_0^2(1-\rho)(1+\rho)`.
+
+    Returns:
+      ``(penalty, penalty_error, gap, gap_error)``.
     """
-    eps = np.finfo(np.float64).eps
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        direct = m / u - gamma
-        at_root = _gap_at_root_numpy(u, m, rho, m0, gamma)
-        shift = _ROOT_ULPS * eps * u
-        direct_error = eps * (np.abs(m / u) + np.abs(gamma)) + np.abs(m) * shift / u**2
-        a = np.abs(m0 * rho)
-        root_error = (u * u * eps * (u + a) + u * (3 * u + 2 * a) * shift) / np.abs(m)
-        return np.asarray(np.where(root_error < direct_error, at_root, direct))
+    ratio = m / u
+    curvature = ratio / u
+    direct_gap = ratio - gamma
+    deviation = u - a
+    shift = _ROOT_ULPS * eps * u * (kappa + 1.0)
+    direct_gap_error = eps * (ratio + abs(gamma)) + curvature * shift
+    root_gap = deviation / curvature
+    root_gap_error = (
+        eps * (u + abs(a)) + (3.0 * u + 2.0 * abs(a)) * shift / u
+    ) / curvature
+    from_root = root_gap_error < direct_gap_error
+    gap = select(from_root, root_gap, direct_gap)
+    gap_error = select(from_root, root_gap_error, direct_gap_error)
+    objective = direct_gap * direct_gap + deviation * deviation + t2
+    # p'' = 2 m^2/u^4 + 4 m g/u^3 + 2 at u.
+    second = 2.0 * curvature * curvature + 4.0 * curvature * direct_gap / u + 2.0
+    objective_error = (
+        2.0 * eps * abs(direct_gap) * (ratio + abs(gamma))
+        + 2.0 * eps * abs(deviation) * (u + abs(a))
+        + abs(second) * shift * shift / 2.0
+        + 4.0 * eps * objective
+    )
+    stretch = 1.0 + curvature * curvature
+    tied = gap * gap * stretch + t2
+    tied_error = 2.0 * abs(gap) * gap_error * stretch + 4.0 * eps * tied
+    use_tied = tied_error < objective_error
+    penalty = select(use_tied, tied, objective)
+    penalty_error = select(use_tied, tied_error, objective_error)
+    return penalty, penalty_error, gap, gap_error
 
 
-def _penalty_at_root(
-    u: Float64Array,
-    m: Float64Array,
-    rho: Float64Array,
-    m0: Float64Array,
-    gamma: Float64Array,
-) -> Float64Array:
-    """Eq. (11) at a computed root u of eq. (10), with the better readout gap."""
-    gap = _readout_gap(u, m, rho, m0, gamma)
-    return np.asarray(_from_gap_numpy(gap, u, rho, m0), dtype=np.float64)
+def _in_range(x: Float64Array) -> BoolArray:
+    """Whether ``|x|`` lies in the trusted range of float64 results."""
+    magnitude = np.abs(x)
+    return (magnitude >= _TRUSTED_LOW) & (magnitude <= _TRUSTED_HIGH)
+
+
+class _Minimum(NamedTuple):
+    r"""Results of :func:`_minimize`, elementwise.
+
+    ``slope`` is :math:`\partial\log\tilde r/\partial m` and ``elasticity``
+    ``m`` times it (both NaN where undefined: ``zero`` marks an exactly
+    vanishing penalty, ``singular`` m = 0 with :math:`u^* = 0`); entries beyond
+    the float64 range are infinite. ``trusted`` marks the float64 evaluations
+    (the others were evaluated in mpmath).
+    """
+
+    scale: Float64Array
+    penalty: Float64Array
+    roots: Float64Array
+    slope: Float64Array
+    elasticity: Float64Array
+    zero: BoolArray
+    singular: BoolArray
+    trusted: BoolArray
 
 
 def _minimize(
-    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
-) -> tuple[Float64Array, Float64Array, Float64Array]:
-    """Global minimizer u*, minimum p(u*) and stationary-point count, elementwise.
+    m: Float64Array,
+    rho: Float64Array,
+    m0: Float64Array,
+    gamma: Float64Array,
+    *,
+    slope: bool = False,
+) -> _Minimum:
+    """Global minimizer u*, minimum p(u*), stationary-point count and slope.
 
     Works through blocks of :data:`_BLOCK` points so that the temporaries of
     the elementwise arithmetic stay in cache (twice as fast as whole arrays
-    at 10^5 points).
+    at 10^5 points); then evaluates in mpmath the points whose float64 results
+    are not trusted (module docstring). With ``slope=False`` the slope is not
+    needed, and a point whose slope alone is not trusted stays in float64.
     """
     shape = m.shape
-    flat = [np.ascontiguousarray(v).ravel() for v in (m, rho, m0, gamma)]
-    u_star, penalty, count = (np.empty(flat[0].size) for _ in range(3))
-    for start in range(0, flat[0].size, _BLOCK):
+    flat = [
+        np.ascontiguousarray(v, dtype=np.float64).ravel() for v in (m, rho, m0, gamma)
+    ]
+    size = flat[0].size
+    fields: list[Any] = [np.empty(size) for _ in range(5)]
+    fields += [np.empty(size, dtype=bool) for _ in range(3)]
+    for start in range(0, size, _BLOCK):
         block = slice(start, start + _BLOCK)
-        u_star[block], penalty[block], count[block] = _minimize_block(
-            *(v[block] for v in flat)
-        )
-    return u_star.reshape(shape), penalty.reshape(shape), count.reshape(shape)
+        m_block, rho_block, m0_block, gamma_block = (v[block] for v in flat)
+        minimum = _minimize_block(m_block, rho_block, m0_block, gamma_block, slope)
+        for field, values in zip(fields, minimum, strict=True):
+            field[block] = values
+    result = _Minimum(*fields)
+    for index in np.flatnonzero(~result.trusted):
+        point = _minimize_point_mp(*(float(v[index]) for v in flat))
+        for field, value in zip(result, point, strict=True):
+            field[index] = value
+        if _SMALLEST_NORMAL <= abs(result.slope[index]) < math.inf:
+            # m times the rounded slope, as relu_ptft_log_log_slope promises
+            # wherever the slope itself is a normal float64 number.
+            result.elasticity[index] = flat[0][index] * result.slope[index]
+    return _Minimum._make(np.reshape(field, shape) for field in result)
 
 
 def _minimize_block(
-    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
-) -> tuple[Float64Array, Float64Array, Float64Array]:
-    """:func:`_minimize` on one block of flat arrays."""
-    zero = m == 0
-    if zero.any():
-        # m == 0: the infimum over both ways of switching the unit off; the
-        # other points go through the quartic on their own.
-        rho_plus = np.maximum(rho, 0.0)
-        off_readout = gamma**2 + m0**2 * (1 - rho_plus) * (1 + rho_plus)
-        # |gamma| <= m0 rho decides the tie without the cancellation in off_readout.
-        interior = (rho > 0) & (np.abs(gamma) <= m0 * rho)
-        u_star = np.where(interior, m0 * rho, 0.0)
-        penalty = np.minimum(m0**2, off_readout)
-        count = np.ones_like(m)
-        live = ~zero
-        if live.any():
-            u_star[live], penalty[live], count[live] = _minimize_block(
-                m[live], rho[live], m0[live], gamma[live]
-            )
-        return u_star, penalty, count
-    a_raw = m0 * rho
-    # With s = max(|a|, |gamma m|^(1/3), |m|^(1/2)) every scaled coefficient lies
-    # in [-1, 1] and every root in (0, 2] (Fujiwara's bound), and s is as small as
-    # such a bound can be, which keeps the constant term m^2/s^4 from underflowing.
-    scale = np.maximum(
-        np.maximum(np.abs(a_raw), np.cbrt(np.abs(gamma)) * np.cbrt(np.abs(m))),
-        np.sqrt(np.abs(m)),
-    )
-    a = a_raw / scale
-    b = (gamma / scale) * (m / scale) / scale
-    c = (m / scale / scale) ** 2
-    lost = c < _SMALLEST_SCALED_CONSTANT
-    if lost.any():
-        u_star, penalty, count = (np.empty_like(m) for _ in range(3))
-        kept = ~lost
-        if kept.any():
-            u_star[kept], penalty[kept], count[kept] = _minimize_block(
-                m[kept], rho[kept], m0[kept], gamma[kept]
-            )
-        u_star[lost], penalty[lost], count[lost] = _minimize_small_magnitude(
-            m[lost], rho[lost], m0[lost], gamma[lost]
-        )
-        return u_star, penalty, count
+    m_signed: Float64Array,
+    rho: Float64Array,
+    m0: Float64Array,
+    gamma_signed: Float64Array,
+    slope: bool,
+) -> _Minimum:
+    """:func:`_minimize` in float64 on one block of flat arrays."""
+    sign = np.where(m_signed < 0, -1.0, 1.0)
+    m = np.abs(m_signed)
+    gamma = sign * gamma_signed
+    size = m.size
+    u_star, penalty, gap = (np.zeros(size) for _ in range(3))
+    count = np.ones(size)
+    zero, singular, trusted = (np.zeros(size, dtype=bool) for _ in range(3))
+    with np.errstate(all="ignore"):
+        a = m0 * rho
+        # m0 sqrt((1 - rho)(1 + rho)) <= m0 never overflows, and (1 -+ rho) are
+        # exact near rho = +-1 (Sterbenz), where 1 - rho**2 would cancel.
+        t2 = np.square(m0 * np.sqrt((1.0 - rho) * (1.0 + rho)))
 
+    off = m == 0
+    if off.any():
+        readout_off = _readout_switched_off(m0[off], rho[off], gamma[off])
+        index = np.flatnonzero(off)
+        u_star[index] = np.where(readout_off, a[off], 0.0)
+        with np.errstate(over="ignore"):
+            penalty[index] = np.where(
+                readout_off, gamma[off] ** 2 + t2[off], m0[off] ** 2
+            )
+        gap[index] = -gamma[off]
+        vanishes = np.where(
+            readout_off,
+            (gamma[off] == 0) & ((rho[off] == 1) | (m0[off] == 0)),
+            m0[off] == 0,
+        )
+        zero[index] = vanishes
+        singular[index] = ~readout_off & ~vanishes
+        trusted[index] = (_in_range(penalty[index]) | vanishes) & (
+            _in_range(u_star[index]) | ~readout_off | vanishes
+        )
+
+    curve = _on_hyperbola(m, m0, rho, gamma)
+    if curve.any():
+        u_star[curve] = a[curve]
+        penalty[curve] = t2[curve]
+        zero[curve] = rho[curve] == 1
+        trusted[curve] = True
+
+    live = np.flatnonzero(~off & ~curve)
+    gap_ok = np.ones(size, dtype=bool)
+    if live.size:
+        (
+            u_star[live],
+            penalty[live],
+            gap[live],
+            count[live],
+            trusted[live],
+            gap_ok[live],
+        ) = _live_minimum(m[live], a[live], gamma[live], t2[live])
+
+    with np.errstate(all="ignore"):
+        slope_values = sign * (2.0 * gap / u_star / penalty)
+    slope_values[curve] = 0.0
+    slope_values[zero | singular] = np.nan
+    if slope:
+        defined = ~zero & ~singular
+        exact_zero = (gap == 0) & (off | curve)
+        trusted &= ~defined | ((_in_range(slope_values) | exact_zero) & gap_ok)
+    elasticity = m_signed * slope_values
+    return _Minimum(
+        u_star, penalty, count, slope_values, elasticity, zero, singular, trusted
+    )
+
+
+def _readout_switched_off(
+    m0: Float64Array, rho: Float64Array, gamma: Float64Array
+) -> BoolArray:
+    r"""At m = 0, where :math:`\rho > 0` and :math:`|\gamma| \le m_0\rho` exactly.
+
+    ``m0*rho`` is rounded; where :math:`|\gamma|` lies within two of its ulps
+    the comparison is made in exact rational arithmetic.
+    """
+    with np.errstate(under="ignore"):
+        a = m0 * rho
+    switched = (rho > 0) & (np.abs(gamma) <= a)
+    close = (rho > 0) & (np.abs(np.abs(gamma) - a) <= 2.0 * np.spacing(a))
+    for i in np.flatnonzero(close):
+        switched[i] = abs(Fraction(gamma[i])) <= Fraction(m0[i]) * Fraction(rho[i])
+    return switched
+
+
+def _on_hyperbola(
+    m: Float64Array, m0: Float64Array, rho: Float64Array, gamma: Float64Array
+) -> BoolArray:
+    r"""Where :math:`m = m_0\rho\gamma > 0` exactly: (m0 rho, gamma) on the hyperbola.
+
+    The product is compared with m through its mantissas and exponents (no
+    overflow or underflow), within 4 ulps; points that close are decided in
+    exact rational arithmetic.
+    """
+    candidates = (m > 0) & (m0 > 0) & (rho > 0) & (gamma > 0)
+    if not candidates.any():
+        return candidates
+    mantissas = [np.frexp(v) for v in (m0, rho, gamma, m)]
+    product = mantissas[0][0] * mantissas[1][0] * mantissas[2][0]
+    exponent = mantissas[0][1] + mantissas[1][1] + mantissas[2][1] - mantissas[3][1]
+    with np.errstate(over="ignore", under="ignore"):
+        ratio = np.ldexp(product, exponent)
+    candidates &= np.abs(ratio - mantissas[3][0]) <= 4.0 * _EPS
+    for i in np.flatnonzero(candidates):
+        candidates[i] = Fraction(m0[i]) * Fraction(rho[i]) * Fraction(
+            gamma[i]
+        ) == Fraction(m[i])
+    return candidates
+
+
+def _live_minimum(
+    m: Float64Array, a_raw: Float64Array, gamma: Float64Array, t2: Float64Array
+) -> tuple[
+    Float64Array, Float64Array, Float64Array, Float64Array, BoolArray, BoolArray
+]:
+    """Global minimum where m > 0 and the point is off the hyperbola, in float64.
+
+    Returns ``(u*, penalty, gap, count, trusted, gap_trusted)``: ``trusted``
+    marks the points whose minimizer and penalty are trusted (module
+    docstring), ``gap_trusted`` those whose readout gap is as well.
+    """
+    size = m.size
+    u_star, penalty, gap = (np.full(size, np.nan) for _ in range(3))
+    penalty_error, gap_error = (np.full(size, np.inf) for _ in range(2))
+    count = np.ones(size)
+    converged = np.zeros(size, dtype=bool)
+    with np.errstate(all="ignore"):
+        # With s = max(|a|, |gamma m|^(1/3), |m|^(1/2)) every scaled coefficient lies
+        # in [-1, 1] and every root in (0, 2] (Fujiwara's bound), and s is as small
+        # as such a bound can be, which keeps the constant term m^2/s^4 from
+        # underflowing.
+        scale = np.maximum(
+            np.maximum(np.abs(a_raw), np.cbrt(np.abs(gamma)) * np.cbrt(m)), np.sqrt(m)
+        )
+        a = a_raw / scale
+        b = (gamma / scale) * (m / scale) / scale
+        c = (m / scale / scale) ** 2
+    usable = np.flatnonzero((c >= _SMALLEST_SCALED_CONSTANT) & np.isfinite(b))
+    if usable.size:
+        with np.errstate(all="ignore"):
+            (
+                u_star[usable],
+                penalty[usable],
+                penalty_error[usable],
+                gap[usable],
+                gap_error[usable],
+                count[usable],
+                converged[usable],
+            ) = _scaled_minimum(
+                m[usable],
+                a_raw[usable],
+                gamma[usable],
+                t2[usable],
+                scale[usable],
+                a[usable],
+                b[usable],
+                c[usable],
+            )
+    with np.errstate(invalid="ignore"):
+        trusted = (
+            converged
+            & _in_range(u_star)
+            & _in_range(penalty)
+            & (penalty_error <= _TRUSTED_RELATIVE * penalty)
+        )
+        gap_trusted = _in_range(gap) & (gap_error <= _TRUSTED_RELATIVE * np.abs(gap))
+    return u_star, penalty, gap, count, trusted, gap_trusted
+
+
+def _scaled_minimum(
+    m: Float64Array,
+    a_raw: Float64Array,
+    gamma: Float64Array,
+    t2: Float64Array,
+    scale: Float64Array,
+    a: Float64Array,
+    b: Float64Array,
+    c: Float64Array,
+) -> tuple[Any, ...]:
+    """The local minima of p on the scaled eq. (10), the smaller one kept.
+
+    Returns ``(u*, penalty, penalty_error, gap, gap_error, count, converged)``.
+    """
     q_half = _quartic(0.5 * a, a, b, c)
     positive_a = a > 0
     right = ~positive_a | (q_half < 0)
@@ -306,10 +574,10 @@ def _minimize_block(
         # 3 phi = 2 asin(sqrt(4b/a^3)) and 3a/4 - v2 = a sin^2(phi/2), nothing
         # cancels when b << a^3 (then v1 ~ sqrt(b/3a) << v2 ~ 3a/4).
         sin_half_phi = np.sin(np.arcsin(np.sqrt(4.0 * bh / ah**3)) / 3.0)
-        gap = ah * sin_half_phi * sin_half_phi
-        v2 = 0.75 * ah - gap
+        hump_gap = ah * sin_half_phi * sin_half_phi
+        v2 = 0.75 * ah - hump_gap
         # v1 + v3 = 3a/4 - v2 = gap and v1 v3 = -b/(4 v2): v1 is the positive root.
-        v1 = 0.5 * gap + np.sqrt(0.25 * gap * gap + bh / (4.0 * v2))
+        v1 = 0.5 * hump_gap + np.sqrt(0.25 * hump_gap * hump_gap + bh / (4.0 * v2))
         right[humps] |= _quartic(v2, ah, bh, ch) < 0
         left[humps] |= _quartic(v1, ah, bh, ch) > 0
 
@@ -325,92 +593,212 @@ def _minimize_block(
     from_above = np.maximum(a, 0.0) + np.maximum(
         np.cbrt(2.0 * b_minus), np.sqrt(np.sqrt(2.0 * c))
     )
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        negative_a = np.where(a < 0, -a, np.nan)
-        from_above = np.fmin(
-            from_above,
-            np.maximum(
-                np.sqrt(2.0 * b_minus / negative_a), np.cbrt(2.0 * c / negative_a)
-            ),
-        )
-        from_left = c / b
+    negative_a = np.where(a < 0, -a, np.nan)
+    from_above = np.fmin(
+        from_above,
+        np.maximum(np.sqrt(2.0 * b_minus / negative_a), np.cbrt(2.0 * c / negative_a)),
+    )
+    from_left = c / b
     from_above = np.where(
         (a <= 0) & (b > 0), np.minimum(from_above, from_left), from_above
     )
-    u_star = _newton(np.where(right, from_above, from_left), a, b, c) * scale
-    penalty = _penalty_at_root(u_star, m, rho, m0, gamma)
+    x, converged = _newton(np.where(right, from_above, from_left), a, b, c)
+    u_star = x * scale
+    penalty, penalty_error, gap, gap_error = _at_root(
+        u_star, m, a_raw, gamma, t2, _condition(x, a, b, c), _EPS, np.where
+    )
     both = np.flatnonzero(left & right)
     count = np.ones_like(m)
     if both.size:
         # Three positive roots: the leftmost is the other local minimum.
         count[both] = 3.0
         ab, bb, cb = a[both], b[both], c[both]
-        u_left = _newton(cb / bb, ab, bb, cb) * scale[both]
-        p_left = _penalty_at_root(u_left, m[both], rho[both], m0[both], gamma[both])
-        better = p_left < penalty[both]
-        u_star[both[better]] = u_left[better]
-        penalty[both[better]] = p_left[better]
+        x_left, converged_left = _newton(cb / bb, ab, bb, cb)
+        converged[both] &= converged_left
+        u_left = x_left * scale[both]
+        at_left = _at_root(
+            u_left,
+            m[both],
+            a_raw[both],
+            gamma[both],
+            t2[both],
+            _condition(x_left, ab, bb, cb),
+            _EPS,
+            np.where,
+        )
+        better = both[at_left[0] < penalty[both]]
+        chosen = at_left[0] < penalty[both]
+        u_star[better] = u_left[chosen]
+        for values, left_values in zip(
+            (penalty, penalty_error, gap, gap_error), at_left, strict=True
+        ):
+            values[better] = left_values[chosen]
+    return u_star, penalty, penalty_error, gap, gap_error, count, converged
 
-    return u_star, penalty, count
 
+def _to_float(value: Any) -> float:
+    """An mpmath number rounded to the nearest float64, subnormal numbers included.
 
-def _minimize_small_magnitude(
-    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
-) -> tuple[Float64Array, Float64Array, Float64Array]:
-    r""":func:`_minimize_block` where :math:`m^2 \ll (m_0\rho)^4` underflows there.
-
-    Then :math:`|a| = m_0|\rho|` dominates the scale, and eq. (10) has a root
-    at :math:`u = a` to relative order :math:`m/a^2` (below :math:`10^{-145}`,
-    so exactly ``a`` in float64) when :math:`a > 0`, besides the small roots.
-    The small roots are found on the scale :math:`s = \max(|\gamma m|^{1/3},
-    |m|^{1/2})`, where the constant term :math:`m^2/s^4` is at most 1 and does
-    not underflow; :math:`|a|/s` is then huge, which only widens the concave part.
+    ``float(mpf)`` rounds a subnormal result twice (to 53 bits, then to the
+    subnormal grid), so there it is rounded once to a multiple of 2^-1074.
     """
-    a_raw = m0 * rho
-    scale = np.maximum(np.cbrt(np.abs(gamma)) * np.cbrt(np.abs(m)), np.sqrt(np.abs(m)))
+    if mpmath.isnan(value) or mpmath.isinf(value) or abs(value) >= _SMALLEST_NORMAL:
+        return float(value)
+    return math.ldexp(int(mpmath.nint(mpmath.ldexp(value, 1074))), -1074)
+
+
+def _minimize_point_mp(
+    m_signed: float, rho: float, m0: float, gamma_signed: float
+) -> tuple[float, float, float, float, float, bool, bool, bool]:
+    """One point of :func:`_minimize` by the same algorithm in mpmath arithmetic.
+
+    At :data:`_MP_BITS` bits and with an unbounded exponent range, so that no
+    coefficient, root or penalty under- or overflows; each result is rounded
+    once to float64 (an infinity where it lies beyond the float64 range).
+    """
+    sign = -1 if m_signed < 0 else 1
+    with mpmath.workprec(_MP_BITS):
+        eps = mpmath.eps
+        m = abs(mpmath.mpf(m_signed))
+        gamma = sign * mpmath.mpf(gamma_signed)
+        rho_, m0_ = mpmath.mpf(rho), mpmath.mpf(m0)
+        a = m0_ * rho_
+        t2 = (m0_ * (1 - rho_)) * (m0_ * (1 + rho_))
+        singular = False
+        count = 1
+        if m == 0:
+            u_star, gap = a, -gamma
+            penalty = gamma**2 + t2
+            if not (rho_ > 0 and abs(gamma) <= a):
+                u_star, penalty, singular = mpmath.mpf(0), m0_**2, True
+        else:
+            u_star, penalty, gap, count = _live_minimum_mp(m, a, gamma, t2, eps)
+        zero = penalty == 0
+        singular = singular and not zero
+        if zero or singular:
+            slope = elasticity = mpmath.nan
+        else:
+            slope = 2 * gap / u_star / penalty
+            elasticity = m * slope
+            slope *= sign
+        return (
+            _to_float(u_star),
+            _to_float(penalty),
+            float(count),
+            _to_float(slope),
+            _to_float(elasticity),
+            bool(zero),
+            bool(singular),
+            True,
+        )
+
+
+def _live_minimum_mp(
+    m: Any, a_raw: Any, gamma: Any, t2: Any, eps: Any
+) -> tuple[Any, ...]:
+    """:func:`_scaled_minimum` for one point with m > 0, in mpmath arithmetic.
+
+    Returns ``(u*, penalty, gap, count)``.
+    """
+    scale = max(abs(a_raw), mpmath.cbrt(abs(gamma) * m), mpmath.sqrt(m))
     a = a_raw / scale
-    b = (gamma / scale) * (m / scale) / scale
-    c = (m / scale / scale) ** 2
-    u_star = np.empty_like(m)
-    penalty = np.empty_like(m)
-    count = np.ones_like(m)
+    b = gamma * m / scale**3
+    c = (m / scale**2) ** 2
+    q_half = _quartic(a / 2, a, b, c)
+    right = a <= 0 or q_half < 0
+    left = a > 0 and b > 0 and q_half >= 0
+    if a > 0 and 0 < b < a**3 / 4:
+        sin_half_phi = mpmath.sin(mpmath.asin(mpmath.sqrt(4 * b / a**3)) / 3)
+        hump_gap = a * sin_half_phi**2
+        v2 = 3 * a / 4 - hump_gap
+        v1 = hump_gap / 2 + mpmath.sqrt(hump_gap**2 / 4 + b / (4 * v2))
+        right = right or _quartic(v2, a, b, c) < 0
+        left = left or _quartic(v1, a, b, c) > 0
+    b_minus = max(-b, 0)
+    from_above = max(a, 0) + max(mpmath.cbrt(2 * b_minus), mpmath.root(2 * c, 4))
+    if a < 0:
+        from_above = min(
+            from_above, max(mpmath.sqrt(2 * b_minus / -a), mpmath.cbrt(2 * c / -a))
+        )
+    if a <= 0 < b:
+        from_above = min(from_above, c / b)
+    starts = [from_above if right else c / b]
+    if left and right:
+        starts.append(c / b)
+    best: tuple[Any, ...] | None = None
+    for start in starts:
+        x = _halley_mp(start, a, b, c, eps)
+        u = x * scale
+        slope = (4 * x - 3 * a) * x * x + b
+        kappa = _condition(x, a, b, c) if slope else mpmath.inf
+        penalty, _, gap, _ = _at_root(
+            u, m, a_raw, gamma, t2, kappa, eps, _select_scalar
+        )
+        # A tie keeps the first (rightmost) minimizer, as the float64 path does.
+        if best is None or penalty < best[1]:
+            best = (u, penalty, gap)
+    assert best is not None
+    return (*best, 3 if len(starts) == 2 else 1)
 
-    # a < 0: q is convex on u > 0 and its one root is small: Newton from above,
-    # from the least of the root bounds of _minimize_block.
-    negative = np.flatnonzero(a < 0)
-    if negative.size:
-        an, bn, cn = a[negative], b[negative], c[negative]
-        b_minus = np.maximum(-bn, 0.0)
-        start = np.maximum(np.sqrt(2.0 * b_minus / -an), np.cbrt(2.0 * cn / -an))
-        with np.errstate(divide="ignore"):
-            start = np.where(bn > 0, np.minimum(start, cn / bn), start)
-        u_star[negative] = _newton(start, an, bn, cn) * scale[negative]
 
-    # a > 0: the root u = a, and a smaller local minimum of p where q rises
-    # above zero on its hump (b > 0 and q(v1) > 0, v1 as in _minimize_block).
-    positive = np.flatnonzero(a > 0)
-    if positive.size:
-        ap, bp, cp = a[positive], b[positive], c[positive]
-        u_star[positive] = a_raw[positive]
-        with np.errstate(over="ignore", invalid="ignore"):
-            v2 = 0.75 * ap
-            v1 = np.sqrt(np.maximum(bp, 0.0) / (4.0 * v2))
-            hump = (bp > 0) & (_quartic(v1, ap, bp, cp) > 0)
-        if hump.any():
-            index = positive[hump]
-            bh, ch = b[index], c[index]
-            u_left = _newton(ch / bh, a[index], bh, ch) * scale[index]
-            p_left = _penalty_at_root(
-                u_left, m[index], rho[index], m0[index], gamma[index]
-            )
-            p_right = _penalty_at_root(
-                a_raw[index], m[index], rho[index], m0[index], gamma[index]
-            )
-            better = p_left < p_right
-            u_star[index[better]] = u_left[better]
-            count[index] = 3.0
-    penalty[:] = _penalty_at_root(u_star, m, rho, m0, gamma)
-    return u_star, penalty, count
+def _halley_mp(x: Any, a: Any, b: Any, c: Any, eps: Any) -> Any:
+    """:func:`_newton` for one mpmath number: Halley's steps to the rounding level."""
+    for _ in range(_MP_MAX_STEPS):
+        square = x * x
+        cube = square * x
+        residual = ((x - a) * cube + b * x) - c
+        slope = (4 * x - 3 * a) * square + b
+        if slope == 0:
+            return x
+        newton = residual / slope
+        correction = 1 - newton * (6 * x - 3 * a) * x / slope
+        step = newton / correction if correction > 0.5 else newton
+        noise = _NOISE_ULPS * eps * ((x + abs(a)) * cube + abs(b) * x + c)
+        if abs(step) <= _NEWTON_ULPS * eps * x or abs(residual) <= noise:
+            return x
+        x -= step
+    raise ConvergenceError(
+        f"Halley's method on eq. (10) did not converge in {_MP_MAX_STEPS} steps at "
+        f"{_MP_BITS} bits (a={a}, b={b}, c={c}); this is a defect, please report the "
+        "arguments"
+    )
+
+
+def _where(mask: BoolArray, arguments: list[Float64Array]) -> str:
+    """The arguments of the first point where ``mask`` holds, for a message."""
+    values = (float(np.broadcast_to(v, mask.shape)[mask].flat[0]) for v in arguments)
+    return ", ".join(
+        f"{name}={value!r}" for name, value in zip(_NAMES, values, strict=True)
+    )
+
+
+def _representable(
+    values: Float64Array, arguments: list[Float64Array], what: str
+) -> Float64Array:
+    """``values``, or OutOfRangeError where one lies beyond the float64 range."""
+    beyond = np.isinf(values)
+    if beyond.any():
+        raise OutOfRangeError(
+            f"{what} is beyond the float64 range (above 1.8e308 in magnitude) at "
+            f"{_where(beyond, arguments)}: it exists but is not representable"
+        )
+    return values
+
+
+def _differentiable(result: _Minimum, arguments: list[Float64Array]) -> None:
+    """InvalidArgumentError where log r~ has no derivative in m."""
+    if result.zero.any():
+        raise InvalidArgumentError(
+            f"log r~ is undefined where r~ = 0 ({_where(result.zero, arguments)}): "
+            "the penalty vanishes only for rho = 1 and m = gamma*m0, and for "
+            "m = m0 = 0"
+        )
+    if result.singular.any():
+        raise InvalidArgumentError(
+            f"{_where(result.singular, arguments)}: the penalty is not "
+            "differentiable at m = 0 when the minimizer is u* = 0 "
+            "(|gamma| > m0*rho or rho <= 0)"
+        )
 
 
 def relu_ptft_penalty(
@@ -435,11 +823,15 @@ def relu_ptft_penalty(
       gamma: readout initialization, finite (negative allowed).
 
     Returns:
-      The penalty, a float64 array of the broadcast shape of the arguments.
+      The penalty, a float64 array of the broadcast shape of the arguments; a
+      penalty below the float64 range is rounded to a subnormal number or 0.
 
     Raises:
       InvalidArgumentError: an argument is NaN or infinite, rho is outside
         ``[-1, 1]`` or m0 is negative.
+      OutOfRangeError: the penalty exceeds the float64 range (it is at least
+        :math:`\min(m_0^2, \gamma^2 + m_0^2(1-\rho_+^2))`-like in size, e.g.
+        beyond 1.8e308 for ``m0`` above 1.35e154 with ``rho = 0``).
 
     Examples:
       A fresh unit (:math:`m_0 = \gamma = 0`) costs :math:`2|m|` (balanced weights):
@@ -447,16 +839,16 @@ def relu_ptft_penalty(
       >>> bool(np.isclose(relu_ptft_penalty(3.0, 0.5, 0.0, 0.0), 6.0))
       True
 
-      With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed
-      (zero up to the rounding of :math:`u^*`):
+      With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed:
 
-      >>> bool(np.all(relu_ptft_penalty([0.5, 2.0], 1.0, 1.0, [0.5, 2.0]) < 1e-28))
-      True
+      >>> relu_ptft_penalty([0.5, 2.0], 1.0, 1.0, [0.5, 2.0]).tolist()
+      [0.0, 0.0]
 
     References:
       Eqs. (6)-(11) of ptft-relu-penalty.
     """
-    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[1]
+    arguments = relu_unit_arguments(m, rho, m0, gamma)
+    return _representable(_minimize(*arguments).penalty, arguments, "the penalty r~")
 
 
 def relu_ptft_scale(
@@ -477,7 +869,14 @@ def relu_ptft_scale(
       m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
 
     Returns:
-      :math:`u^*`, a float64 array of the broadcast shape of the arguments.
+      :math:`u^*`, a float64 array of the broadcast shape of the arguments; a
+      minimizer below the float64 range (e.g. :math:`u^*\approx m/\gamma` for
+      a tiny ``m`` and a huge ``gamma``) is rounded to a subnormal number or 0.
+
+    Raises:
+      InvalidArgumentError: as :func:`relu_ptft_penalty`.
+      OutOfRangeError: :math:`u^*` exceeds the float64 range (only for
+        ``m0`` or ``|gamma|`` within rounding of the largest float64).
 
     Examples:
       With :math:`\rho = 1` and :math:`m = \gamma m_0` no deviation is needed:
@@ -488,7 +887,8 @@ def relu_ptft_scale(
     References:
       Eqs. (6) and (10) of ptft-relu-penalty.
     """
-    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[0]
+    arguments = relu_unit_arguments(m, rho, m0, gamma)
+    return _representable(_minimize(*arguments).scale, arguments, "the minimizer u*")
 
 
 def relu_ptft_stationary_count(
@@ -517,17 +917,7 @@ def relu_ptft_stationary_count(
     References:
       Eq. (10) of ptft-relu-penalty.
     """
-    return _minimize(*relu_unit_arguments(m, rho, m0, gamma))[2]
-
-
-def _nonzero_penalty(penalty: Float64Array, arguments: list[Float64Array]) -> None:
-    zero = penalty == 0
-    if zero.any():
-        m, rho, m0, gamma = (v[zero].flat[0] for v in arguments)
-        raise InvalidArgumentError(
-            f"log r~ is undefined where r~ = 0 (m={m!r}, rho={rho!r}, m0={m0!r}, "
-            f"gamma={gamma!r}): the penalty vanishes only for rho = 1 and m = gamma*m0"
-        )
+    return _minimize(*relu_unit_arguments(m, rho, m0, gamma)).roots
 
 
 def relu_ptft_log_slope(
@@ -542,7 +932,10 @@ def relu_ptft_log_slope(
     off it (2 for :math:`\ell_2`-like, 1 for :math:`\ell_1`-like) are those of
     :func:`relu_ptft_log_log_slope`, which is ``m`` times this one. Where two
     local minima tie the penalty has a kink, and the slope of the branch
-    :func:`relu_ptft_scale` returns is given.
+    :func:`relu_ptft_scale` returns is given. The ratio is formed where its
+    parts are representable, so the slope is exact also where :math:`u^*`
+    or :math:`\tilde r` lie below the float64 range (e.g. :math:`2/m` for a
+    tiny :math:`m_h/\gamma`).
 
     Args:
       m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
@@ -554,6 +947,8 @@ def relu_ptft_log_slope(
       InvalidArgumentError: as :func:`relu_ptft_penalty`; also where the
         penalty is 0 (log undefined) or where ``m = 0`` and the minimizer is
         :math:`u^* = 0` (the penalty jumps there: no derivative).
+      OutOfRangeError: the slope exceeds the float64 range (e.g. about
+        :math:`1/m_h` for ``|m|`` below 1e-308).
 
     Examples:
       For a fresh unit :math:`\tilde r = 2|m|`, so the slope is :math:`1/m`:
@@ -565,18 +960,9 @@ def relu_ptft_log_slope(
       Section 1.2 of ptft-relu-penalty; eq. (11) and the envelope theorem.
     """
     arguments = relu_unit_arguments(m, rho, m0, gamma)
-    u_star, penalty, _ = _minimize(*arguments)
-    _nonzero_penalty(penalty, arguments)
-    singular = u_star == 0
-    if singular.any():
-        m_, rho_, m0_, gamma_ = (v[singular].flat[0] for v in arguments)
-        raise InvalidArgumentError(
-            f"m={m_!r} with rho={rho_!r}, m0={m0_!r}, gamma={gamma_!r}: the penalty is "
-            "not differentiable at m = 0 when the minimizer is u* = 0 "
-            "(|gamma| >= m0*rho or rho <= 0)"
-        )
-    gap = _readout_gap(u_star, *arguments)
-    return np.asarray(_envelope_from_gap_numpy(gap, u_star) / penalty, dtype=np.float64)
+    result = _minimize(*arguments, slope=True)
+    _differentiable(result, arguments)
+    return _representable(result.slope, arguments, "the slope d(log r~)/dm")
 
 
 def relu_ptft_log_log_slope(
@@ -589,7 +975,10 @@ def relu_ptft_log_log_slope(
 
     The slope of :math:`\tilde r` on log-log axes, the reading Section 1.2 of
     ptft-relu-penalty gives to its "derivative of the log norm" (Fig. 1b): a
-    penalty :math:`\propto |m|^k` has elasticity k.
+    penalty :math:`\propto |m|^k` has elasticity k. It is ``m`` times
+    :func:`relu_ptft_log_slope` wherever that slope is a normal float64
+    number, and is evaluated directly where it is not (e.g. 2 for
+    ``m = 1e-310``, whose slope :math:`2/m` overflows).
 
     Args:
       m, rho, m0, gamma: as for :func:`relu_ptft_penalty`.
@@ -599,6 +988,7 @@ def relu_ptft_log_log_slope(
 
     Raises:
       InvalidArgumentError: as :func:`relu_ptft_log_slope`.
+      OutOfRangeError: the elasticity exceeds the float64 range.
 
     Examples:
       >>> bool(np.isclose(relu_ptft_log_log_slope(-7.0, 0.3, 0.0, 0.0), 1.0))
@@ -607,8 +997,10 @@ def relu_ptft_log_log_slope(
     References:
       Section 1.2 and Fig. 1b of ptft-relu-penalty.
     """
-    slope = relu_ptft_log_slope(m, rho, m0, gamma)
-    return np.asarray(np.asarray(m, dtype=np.float64) * slope)
+    arguments = relu_unit_arguments(m, rho, m0, gamma)
+    result = _minimize(*arguments, slope=True)
+    _differentiable(result, arguments)
+    return _representable(result.elasticity, arguments, "the elasticity")
 
 
 def relu_ptft_deviation(
@@ -617,7 +1009,7 @@ def relu_ptft_deviation(
     r"""The objective p(u) of eq. (8), in cancellation-free form.
 
     .. math:: p(u) = (m_h/u-\gamma)^2 + (u-m_{0h}^{(1)}\rho_h)^2
-              + (m_{0h}^{(1)})^2(1-\rho_h)(1+\rho_h)
+              + \Big(m_{0h}^{(1)}\sqrt{(1-\rho_h)(1+\rho_h)}\Big)^2
 
     Args:
       u: hidden-weight norm, ``> 0``.
@@ -625,6 +1017,12 @@ def relu_ptft_deviation(
 
     Returns:
       p(u), a float64 array of the broadcast shape of the arguments.
+
+    Raises:
+      InvalidArgumentError: ``u`` is not positive and finite, or as
+        :func:`relu_ptft_penalty`.
+      OutOfRangeError: p(u) exceeds the float64 range (e.g. :math:`(m/u)^2`
+        for ``|m/u|`` above 1.35e154).
 
     Examples:
       >>> at_two = relu_ptft_deviation(2.0, 1.0, 0.5, 1.0, 0.0)
@@ -641,25 +1039,43 @@ def relu_ptft_deviation(
         raise InvalidArgumentError(
             f"u={float(u_[u_ <= 0].flat[0])!r} is not positive: u is a norm, u > 0"
         )
-    relu_unit_arguments(m_, rho_, m0_, gamma_)
-    return np.asarray(_deviation_numpy(u_, m_, rho_, m0_, gamma_), dtype=np.float64)
+    arguments = relu_unit_arguments(m_, rho_, m0_, gamma_)
+    with np.errstate(over="ignore"):
+        # m0 sqrt((1 - rho)(1 + rho)) <= m0: no inf * 0 at rho = +-1 for a huge m0.
+        value = (
+            (m_ / u_ - gamma_) ** 2
+            + (u_ - m0_ * rho_) ** 2
+            + (m0_ * np.sqrt((1.0 - rho_) * (1.0 + rho_))) ** 2
+        )
+    beyond = np.isinf(value)
+    if beyond.any():
+        point = np.broadcast_to(u_, beyond.shape)[beyond].flat[0]
+        raise OutOfRangeError(
+            f"p(u) is beyond the float64 range (above 1.8e308) at u={float(point)!r}, "
+            f"{_where(beyond, arguments)}: it exists but is not representable"
+        )
+    return np.asarray(value, dtype=np.float64)
 
 
 _NAMES = ("m", "rho", "m0", "gamma")
 
 
-def _check_mp_arguments(m: Any, rho: Any, m0: Any, gamma: Any) -> None:
-    """Check the scalar arguments of the mpmath references, naming a bad one."""
-    values = []
-    for name, value in zip(_NAMES, (m, rho, m0, gamma), strict=True):
-        try:
-            values.append(float(value))
-        except (TypeError, ValueError) as error:
-            raise InvalidArgumentError(
-                f"{name}={value!r} is not a real number: {name} must be a finite "
-                "real scalar"
-            ) from error
-    relu_unit_arguments(*values)
+_MEANINGS = {
+    "m": "the product m_h of readout and hidden norm, a real number",
+    "rho": "a cosine in [-1, 1]",
+    "m0": "a norm, >= 0",
+    "gamma": "the readout's initial value, a real number",
+}
+
+
+def _check_mp_arguments(m: Any, rho: Any, m0: Any, gamma: Any, dps: Any) -> int:
+    """Check the arguments of the mpmath references, naming a bad one; return dps."""
+    values = [
+        check_mp_real(name, value, meaning=_MEANINGS[name])
+        for name, value in zip(_NAMES, (m, rho, m0, gamma), strict=True)
+    ]
+    relu_unit_arguments(*(float(value) for value in values))
+    return check_dps(dps)
 
 
 def _exact_rational(value: Any, dps: int) -> sp.Rational:
@@ -693,6 +1109,12 @@ def relu_ptft_stationary_points_mp(
       The positive roots in increasing order (empty when ``m = 0`` and
       :math:`\rho\le 0`).
 
+    Raises:
+      InvalidArgumentError: an argument is not a finite real number (strings,
+        None, complex numbers and bools are refused), is outside its domain
+        as for :func:`relu_ptft_penalty`, or ``dps`` is not an integer in
+        ``[1, MAX_DPS]``.
+
     Examples:
       >>> [float(r) for r in relu_ptft_stationary_points_mp(4.0, 0.5, 0.0, 0.0)]
       [2.0]
@@ -700,7 +1122,7 @@ def relu_ptft_stationary_points_mp(
     References:
       Eq. (10) of ptft-relu-penalty.
     """
-    _check_mp_arguments(m, rho, m0, gamma)
+    dps = _check_mp_arguments(m, rho, m0, gamma, dps)
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
     quartic = sp.Poly(
         u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
@@ -722,11 +1144,10 @@ def relu_ptft_stationary_points_mp(
 
 def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
     """(u*, r~) at ``dps`` digits, from the exactly isolated roots of eq. (10)."""
-    _check_mp_arguments(m, rho, m0, gamma)
+    dps = _check_mp_arguments(m, rho, m0, gamma, dps)
     with mpmath.workdps(dps + 10):
         m_, rho_, m0_, gamma_ = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
         if m_ == 0:
-            _check_mp_arguments(m, rho, m0, gamma)
             off_hidden = m0_**2
             off_readout = gamma_**2 + m0_**2 * (1 - max(rho_, 0) ** 2)
             if rho_ > 0 and abs(gamma_) <= m0_ * rho_:
@@ -756,6 +1177,12 @@ def relu_ptft_penalty_mp(
     Returns:
       :math:`\tilde r` as an ``mpmath.mpf``.
 
+    Raises:
+      InvalidArgumentError: an argument is not a finite real number (strings,
+        None, complex numbers and bools are refused), is outside its domain
+        as for :func:`relu_ptft_penalty`, or ``dps`` is not an integer in
+        ``[1, MAX_DPS]``.
+
     Examples:
       >>> float(relu_ptft_penalty_mp(3.0, 0.5, 0.0, 0.0))
       6.0
@@ -779,6 +1206,12 @@ def relu_ptft_scale_mp(
 
     Returns:
       :math:`u^*` as an ``mpmath.mpf``.
+
+    Raises:
+      InvalidArgumentError: an argument is not a finite real number (strings,
+        None, complex numbers and bools are refused), is outside its domain
+        as for :func:`relu_ptft_penalty`, or ``dps`` is not an integer in
+        ``[1, MAX_DPS]``.
 
     Examples:
       >>> float(relu_ptft_scale_mp(4.0, 0.5, 0.0, 0.0))

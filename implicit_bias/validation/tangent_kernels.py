@@ -718,8 +718,11 @@ def kernel_alignment(first: ArrayLike, second: ArrayLike) -> float:
             f"first and second have shape {a.shape}: a kernel matrix is not empty"
         )
     largest_a, largest_b = float(np.max(np.abs(a))), float(np.max(np.abs(b)))
-    if largest_a == 0.0 or largest_b == 0.0:
-        raise InvalidArgumentError("a kernel matrix is zero: its cosine is 0/0")
+    for name, largest in (("first", largest_a), ("second", largest_b)):
+        if largest == 0.0:
+            raise InvalidArgumentError(
+                f"{name} is a zero matrix: its cosine with any kernel is 0/0"
+            )
     # Divide by the largest entry first: the Frobenius norm squares the entries,
     # which overflows (or underflows) for finite ones beyond ~1e+-154.
     a, b = a / largest_a, b / largest_b
@@ -944,13 +947,14 @@ def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
     x, labels = two_class_inputs(samples, dimension, seed=data_seed)
     reference = initialize_mlp(dimension, widths, seed=reference_seed)
     features = _penultimate(reference, x)
-    if not features.any():
-        raise InvalidArgumentError(
-            f"seed={seed!r}, widths={widths!r}: the reference network is off on "
-            "every input (its penultimate features are zero), so the linear "
-            "targets are zero; use wider layers, more samples or another seed"
-        )
     linear_targets = features @ np.linalg.lstsq(features, labels, rcond=None)[0]
+    if not linear_targets.any():
+        raise InvalidArgumentError(
+            f"seed={seed!r}, widths={widths!r}: the linear targets are zero (the "
+            "reference network is off on every input, or its features are "
+            "orthogonal to the labels, as when the inputs coincide); use wider "
+            "layers, more samples, a larger dimension or another seed"
+        )
     sign_targets = np.where(linear_targets >= 0, 1.0, -1.0)
 
     initial = initialize_mlp(dimension, widths, seed=network_seed)

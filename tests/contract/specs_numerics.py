@@ -98,8 +98,8 @@ SPECS: dict[str, Spec | Exempt] = {
     ),
     f"{_N}.relu_ptft_deviation": Spec(
         valid=lambda: {"u": 0.7, **_RELU_UNIT_VALID},
-        domains={"u": _floats(-1e150, 1e150), **_RELU_UNIT},
-        invalid=_RELU_UNIT_INVALID,
+        domains={"u": _POSITIVE, **_RELU_UNIT},
+        invalid={**_RELU_UNIT_INVALID, "u": [0.0, -1.0]},
     ),
     f"{_N}.relu_ptft_penalty_mp": Spec(
         valid=lambda: {**_RELU_UNIT_VALID, "dps": 30},

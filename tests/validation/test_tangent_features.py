@@ -321,3 +321,102 @@ def test_dual_bound_does_not_depend_on_a_common_scale_of_j_and_r(power: int) -> 
 def test_seed_must_be_a_nonnegative_integer(seed: object) -> None:
     with pytest.raises(InvalidArgumentError, match="seed"):
         solve_relaxed_problem([[1.0, 0.0]], [1.0], QUARTIC, seed=seed)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------ regressions (argument contract)
+
+
+def _power_penalty(exponent: float) -> Penalty:
+    return Penalty(
+        name=f"|z-1|^{exponent}",
+        function=squared_deviation.function,
+        mp=squared_deviation.mp,
+        exponent=exponent,
+    )
+
+
+@pytest.mark.parametrize("exponent", [math.inf, math.nan])
+def test_a_penalty_exponent_must_be_finite(exponent: float) -> None:
+    # nan < 2 is False and inf >= 2: both passed as smooth power penalties.
+    with pytest.raises(InvalidArgumentError, match="penalty"):
+        solve_relaxed_problem([[1.0, 0.0]], [1.0], _power_penalty(exponent))
+    with pytest.raises(InvalidArgumentError, match="right_penalty"):
+        solve_two_sided_problem([[1.0]], QUARTIC, _power_penalty(exponent))
+    with pytest.raises(InvalidArgumentError, match="penalty"):
+        relaxed_dual_bound([[1.0, 0.0]], [1.0], [0.1], _power_penalty(exponent))
+
+
+def test_an_empty_target_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="target"):
+        solve_two_sided_problem(np.empty((2, 0)), QUARTIC, QUARTIC)
+
+
+@pytest.mark.parametrize(
+    "penalty", ["squared", None, lambda z: (z - 2.0) ** 2, lambda z: -abs(z - 1.0)]
+)
+def test_theorem_one_value_names_the_penalty(penalty: object) -> None:
+    # omega_tilde's complaint named its own argument, omega.
+    with pytest.raises(InvalidArgumentError, match="penalty"):
+        theorem_one_value([[1.0, 0.0]], [1.0], penalty)  # type: ignore[arg-type]
+
+
+def test_an_interpolant_beyond_float64_is_out_of_range() -> None:
+    # r / max|J| overflowing was refused as an invalid argument, and a finite
+    # r / max|J| with an interpolant past float64 came back as inf.
+    for features, targets in (
+        ([[1e-300, 0.0]], [1e300]),
+        ([[1.0, 1.0], [1.0, 1.0 + 1e-14]], [1e308, -1e308]),
+    ):
+        with pytest.raises(OutOfRangeError):
+            minimum_norm_coefficients(features, targets)
+    # ||beta_hat||^2 overflows: omega_tilde refused "v", no caller's argument.
+    with pytest.raises(OutOfRangeError, match="beta_hat"):
+        theorem_one_value([[1.0, 0.0]], [1e160], squared_deviation)
+
+
+def test_the_interpolant_is_exact_over_the_float64_range() -> None:
+    # The scaled pair gives the interpolant of the caller's pair, power for power.
+    features, targets = random_problem(4, 2, 3)
+    beta = minimum_norm_coefficients(features, targets)
+    for power in (-900, 900):
+        scaled = minimum_norm_coefficients(features, np.ldexp(targets, power))
+        assert np.array_equal(scaled, np.ldexp(beta, power))
+
+
+@pytest.mark.parametrize(
+    ("exponent", "multiplier"),
+    [(2.00001, 4.0), (2.5, 1e100), (3.0, 1e160), (4.0, 1e200)],
+)
+def test_dual_bounds_past_float64_are_out_of_range(
+    exponent: float, multiplier: float
+) -> None:
+    # Python's float power raised a raw OverflowError in the scalar problem,
+    # and ||J^T lambda||^2 = inf gave an undocumented -inf.
+    with cpu_budget(10.0), pytest.raises(OutOfRangeError, match="multiplier"):
+        relaxed_dual_bound([[1.0, 0.0]], [1.0], [multiplier], power_deviation(exponent))
+
+
+def test_dual_bound_for_targets_far_larger_than_the_features() -> None:
+    # r / max|J| overflows, but 2 lambda^T r does not: the bound is finite
+    # (it was refused as an invalid argument).
+    bound = relaxed_dual_bound([[1e-300, 0.0]], [1e300], [1e-10], QUARTIC)
+    # ||J^T lambda||^2 = 1e-620 underflows to 0, where the inner minimum is 0.
+    assert bound == 2.0 * (1e-10 * 1e300)
+
+
+def test_dual_bounds_near_the_float64_limit_are_finite() -> None:
+    # The root and the terms of the scalar problem are past float64, but the
+    # minimum -c (1 + w)(1 + (1 - 2/p) w) is not.
+    bound = relaxed_dual_bound([[1.0, 0.0]], [0.0], [1.0], power_deviation(2.5))
+    assert math.isfinite(bound)
+    assert bound < 0
+
+
+def test_a_descent_stopped_far_from_the_optimum_keeps_its_solution() -> None:
+    # p near 2 and ||J^T u|| > 1: the dual bound is below float64. The
+    # solution was lost to a raw OverflowError; its bound is now -inf.
+    solution = solve_relaxed_problem(
+        [[1.0, 0.5]], [3.0], power_deviation(2.00001), max_iterations=1
+    )
+    assert solution.dual_bound == -math.inf
+    assert math.isfinite(solution.objective)

@@ -23,7 +23,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.errors import (
+    ConvergenceError,
+    InvalidArgumentError,
+    OutOfRangeError,
+)
 from implicit_bias.validation.tangent_kernels import (
     LabelAlignmentTrial,
     _unflatten,
@@ -220,8 +224,9 @@ def test_trial_is_reproducible_and_the_study_summarizes_it() -> None:
         ),
         (lambda: kernel_alignment(np.zeros((2, 2)), np.eye(2)), "zero"),
         (lambda: kernel_alignment(np.eye(3), np.eye(2)), "differ"),
+        (lambda: kernel_alignment(np.eye(2), np.zeros((2, 2))), "second is a zero"),
         (lambda: label_kernel([1.0], [1.0, 2.0]), "differ"),
-        (lambda: two_class_inputs(1, 3), "both must be >= 2"),
+        (lambda: two_class_inputs(1, 3), "samples=1 is below 2"),
         (lambda: two_class_inputs(4, 3, separation=0.0), "separation"),
         (lambda: label_alignment_trial(0, step_fraction=1.0), "step_fraction"),
         (lambda: label_alignment_study([0]), "fewer than 2"),
@@ -230,3 +235,172 @@ def test_trial_is_reproducible_and_the_study_summarizes_it() -> None:
 def test_invalid_arguments(call: Callable[[], object], message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
         call()
+
+
+# ------------------------------------------------ regressions (argument contract)
+
+_NET = ([[1.0, -1.0], [0.5, 2.0]], [[1.0], [1.0]])
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        # Seeds: None drew OS entropy, -1 and 1.5 raised NumPy's own errors.
+        (lambda: initialize_mlp(2, [3], seed=None), "seed"),
+        (lambda: initialize_mlp(2, [3], seed=-1), "seed"),
+        (lambda: initialize_mlp(2, [3], seed=1.5), "seed"),
+        (lambda: two_class_inputs(4, 3, seed=-1), "seed"),
+        (lambda: label_alignment_trial(-1), "seed"),
+        (lambda: label_alignment_trial(None), "seed"),
+        (lambda: label_alignment_study([0, -1]), "seeds"),
+        (lambda: label_alignment_study(None), "seeds"),
+        # Not a sequence: a raw TypeError from iterating it.
+        (lambda: initialize_mlp(2, 3), "widths"),
+        (lambda: initialize_mlp(2, None), "widths"),
+        (lambda: mlp_outputs(None, [[1.0, 2.0]]), "weights"),
+        (lambda: flatten_weights(1.0), "weights"),
+        # Layers are named after the caller's argument, not "weights".
+        (
+            lambda: average_tangent_features(
+                [np.full((2, 1), np.nan)], [np.ones((2, 1))], [[1.0, 2.0]]
+            ),
+            "initial_weights",
+        ),
+        (
+            lambda: average_tangent_features(
+                [np.ones((2, 1))], [np.ones((2, 1)) + 1j], [[1.0, 2.0]]
+            ),
+            "final_weights",
+        ),
+        # Empty layers and inputs were accepted.
+        (lambda: mlp_outputs([np.ones((2, 0)), np.ones((0, 1))], [[1.0, 2.0]]), "0"),
+        (lambda: mlp_outputs(_NET, np.empty((0, 2))), "inputs"),
+        (
+            lambda: train_mlp(_NET, np.empty((0, 2)), [], learning_rate=0.1),
+            "inputs",
+        ),
+        (lambda: tangent_kernel(np.empty((0, 3))), "features"),
+        (lambda: kernel_alignment(np.empty((0, 0)), np.empty((0, 0))), "first"),
+        # Strings were converted by float(); complex raised a raw TypeError.
+        (lambda: train_mlp(_NET, [[1.0, 2.0]], [1.0], learning_rate="0.1"), "rate"),
+        (
+            lambda: train_mlp(_NET, [[1.0, 2.0]], [1.0], learning_rate=0.1, tol="0"),
+            "tol",
+        ),
+        (lambda: two_class_inputs(4, 3, separation="1.5"), "separation"),
+        (lambda: two_class_inputs(4, 3, separation=1j), "separation"),
+        (lambda: label_alignment_trial(0, step_fraction=0.5j), "step_fraction"),
+        (lambda: label_alignment_trial(0, tol="0.1"), "tol"),
+        # No hidden layer: K = K0 and the readout share was 0/0 = NaN.
+        (lambda: label_alignment_trial(0, samples=4, dimension=3, widths=()), "widths"),
+        # Training stopped before the first step: the error named no argument.
+        (
+            lambda: label_alignment_trial(
+                0, samples=6, dimension=3, widths=(8,), max_steps=5, tol=1e300
+            ),
+            "tol",
+        ),
+    ],
+)
+def test_arguments_are_refused_under_their_names(
+    call: Callable[[], object], name: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=name):
+        call()
+
+
+def test_results_beyond_float64_raise_instead_of_returning_inf() -> None:
+    # Hidden pre-activations of 2e400 and outputs of 4e600 were inf (or NaN)
+    # with RuntimeWarnings; so were K = J J^T and the label kernel.
+    big = [1e200 * np.ones((2, 2)), 1e200 * np.ones((2, 1))]
+    x = [[1e200, 1e200]]
+    for call in (
+        lambda: mlp_outputs(big, x),
+        lambda: mlp_tangent_features(big, x),
+        lambda: average_tangent_features(big, big, x, nodes=2),
+        lambda: tangent_kernel([[1e200, 1.0]]),
+        lambda: label_kernel([-1e308], [1e308]),
+        lambda: train_mlp(big, x, [1.0], learning_rate=0.1),
+    ):
+        with np.errstate(all="raise"), pytest.raises(OutOfRangeError):
+            call()
+
+
+def test_a_weight_past_float64_is_a_divergence_even_with_a_finite_loss() -> None:
+    # The unit's weights go to -inf: it is off on the (positive) input, so the
+    # loss stays finite, but the returned weights were not.
+    weights = [np.array([[1.0, 1.0]]), np.array([[1.0], [1.0]])]
+    with pytest.raises(ConvergenceError, match="overflowed"):
+        train_mlp(weights, [[1.0]], [-1e10], learning_rate=1e300, max_steps=3)
+
+
+@pytest.mark.parametrize("separation", [1e160, 1e300])
+def test_two_class_inputs_are_normalized_at_any_separation(separation: float) -> None:
+    # The variance of a row squared entries ~ separation: it overflowed, and
+    # the inputs came back as zeros.
+    x, _ = two_class_inputs(6, 4, separation=separation, seed=2)
+    assert np.allclose(x.mean(axis=1), 0.0)
+    assert np.allclose(x.std(axis=1), 1.0)
+
+
+def test_two_class_inputs_rescaling_is_exact() -> None:
+    # Dividing a row by a power of two does not change the normalized inputs.
+    x, labels = two_class_inputs(7, 5, seed=3)
+    rng = np.random.default_rng(3)
+    direction = rng.standard_normal(5)
+    direction /= np.linalg.norm(direction)
+    raw = 0.75 * labels[:, None] * direction + rng.standard_normal((7, 5))
+    expected = (raw - raw.mean(axis=1, keepdims=True)) / raw.std(axis=1, keepdims=True)
+    assert np.array_equal(x, expected)
+
+
+def test_trial_with_units_off_on_every_input_is_refused() -> None:
+    # D = 2: every normalized input is +-(1, -1), so a narrow network is often
+    # off on all of them, or the inputs coincide; K0 = 0 gave a
+    # ZeroDivisionError (the learning rate 2N / lambda_max), zero linear
+    # targets a division by zero in the relative loss.
+    messages = []
+    for seed in range(40):
+        try:
+            label_alignment_trial(
+                seed, samples=2, dimension=2, widths=(1,), max_steps=3, nodes=2
+            )
+        except InvalidArgumentError as error:
+            messages.append(str(error))
+        except ConvergenceError:
+            pass
+    assert messages
+    assert all("seed" in message for message in messages)
+    assert all("widths" in message for message in messages)
+
+
+def test_trial_with_a_rank_deficient_initial_kernel_is_finite() -> None:
+    # N = 10 > P = 3 + 1: K0 is singular, np.linalg.solve raised LinAlgError.
+    trial = label_alignment_trial(
+        1,
+        samples=10,
+        dimension=3,
+        widths=(1,),
+        max_steps=20,
+        nodes=2,
+        step_fraction=0.3,
+    )
+    assert np.isfinite([trial.linear_norm, trial.sign_norm]).all()
+
+
+def test_trial_kernels_of_large_trained_weights_stay_finite() -> None:
+    # Near the stability limit the weights grow until the path-averaged
+    # kernel's entries pass 1e154: its Frobenius norm overflowed (a warning,
+    # then a NaN readout share) before the features were rescaled.
+    trial = label_alignment_trial(
+        54,
+        samples=8,
+        dimension=3,
+        widths=(10, 16),
+        nodes=6,
+        step_fraction=0.668398749463585,
+        max_steps=14,
+        tol=0.0,
+    )
+    assert 0.0 <= trial.linear_readout_share <= 1.0
+    assert 0.0 <= trial.sign_readout_share <= 1.0
