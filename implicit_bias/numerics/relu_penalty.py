@@ -116,8 +116,15 @@ Float64Array = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 _ARGUMENTS = (u_symbol, m_symbol, rho_symbol, m0_symbol, gamma_symbol)
-_deviation_mpmath: Callable[..., Any] = sp.lambdify(
-    _ARGUMENTS, theory.deviation_geometric(), modules="mpmath"
+_DEVIATION = sp.Symbol("d", real=True)
+#: Eq. (11) at a root of eq. (10) in terms of u and d = u - m0*rho, a sum of
+#: nonnegative terms: deviation_from_gap at readout_gap_at_root.
+_penalty_at_root_mpmath: Callable[..., Any] = sp.lambdify(
+    (u_symbol, _DEVIATION, m_symbol, rho_symbol, m0_symbol),
+    theory.deviation_from_gap(theory.readout_gap_at_root()).subs(
+        u_symbol - m0_symbol * rho_symbol, _DEVIATION
+    ),
+    modules="mpmath",
 )
 
 _EPS = float(np.finfo(np.float64).eps)
@@ -1123,12 +1130,28 @@ def relu_ptft_stationary_points_mp(
       Eq. (10) of ptft-relu-penalty.
     """
     dps = _check_mp_arguments(m, rho, m0, gamma, dps)
+    quartic = _exact_quartic(m, rho, m0, gamma, dps)
+    with mpmath.workdps(dps + 10):
+        return [
+            mpmath.mpf((low + high) / 2)
+            for low, high in _positive_root_intervals(quartic, dps)
+        ]
+
+
+def _exact_quartic(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> sp.Poly:
+    """Eq. (10) with the exact rational values of the arguments."""
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
-    quartic = sp.Poly(
+    return sp.Poly(
         u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
         u_symbol,
     )
-    roots = []
+
+
+def _positive_root_intervals(
+    quartic: sp.Poly, dps: int
+) -> list[tuple[sp.Rational, sp.Rational]]:
+    """Rational intervals of relative width 10^-(dps+10) around the positive roots."""
+    intervals = []
     relative = sp.Rational(1, 10 ** (dps + 10))
     for (low, high), _ in quartic.intervals():
         if high <= 0:
@@ -1136,10 +1159,163 @@ def relu_ptft_stationary_points_mp(
         while low <= 0 or high - low > relative * low:
             width = (high - low) / 1024 if low <= 0 else relative * low
             low, high = quartic.refine_root(low, high, eps=width)
-        if low > 0 or quartic.eval(0) != 0:
-            with mpmath.workdps(dps + 10):
-                roots.append(mpmath.mpf((low + high) / 2))
-    return sorted(roots)
+        intervals.append((low, high))
+    return sorted(intervals)
+
+
+#: Rounds of the refinement of a root beside m0*rho; each doubles the digits
+#: from dps + 20, to 2^9 (dps + 20) in the last. Float64 arguments put a root
+#: no closer to m0*rho than ~10^-2000 of it (exponents within +-1100 in the
+#: quartic's terms), which 10 rounds resolve at dps <= 10^3.
+_MP_REFINEMENTS = 10
+
+
+def _sign(coefficients: list[Fraction], x: Fraction) -> int:
+    """The exact sign of eq. (10) at x (Horner's scheme on exact fractions)."""
+    value = Fraction(0)
+    for coefficient in coefficients:
+        value = value * x + coefficient
+    return (value > 0) - (value < 0)
+
+
+def _fraction(value: Any) -> Fraction:
+    """The exact value of a SymPy rational or an mpf as a Fraction."""
+    if isinstance(value, mpmath.mpf):
+        mantissa, exponent = value.man_exp
+        return Fraction(mantissa) * Fraction(2) ** exponent
+    return Fraction(int(value.p), int(value.q))
+
+
+def _safeguarded_newton(
+    coefficients: list[Fraction],
+    low: Fraction,
+    high: Fraction,
+    sign_low: int,
+    digits: int,
+) -> Any:
+    """The root of eq. (10) in [low, high] to ``digits`` digits, in mpmath.
+
+    Newton's method from the end where :math:`q\\,q'' > 0` (Fourier's
+    condition: the iterates approach the root from one side, never
+    overshooting); a step leaving the bracket, which the signs of q keep
+    narrowing, is replaced by bisection.
+    """
+    values = [mpmath.mpf(c.numerator) / c.denominator for c in coefficients]
+    slopes = [v * (4 - k) for k, v in enumerate(values[:-1])]
+    curvatures = [v * (3 - k) for k, v in enumerate(slopes[:-1])]
+    lower = mpmath.mpf(low.numerator) / low.denominator
+    upper = mpmath.mpf(high.numerator) / high.denominator
+    x = upper
+    if mpmath.polyval(values, lower) * mpmath.polyval(curvatures, lower) > 0:
+        x = lower
+    tolerance = mpmath.mpf(10) ** (10 - digits)
+    for _ in range(_MP_MAX_STEPS):
+        value = mpmath.polyval(values, x)
+        if value == 0:
+            return x
+        if (value > 0) == (sign_low > 0):
+            lower = x
+        else:
+            upper = x
+        following = x - value / mpmath.polyval(slopes, x)
+        if not lower <= following <= upper:
+            following = (lower + upper) / 2
+        if abs(following - x) <= abs(x) * tolerance:
+            return following
+        x = following
+    return x
+
+
+def _separated_interval(
+    quartic: sp.Poly,
+    interval: tuple[sp.Rational, sp.Rational],
+    a: sp.Rational,
+    dps: int,
+) -> tuple[Fraction, Fraction]:
+    """An interval around the root, of width 10^-(dps+10) of its distance to a.
+
+    Newton's method in mpmath at doubling precision proposes a narrower
+    interval, which is kept only where the exact signs of eq. (10) at its ends
+    certify that it still holds the root (the root is simple: isolating
+    intervals of a double root, where the signs agree, are refined by SymPy).
+    """
+    coefficients = [_fraction(c) for c in quartic.all_coeffs()]
+    low, high, centre = _fraction(interval[0]), _fraction(interval[1]), _fraction(a)
+    relative = Fraction(1, 10 ** (dps + 10))
+
+    def separated(low: Fraction, high: Fraction) -> bool:
+        return not low <= centre <= high and high - low <= relative * min(
+            abs(low - centre), abs(high - centre)
+        )
+
+    sign_low, sign_high = _sign(coefficients, low), _sign(coefficients, high)
+    digits = dps + 20
+    for _ in range(_MP_REFINEMENTS):
+        if separated(low, high):
+            return low, high
+        if sign_low == sign_high or 0 in (sign_low, sign_high):
+            width = (high - low) / 1024
+            if not low <= centre <= high:
+                width = min(
+                    width, relative * min(abs(low - centre), abs(high - centre))
+                )
+            refined = quartic.refine_root(
+                sp.Rational(low.numerator, low.denominator),
+                sp.Rational(high.numerator, high.denominator),
+                eps=sp.Rational(width.numerator, width.denominator),
+            )
+            low, high = (_fraction(end) for end in refined)
+            continue
+        with mpmath.workdps(digits):
+            x = _safeguarded_newton(coefficients, low, high, sign_low, digits)
+            middle = _fraction(x)
+        spread = middle * Fraction(1, 10 ** (digits - 20))
+        near_low, near_high = max(low, middle - spread), min(high, middle + spread)
+        if (
+            _sign(coefficients, near_low) == sign_low
+            and _sign(coefficients, near_high) == sign_high
+        ):
+            low, high = near_low, near_high
+        digits *= 2
+    if separated(low, high):
+        return low, high
+    raise ConvergenceError(
+        f"the root of eq. (10) in [{float(low)}, {float(high)}] could not be "
+        f"separated from m0*rho = {float(centre)}; this is a defect, please report "
+        "the arguments"
+    )
+
+
+def _penalty_at_root_mp(
+    quartic: sp.Poly,
+    interval: tuple[sp.Rational, sp.Rational],
+    a: sp.Rational,
+    arguments: tuple[Any, Any, Any],
+    dps: int,
+) -> tuple[Any, Any]:
+    r"""(u, p) at the root of eq. (10) in ``interval``, p without cancellation.
+
+    At a root :math:`g = u^2 d/m` (:math:`d = u - m_0\rho`), so
+
+    .. math:: p = d^2\left(1 + \frac{u^4}{m^2}\right) + m_0^2(1-\rho)(1+\rho),
+
+    a sum of nonnegative terms (``arguments`` are m, rho and m0; ``a`` is
+    :math:`m_0\rho`, exactly). d is computed exactly from a rational interval
+    refined until its width is :math:`10^{-dps-10}|d|`: the direct form
+    :math:`(m/u-\gamma)^2 + \ldots` would lose as many digits as
+    :math:`m/u` and :math:`\gamma` share (70 at m = 0.1, gamma = 1e17).
+    """
+    low, high = interval
+    if low <= a <= high and quartic.eval(a) == 0:
+        middle, deviation = _fraction(a), Fraction(0)
+    else:
+        low_, high_ = _separated_interval(quartic, interval, a, dps)
+        middle = (low_ + high_) / 2
+        deviation = middle - _fraction(a)
+    with mpmath.workdps(dps + 10):
+        u = mpmath.mpf(middle.numerator) / middle.denominator
+        d = mpmath.mpf(deviation.numerator) / deviation.denominator
+        return u, _penalty_at_root_mpmath(u, d, *arguments)
 
 
 def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:
@@ -1153,10 +1329,14 @@ def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, 
             if rho_ > 0 and abs(gamma_) <= m0_ * rho_:
                 return +(m0_ * rho_), +off_readout
             return mpmath.mpf(0), +off_hidden
-        candidates = relu_ptft_stationary_points_mp(m, rho, m0, gamma, dps=dps)
-        values = [_deviation_mpmath(x, m_, rho_, m0_, gamma_) for x in candidates]
-        best = min(range(len(values)), key=values.__getitem__)
-        return +candidates[best], +values[best]
+    quartic = _exact_quartic(m, rho, m0, gamma, dps)
+    a = _exact_rational(m0, dps) * _exact_rational(rho, dps)
+    candidates = [
+        _penalty_at_root_mp(quartic, interval, a, (m_, rho_, m0_), dps)
+        for interval in _positive_root_intervals(quartic, dps)
+    ]
+    u_star, penalty = min(candidates, key=lambda candidate: candidate[1])
+    return u_star, penalty
 
 
 def relu_ptft_penalty_mp(

@@ -44,10 +44,10 @@ from typing import Any
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import assume, example, given
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.relu_penalty import (
     relu_ptft_deviation,
     relu_ptft_log_log_slope,
@@ -621,6 +621,107 @@ def test_log_log_slope_is_m_times_log_slope(
             0.5 * abs(m) * 2.0**-1074 + EPS * abs(_as_float(elasticity)) + 2.0**-1074
         )
         assert abs(_as_float(elasticity) - m * _as_float(slope)) <= rounding
+
+
+#: Magnitudes over the whole float64 exponent range, subnormal m and gamma
+#: included: the part of the domain the float64 path hands to mpmath.
+_FULL_RANGE_MAGNITUDES = st.builds(
+    lambda mantissa, exponent: mantissa * 10.0**exponent,
+    st.floats(min_value=1.0, max_value=10.0, exclude_max=True),
+    st.integers(min_value=-320, max_value=307),
+).filter(lambda value: value > 0.0)
+_FULL_RANGE_REALS = st.one_of(
+    st.just(0.0), _FULL_RANGE_MAGNITUDES, _FULL_RANGE_MAGNITUDES.map(operator.neg)
+)
+_FULL_RANGE_NORMS = st.one_of(st.just(0.0), _FULL_RANGE_MAGNITUDES)
+#: The module keeps a float64 result only under an error bound of 2^-40 of its
+#: value and rounds an mpmath result once (half an ulp, or half the smallest
+#: subnormal below the normal range).
+_FULL_RANGE_RELATIVE = 2.0**-40 + EPS
+_HALF_SUBNORMAL = mpmath.mpf(2) ** -1075
+_FLOAT_MAX = mpmath.mpf(float(np.finfo(np.float64).max))
+#: The exact reference isolates roots of quartics with coefficients of up to
+#: ~2000 bits (0.2-1 s a point): 25 examples, except in the thorough profile.
+_REFERENCE_SETTINGS = (
+    settings()
+    if settings.get_current_profile_name() == "thorough"
+    else settings(max_examples=25)
+)
+
+
+@_REFERENCE_SETTINGS
+@example(m=1e-300, rho=0.3, m0=1e-300, gamma=1e-300)  # was 1e-300, is 2e-300
+@example(m=1e160, rho=0.5, m0=1e160, gamma=1e160)  # 1e320: beyond float64
+@example(m=1.0, rho=0.5, m0=1e200, gamma=1e-200)  # was inf
+@example(m=5e-324, rho=1.0, m0=1.0, gamma=5e-324)
+@given(
+    m=_FULL_RANGE_REALS,
+    rho=_COSINES,
+    m0=_FULL_RANGE_NORMS,
+    gamma=_FULL_RANGE_REALS,
+)
+def test_penalty_over_the_float64_range(
+    m: float, rho: float, m0: float, gamma: float
+) -> None:
+    """relu_ptft_penalty is within 2^-40 of the reference anywhere in float64.
+
+    Beyond the exponents of test_penalty_matches_mpmath_reference: a penalty
+    above the float64 maximum raises OutOfRangeError, never inf; one below the
+    normal range is rounded to a subnormal number or 0.
+    """
+    # 20 digits resolve the 2^-40 (1e-12) tolerance 10^8-fold.
+    reference = relu_ptft_penalty_mp(m, rho, m0, gamma, dps=20)
+    if reference > _FLOAT_MAX:
+        with pytest.raises(OutOfRangeError, match="float64"):
+            relu_ptft_penalty(m, rho, m0, gamma)
+        return
+    penalty = _as_float(relu_ptft_penalty(m, rho, m0, gamma))
+    error = abs(mpmath.mpf(penalty) - reference)
+    assert error <= _FULL_RANGE_RELATIVE * reference + _HALF_SUBNORMAL, (
+        penalty,
+        mpmath.nstr(reference, 17),
+    )
+
+
+@pytest.mark.parametrize(
+    ("m", "rho", "m0", "gamma"),
+    [
+        (0.1, -1.0, 0.0, 1e17),  # m/u* and gamma share 70 digits
+        (1e-100, 0.5, 0.0, 1e100),  # ... 600 digits
+        (2.0141930025354058e-45, 0.9999999999999, 5.585167637729167e192, 2.0e-45),
+    ],
+)
+def test_mpmath_reference_keeps_its_digits_through_cancellation(
+    m: float, rho: float, m0: float, gamma: float
+) -> None:
+    """relu_ptft_penalty_mp at dps=30 agrees with eq. (8) at 2000 digits to 1e-30.
+
+    Eq. (8) evaluated directly at the root cancels as many digits as m/u* and
+    gamma (or u* and m0*rho) share; at 2000 digits, after polishing the root of
+    eq. (10) from the reference's own u*, the cancellation leaves > 1000.
+    """
+    penalty = relu_ptft_penalty_mp(m, rho, m0, gamma, dps=30)
+    start = relu_ptft_scale_mp(m, rho, m0, gamma, dps=30)
+    with mpmath.workdps(2000):
+        m_, rho_, m0_, gamma_ = (mpmath.mpf(v) for v in (m, rho, m0, gamma))
+        root = mpmath.findroot(
+            lambda u: u**4 - m0_ * rho_ * u**3 + gamma_ * m_ * u - m_**2,
+            mpmath.mpf(start),
+        )
+        direct = (m_ / root - gamma_) ** 2 + (root - m0_ * rho_) ** 2
+        direct += m0_**2 * (1 - rho_) * (1 + rho_)
+        assert abs(penalty - direct) <= mpmath.mpf(10) ** -30 * direct
+
+
+def test_the_scale_is_the_global_minimizer_far_beyond_unit_scale() -> None:
+    """u* = 1 (p = 1e320) beats u = 5e159 (p = 1.75e320) at m = m0 = gamma = 1e160.
+
+    The float64 path used to return the other local minimizer, 5e159.
+    """
+    arguments = (1e160, 0.5, 1e160, 1e160)
+    reference = relu_ptft_scale_mp(*arguments, dps=30)
+    scale = _as_float(relu_ptft_scale(*arguments))
+    assert abs(mpmath.mpf(scale) - reference) <= _FULL_RANGE_RELATIVE * reference
 
 
 # ---------------------------------------------------------------------------
