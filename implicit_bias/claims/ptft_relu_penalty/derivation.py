@@ -18,7 +18,11 @@ import sympy as sp
 
 from implicit_bias.claims.checks import check_identity, check_limit
 from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
-from implicit_bias.claims.ptft_relu_penalty.source import SOURCE, domain_sample
+from implicit_bias.claims.ptft_relu_penalty.source import (
+    SOURCE,
+    deviation_mp,
+    domain_sample,
+)
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import m, m0, rho, u
@@ -140,10 +144,7 @@ def _check_unique_root_as_printed() -> Verdict:
             "not"
         )
     with mpmath.workdps(50):
-        values = [
-            numerics._deviation_mpmath(x, *(mpmath.mpf(v) for v in point))
-            for x in roots
-        ]
+        values = [deviation_mp(x, point) for x in roots]
     listing = "; ".join(
         f"u={mpmath.nstr(x, 8)}: p={mpmath.nstr(v, 8)}"
         for x, v in zip(roots, values, strict=True)

@@ -23,7 +23,11 @@ from implicit_bias.claims.engine import (
     Verdict,
     time_limit,
 )
-from implicit_bias.claims.ptft_relu_penalty.source import SOURCE, domain_sample
+from implicit_bias.claims.ptft_relu_penalty.source import (
+    SOURCE,
+    deviation_mp,
+    domain_sample,
+)
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, rho, u
@@ -52,7 +56,7 @@ def _check_eq11_as_printed() -> Verdict:
         point = tuple(float(v[index]) for v in sample)
         with mpmath.workdps(50):
             values = [
-                numerics._deviation_mpmath(x, *(mpmath.mpf(v) for v in point))
+                deviation_mp(x, point)
                 for x in numerics.relu_ptft_stationary_points_mp(*point)
             ]
         gap = (max(values) - min(values)) / min(values)

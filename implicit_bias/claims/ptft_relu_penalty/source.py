@@ -1,14 +1,23 @@
-r"""The source id of ptft-relu-penalty, and the domain its numeric claims sample.
+r"""The source id of ptft-relu-penalty, the domain its numeric claims sample.
 
 The numeric claims of :mod:`.derivation` and :mod:`.penalty` (eqs. (6), (10)
-and (11)) draw their test points from :func:`domain_sample`.
+and (11)) draw their test points from :func:`domain_sample` and evaluate
+eq. (8) at the roots they find with :func:`deviation_mp`.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
+from typing import Any
 
-__all__ = ["SOURCE", "domain_sample"]
+import mpmath
+import numpy as np
+import sympy as sp
+
+from implicit_bias.theory import relu_penalty as theory
+from implicit_bias.theory.symbols import gamma, m, m0, rho, u
+
+__all__ = ["SOURCE", "deviation_mp", "domain_sample"]
 
 SOURCE = "ptft-relu-penalty"
 
@@ -27,3 +36,20 @@ def domain_sample(size: int, seed: int) -> tuple[np.ndarray, ...]:
     m0_values = 10.0 ** rng.uniform(-3, 2, size)
     gamma_values = rng.choice([-1.0, 1.0], size) * 10.0 ** rng.uniform(-4, 1, size)
     return m_values, rho_values, m0_values, gamma_values
+
+
+_deviation_mpmath: Callable[..., Any] = sp.lambdify(
+    (u, m, rho, m0, gamma), theory.deviation_geometric(), modules="mpmath"
+)
+
+
+def deviation_mp(scale: Any, point: tuple[float, ...]) -> Any:
+    r"""Eq. (8) of ptft-relu-penalty at :math:`u` = ``scale``, in mpmath.
+
+    .. math:: p(u) = (m_h/u-\gamma)^2 + (u - m_{0h}^{(1)}\rho_h)^2
+              + (m_{0h}^{(1)})^2 (1-\rho_h)(1+\rho_h)
+
+    lambdified from :func:`implicit_bias.theory.relu_penalty.deviation_geometric`
+    and evaluated at the working precision; ``point`` is ``(m, rho, m0, gamma)``.
+    """
+    return _deviation_mpmath(scale, *(mpmath.mpf(value) for value in point))
