@@ -122,7 +122,7 @@ def _transfer_grid() -> tuple[np.ndarray, np.ndarray]:
 def _transferability(finetune: bool) -> np.ndarray:
     gamma, theta = _transfer_grid()
     if finetune:
-        return finetune_transferability(gamma, theta)
+        return finetune_transferability(gamma, theta, form="printed")
     return linear_transferability(gamma, theta, _TRANSFER_NOISE)
 
 
@@ -195,7 +195,7 @@ def _slices(figure: Figure, finetune: bool) -> None:
     )
     for index, (theta, label) in enumerate(_SLICE_ANGLES):
         if finetune:
-            values = finetune_transferability(gamma, theta)
+            values = finetune_transferability(gamma, theta, form="printed")
         else:
             values = linear_transferability(gamma, theta, _TRANSFER_NOISE)
         line = axis.plot(gamma, values, label=rf"$\theta = {label}$")

@@ -35,7 +35,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from implicit_bias.claims.engine import Claim, Result, Status, Verdict, run_claims
+from implicit_bias.claims.engine import (
+    Claim,
+    Reason,
+    Result,
+    Status,
+    Verdict,
+    run_claims,
+)
 from implicit_bias.claims.registry import SOURCES, claims_for
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
@@ -57,6 +64,7 @@ __all__ = [
 COMMAND = "implicit-bias docs --output docs/"
 
 _STATUSES = {str(status): status for status in Status}
+_REASONS = {str(reason): reason for reason in Reason}
 
 
 # --- verdict records
@@ -97,10 +105,22 @@ def read_verdicts(paths: Iterable[str | Path]) -> dict[str, Verdict]:
                     "needs an id, a status in "
                     f"{sorted(_STATUSES)} and a detail string"
                 )
-            verdicts.setdefault(
-                record["id"], Verdict(_STATUSES[record["status"]], record["detail"])
-            )
+            verdicts.setdefault(record["id"], _recorded_verdict(path, record))
     return verdicts
+
+
+def _recorded_verdict(path: str | Path, record: dict[str, Any]) -> Verdict:
+    status = _STATUSES[record["status"]]
+    if status != Status.INCONCLUSIVE:
+        return Verdict(status, record["detail"])
+    # Records written before verdicts carried a reason say only "inconclusive".
+    reason = record.get("reason") or Reason.UNDECIDED.value
+    if reason not in _REASONS:
+        raise InvalidArgumentError(
+            f"verdicts={str(path)!r} has the record {record['id']!r} with reason "
+            f"{reason!r}; expected one of {sorted(_REASONS)}"
+        )
+    return Verdict.inconclusive(record["detail"], _REASONS[reason])
 
 
 def gather_verdicts(
@@ -135,14 +155,14 @@ def gather_verdicts(
 
 def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
     """The verdict record of ``claims`` (in their order) as committed JSON text."""
-    records = [
-        {
-            "id": claim.id,
-            "status": str(verdicts[claim.id].status),
-            "detail": verdicts[claim.id].detail,
-        }
-        for claim in claims
-    ]
+    records = []
+    for claim in claims:
+        verdict = verdicts[claim.id]
+        record = {"id": claim.id, "status": str(verdict.status)}
+        if verdict.reason is not None:
+            record["reason"] = str(verdict.reason)
+        record["detail"] = verdict.detail
+        records.append(record)
     return json.dumps(records, indent=2) + "\n"
 
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import Status, Verdict
+from implicit_bias.claims.engine import Reason, Status, Verdict
 from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
@@ -44,7 +44,11 @@ def _recorded(source: str) -> dict[str, Verdict]:
 def _made_up(source: str) -> dict[str, Verdict]:
     """A verdict for every claim, as expected, with evidence full of Markdown."""
     return {
-        claim.id: Verdict(claim.expected, f"made-up evidence of {claim.id}: a_b * <c>")
+        claim.id: Verdict(
+            claim.expected,
+            f"made-up evidence of {claim.id}: a_b * <c>",
+            claim.expected_reason,
+        )
         for claim in claims_for(source)
     }
 
@@ -228,8 +232,16 @@ def test_first_verdict_file_wins(tmp_path: Path) -> None:
     )
     assert read_verdicts([first, second]) == {
         "a": Verdict(Status.HOLDS, "1"),
-        "b": Verdict(Status.INCONCLUSIVE, "3"),
+        # A record of before verdicts carried reasons reads as undecided.
+        "b": Verdict.inconclusive("3", Reason.UNDECIDED),
     }
+
+
+def test_a_recorded_reason_is_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "verdicts.json"
+    record = {"id": "a", "status": "inconclusive", "reason": "budget", "detail": "4"}
+    path.write_text(json.dumps([record]))
+    assert read_verdicts([path]) == {"a": Verdict.inconclusive("4", Reason.BUDGET)}
 
 
 @pytest.mark.parametrize(
@@ -240,6 +252,10 @@ def test_first_verdict_file_wins(tmp_path: Path) -> None:
         ('[{"id": "a", "status": "true", "detail": ""}]', "needs an id, a status"),
         ('[{"id": "a", "status": "holds"}]', "needs an id, a status"),
         ('["a"]', "needs an id, a status"),
+        (
+            '[{"id": "a", "status": "inconclusive", "reason": "x", "detail": ""}]',
+            "with reason 'x'",
+        ),
     ],
 )
 def test_bad_verdict_files_are_named_errors(

@@ -1,17 +1,28 @@
 """Claims of the source papers, the engine that checks them, and the registry."""
 
-from implicit_bias.claims.engine import Claim, Kind, Result, Status, Verdict, run_claims
+from implicit_bias.claims.engine import (
+    Claim,
+    Kind,
+    Reason,
+    Result,
+    Status,
+    Verdict,
+    conjunction,
+    run_claims,
+)
 from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
 
 __all__ = [
     "SOURCES",
     "Claim",
     "Kind",
+    "Reason",
     "Result",
     "Status",
     "Verdict",
     "all_claims",
     "claims_for",
+    "conjunction",
     "get_claim",
     "run_claims",
 ]

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.engine import CheckTimeout, Verdict, time_limit
+from implicit_bias.claims.engine import CheckTimeout, Reason, Verdict, time_limit
 
 __all__ = [
     "DEFAULT_DPS",
     "Sampler",
+    "check_equal",
     "check_identity",
     "check_limit",
     "check_series",
@@ -68,29 +70,53 @@ def default_sampler(symbol: sp.Symbol) -> Sampler:
     return log_uniform(1e-3, 1e3, signed=True)
 
 
+@dataclass(frozen=True)
+class _Residuals:
+    """The numeric fallback's sample: the worst finite relative residual, where
+    it is, and the points where the residual or the scale is not a finite real."""
+
+    worst: mpmath.mpf
+    worst_point: dict[sp.Symbol, mpmath.mpf]
+    non_finite: int
+    non_finite_point: dict[sp.Symbol, mpmath.mpf]
+
+
+def _finite_real(value: object) -> bool:
+    return isinstance(value, mpmath.mpf) and bool(mpmath.isfinite(value))
+
+
 def _numeric_residual(
     residual: sp.Expr,
     scale: sp.Expr,
     samplers: Mapping[sp.Symbol, Sampler],
     points: int,
     seed: int,
-) -> tuple[mpmath.mpf, dict[sp.Symbol, mpmath.mpf]]:
-    """Max of |residual| / (|scale| + 1e-300) over random points, and its argmax."""
+) -> _Residuals:
+    """|residual| / (|scale| + 1e-300) at random points, split into finite and not."""
     rng = np.random.default_rng(seed)
     symbols = sorted(residual.free_symbols | scale.free_symbols, key=str)
     with mpmath.workdps(DEFAULT_DPS):
         f_residual = sp.lambdify(symbols, residual, modules="mpmath")
         f_scale = sp.lambdify(symbols, scale, modules="mpmath")
-        worst = mpmath.mpf(-1)
+        worst = mpmath.mpf(0)
         worst_point: dict[sp.Symbol, mpmath.mpf] = {}
+        non_finite = 0
+        non_finite_point: dict[sp.Symbol, mpmath.mpf] = {}
         for _ in range(points):
             point = {s: samplers.get(s, default_sampler(s))(rng) for s in symbols}
             values = [point[s] for s in symbols]
-            size = abs(f_scale(*values)) + mpmath.mpf(10) ** -300
-            ratio = abs(f_residual(*values)) / size
-            if ratio > worst:
+            try:
+                difference, size = f_residual(*values), f_scale(*values)
+            except (ZeroDivisionError, OverflowError):
+                difference = size = mpmath.nan
+            if not (_finite_real(difference) and _finite_real(size)):
+                non_finite += 1
+                non_finite_point = non_finite_point or point
+                continue
+            ratio = abs(difference) / (abs(size) + mpmath.mpf(10) ** -300)
+            if not worst_point or ratio > worst:
                 worst, worst_point = ratio, point
-    return worst, worst_point
+    return _Residuals(worst, worst_point, non_finite, non_finite_point)
 
 
 def _format_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> str:
@@ -120,8 +146,11 @@ def check_identity(
       seed: seed of the numeric fallback's generator.
 
     Returns:
-      ``holds`` with "exact" or "numerically, N points, max residual r";
-      ``fails`` with the worst point and its residual.
+      ``holds`` with "exact" or "numerically, N points, max residual r" (only
+      when the residual is a finite real at every point); ``fails`` with the
+      worst finite point and its residual; ``inconclusive`` when no point
+      refutes it but some are not finite reals (``Reason.NON_FINITE``) or the
+      residual cannot be evaluated (``Reason.UNEVALUATED``).
     """
     difference = sp.sympify(lhs - rhs)
     if substitutions:
@@ -134,14 +163,86 @@ def check_identity(
     scale = sp.Abs(sp.sympify(lhs)) + sp.Abs(sp.sympify(rhs))
     if substitutions:
         scale = scale.subs(substitutions)
-    worst, point = _numeric_residual(difference, scale, samplers or {}, points, seed)
-    if worst <= _RELATIVE_ZERO:
-        return Verdict.holds(
-            f"numerically, {points} points at {DEFAULT_DPS} digits, "
-            f"max relative residual {mpmath.nstr(worst, 3)}"
+    try:
+        sample = _numeric_residual(difference, scale, samplers or {}, points, seed)
+    except (TypeError, NameError) as error:
+        # lambdify leaves what it cannot translate (an unevaluated Integral,
+        # an undefined function) as a name or object mpmath cannot evaluate.
+        return Verdict.inconclusive(
+            f"the residual cannot be evaluated numerically ({error})",
+            Reason.UNEVALUATED,
         )
-    return Verdict.fails(
-        f"relative residual {mpmath.nstr(worst, 6)} at {_format_point(point)}"
+    if sample.worst_point and sample.worst > _RELATIVE_ZERO:
+        return Verdict.fails(
+            f"relative residual {mpmath.nstr(sample.worst, 6)} at "
+            f"{_format_point(sample.worst_point)}"
+        )
+    if sample.non_finite:
+        others = (
+            f"; at the other points the max relative residual is "
+            f"{mpmath.nstr(sample.worst, 3)}"
+            if sample.worst_point
+            else ""
+        )
+        return Verdict.inconclusive(
+            f"the residual or the size of the sides is not a finite real at "
+            f"{sample.non_finite} of {points} points (e.g. "
+            f"{_format_point(sample.non_finite_point)}){others}",
+            Reason.NON_FINITE,
+        )
+    return Verdict.holds(
+        f"numerically, {points} points at {DEFAULT_DPS} digits, "
+        f"max relative residual {mpmath.nstr(sample.worst, 3)}"
+    )
+
+
+def _unevaluated(expression: sp.Basic) -> bool:
+    return bool(expression.has(sp.Limit, sp.Integral, sp.Subs, sp.Derivative, sp.Order))
+
+
+def check_equal(
+    value: sp.Expr,
+    expected: sp.Expr,
+    *,
+    what: str = "value",
+    budget_seconds: float = 30.0,
+) -> Verdict:
+    """Decide ``value == expected`` for a computed result (a limit, a series...).
+
+    ``holds`` when they are identical or their difference simplifies to 0;
+    ``fails`` when one is infinite and the other not (or a different infinity),
+    when SymPy shows the difference nonzero, or when :func:`check_identity`
+    finds a point where it is; ``inconclusive`` on NaN, a timeout or an
+    undecided numeric sample.
+
+    Args:
+      value: the computed result; ``what`` names it in the evidence.
+      expected: what the claim says it is.
+      budget_seconds: CPU time for each symbolic step.
+    """
+    if _unevaluated(value):
+        return Verdict.inconclusive(
+            f"{what} is the unevaluated {sp.sstr(value)}", Reason.UNEVALUATED
+        )
+    if value == expected:
+        return Verdict.holds(f"exact: {what} = {sp.sstr(value)}")
+    if value is sp.nan or expected is sp.nan:
+        return Verdict.inconclusive(f"{what} is {sp.sstr(value)}", Reason.UNDECIDED)
+    if value.is_infinite or expected.is_infinite:
+        # Two different infinities, or an infinity and a finite value.
+        return Verdict.fails(f"{what} is {sp.sstr(value)}, not {sp.sstr(expected)}")
+    with contextlib.suppress(CheckTimeout), time_limit(budget_seconds):
+        difference = sp.simplify(value - expected)
+        if difference == 0:
+            return Verdict.holds(f"exact: {what} = {sp.sstr(value)}")
+        if difference.is_zero is False:
+            return Verdict.fails(
+                f"{what} is {sp.sstr(value)}, not {sp.sstr(expected)} (they differ "
+                f"by {sp.sstr(difference)}, which SymPy shows nonzero)"
+            )
+    numeric = check_identity(value, expected, budget_seconds=budget_seconds)
+    return numeric.with_detail(
+        f"{what} is {sp.sstr(value)}; against {sp.sstr(expected)}: {numeric.detail}"
     )
 
 
@@ -154,22 +255,22 @@ def check_limit(
     direction: str = "+",
     budget_seconds: float = 30.0,
 ) -> Verdict:
-    """Decide ``lim_{variable -> point} expression == expected`` with SymPy."""
+    """Decide ``lim_{variable -> point} expression == expected`` with SymPy.
+
+    ``fails`` only when the limit is evaluated and SymPy shows it differs from
+    ``expected`` (or a numeric sample of the difference does); an unevaluated
+    ``Limit`` or a timeout is ``inconclusive``.
+    """
     try:
         with time_limit(budget_seconds):
             value = sp.limit(expression, variable, point, dir=direction)
-            same = value == expected or (
-                value.is_finite
-                and expected.is_finite
-                and sp.simplify(value - expected) == 0
-            )
     except CheckTimeout:
         return Verdict.inconclusive(
-            f"sympy.limit did not finish within {budget_seconds:g} s"
+            f"sympy.limit did not finish within {budget_seconds:g} s", Reason.BUDGET
         )
-    if same:
-        return Verdict.holds(f"exact: limit = {sp.sstr(value)}")
-    return Verdict.fails(f"limit is {sp.sstr(value)}, not {sp.sstr(expected)}")
+    return check_equal(
+        value, sp.sympify(expected), what="limit", budget_seconds=budget_seconds
+    )
 
 
 def check_series(
@@ -180,20 +281,22 @@ def check_series(
     *,
     budget_seconds: float = 30.0,
 ) -> Verdict:
-    """Decide that ``expression = expected + O(variable**order)`` at 0 with SymPy."""
+    """Decide that ``expression = expected + O(variable**order)`` at 0 with SymPy.
+
+    ``fails`` only when the truncated series is evaluated and differs from
+    ``expected`` (shown by SymPy or a numeric sample); an unevaluated result or
+    a timeout is ``inconclusive``.
+    """
     try:
         with time_limit(budget_seconds):
-            series = sp.series(expression, variable, 0, order).removeO()
-            difference = sp.simplify(sp.expand(series - expected))
+            series = sp.expand(sp.series(expression, variable, 0, order).removeO())
     except CheckTimeout:
         return Verdict.inconclusive(
-            f"sympy.series did not finish within {budget_seconds:g} s"
+            f"sympy.series did not finish within {budget_seconds:g} s", Reason.BUDGET
         )
-    if difference == 0:
-        return Verdict.holds(
-            f"exact: series to O({variable}**{order}) = {sp.sstr(sp.expand(series))}"
-        )
-    return Verdict.fails(
-        f"series to O({variable}**{order}) is {sp.sstr(series)}; differs by "
-        f"{sp.sstr(difference)}"
+    return check_equal(
+        series,
+        sp.expand(sp.sympify(expected)),
+        what=f"series to O({variable}**{order})",
+        budget_seconds=budget_seconds,
     )

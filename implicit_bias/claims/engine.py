@@ -22,6 +22,7 @@ of :data:`WALL_BACKSTOP_FACTOR` times its budget.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import multiprocessing
 import multiprocessing.connection
@@ -39,14 +40,18 @@ from typing import Any
 import sympy as sp
 from threadpoolctl import threadpool_limits
 
+from implicit_bias.errors import InvalidArgumentError
+
 __all__ = [
     "WALL_BACKSTOP_FACTOR",
     "CheckTimeout",
     "Claim",
     "Kind",
+    "Reason",
     "Result",
     "Status",
     "Verdict",
+    "conjunction",
     "in_paper_order",
     "run_claims",
     "time_limit",
@@ -81,12 +86,47 @@ class Kind(enum.StrEnum):
     SIMULATION = "simulation"
 
 
+class Reason(enum.StrEnum):
+    """Why a check is ``inconclusive``: it neither proved nor refuted."""
+
+    #: The effect is within the stated number of standard errors of zero.
+    STATISTICAL = "statistical"
+    #: A step or the whole check ran past its CPU-time budget.
+    BUDGET = "budget"
+    #: A compared value is NaN or infinite (or complex where a real is due).
+    NON_FINITE = "non-finite"
+    #: SymPy returned an unevaluated object (a ``Limit``, an ``Integral``...).
+    UNEVALUATED = "unevaluated"
+    #: The method ran and could not decide (e.g. a sign SymPy cannot settle, or
+    #: a counterexample search that came back empty).
+    UNDECIDED = "undecided"
+    #: The check raised, its worker died, or it returned something else than a
+    #: :class:`Verdict`. No claim may expect it.
+    CRASH = "crash"
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of a check: a status and the evidence for it."""
+    """The outcome of a check: a status, its evidence and, if inconclusive, why.
+
+    ``reason`` (a :class:`Reason`) is set exactly when the status is
+    ``inconclusive``.
+    """
 
     status: Status
     detail: str
+    reason: Reason | None = None
+
+    def __post_init__(self) -> None:
+        status = Status(self.status)
+        if status == Status.INCONCLUSIVE and self.reason is None:
+            raise InvalidArgumentError(
+                "reason: an inconclusive Verdict names its Reason"
+            )
+        if status != Status.INCONCLUSIVE and self.reason is not None:
+            raise InvalidArgumentError(
+                f"reason: must be None for a {status} Verdict, got {self.reason!r}"
+            )
 
     @classmethod
     def holds(cls, detail: str) -> Verdict:
@@ -99,9 +139,32 @@ class Verdict:
         return cls(Status.FAILS, detail)
 
     @classmethod
-    def inconclusive(cls, detail: str) -> Verdict:
-        """The check could not decide; ``detail`` says why."""
-        return cls(Status.INCONCLUSIVE, detail)
+    def inconclusive(cls, detail: str, reason: Reason = Reason.UNDECIDED) -> Verdict:
+        """The check could not decide; ``detail`` says why, ``reason`` says how."""
+        return cls(Status.INCONCLUSIVE, detail, Reason(reason))
+
+    def with_detail(self, detail: str) -> Verdict:
+        """The same status and reason with another ``detail``.
+
+        For a sub-check's verdict reported under the part of a claim it checked.
+        """
+        return dataclasses.replace(self, detail=detail)
+
+
+def conjunction(parts: Sequence[Verdict], detail: str) -> Verdict:
+    """The verdict of "every part holds".
+
+    ``fails`` if any part fails (its counterexample refutes the conjunction),
+    else ``inconclusive`` with the first undecided part's reason if any part is
+    undecided, else ``holds``.
+    """
+    for part in parts:
+        if part.status == Status.FAILS:
+            return Verdict.fails(detail)
+    for part in parts:
+        if part.status == Status.INCONCLUSIVE:
+            return part.with_detail(detail)
+    return Verdict.holds(detail)
 
 
 @dataclass(frozen=True)
@@ -117,6 +180,9 @@ class Claim:
       statement: the statement in words, as the source makes it.
       check: returns the :class:`Verdict`; runs in a worker process.
       expected: the verdict this claim is known to have (the registry).
+      expected_reason: for an expected ``inconclusive``, the :class:`Reason` it
+        is expected for (required then, and never ``Reason.CRASH``); ``None``
+        otherwise.
       assumptions: SymPy symbol assumptions and stated conditions, in words.
       corrects: the id of the claim this one corrects, if any.
       formula: builds the SymPy relation the claim states, for LaTeX.
@@ -137,6 +203,28 @@ class Claim:
     formula: Callable[[], sp.Basic] | None = None
     slow: bool = False
     budget_seconds: float = 60.0
+    expected_reason: Reason | None = None
+
+    def __post_init__(self) -> None:
+        if self.expected == Status.INCONCLUSIVE:
+            if self.expected_reason is None:
+                raise InvalidArgumentError(
+                    f"expected_reason: claim {self.id} expects inconclusive, so it "
+                    "names the Reason (e.g. Reason.STATISTICAL)"
+                )
+            if self.expected_reason == Reason.CRASH:
+                raise InvalidArgumentError(
+                    f"expected_reason: claim {self.id} may not expect a crash"
+                )
+        elif self.expected_reason is not None:
+            raise InvalidArgumentError(
+                f"expected_reason: claim {self.id} expects {self.expected}, so "
+                f"expected_reason must be None, got {self.expected_reason!r}"
+            )
+        if not self.budget_seconds > 0:
+            raise InvalidArgumentError(
+                f"budget_seconds: must be > 0, got {self.budget_seconds!r}"
+            )
 
     @property
     def id(self) -> str:
@@ -154,8 +242,12 @@ class Result:
 
     @property
     def as_expected(self) -> bool:
-        """Whether the verdict is the one the registry expects."""
-        return self.verdict.status == self.claim.expected
+        """Whether the verdict is the one the registry expects: the same status
+        and, for ``inconclusive``, the same reason (a crash never matches)."""
+        return (
+            self.verdict.status == self.claim.expected
+            and self.verdict.reason == self.claim.expected_reason
+        )
 
     def as_record(self) -> dict[str, Any]:
         """The JSON record printed by ``implicit-bias verify --json``."""
@@ -168,6 +260,12 @@ class Result:
             "status": str(self.verdict.status),
             "expected": str(self.claim.expected),
             "detail": self.verdict.detail,
+            "reason": None if self.verdict.reason is None else str(self.verdict.reason),
+            "expected_reason": (
+                None
+                if self.claim.expected_reason is None
+                else str(self.claim.expected_reason)
+            ),
             "seconds": round(self.seconds, 3),
             "assumptions": list(self.claim.assumptions),
         }
@@ -232,12 +330,14 @@ def _run_in_child(
     try:
         verdict = claim.check()
         if not isinstance(verdict, Verdict):
-            verdict = Verdict.inconclusive(f"check returned {verdict!r}, not a Verdict")
+            verdict = Verdict.inconclusive(
+                f"check returned {verdict!r}, not a Verdict", Reason.CRASH
+            )
     except CheckTimeout as error:
-        verdict = Verdict.inconclusive(f"timed out: {error}")
+        verdict = Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
     except Exception as error:
         last = traceback.format_exception_only(type(error), error)[-1].strip()
-        verdict = Verdict.inconclusive(f"check raised {last}")
+        verdict = Verdict.inconclusive(f"check raised {last}", Reason.CRASH)
     connection.send(verdict)
     connection.close()
 
@@ -246,9 +346,10 @@ def _died(claim: Claim, exitcode: int | None) -> Verdict:
     """The verdict of a worker that ended without sending one."""
     if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
         return Verdict.inconclusive(
-            f"exceeded its time budget of {claim.budget_seconds:g} s of CPU time"
+            f"exceeded its time budget of {claim.budget_seconds:g} s of CPU time",
+            Reason.BUDGET,
         )
-    return Verdict.inconclusive(f"worker died (exit code {exitcode})")
+    return Verdict.inconclusive(f"worker died (exit code {exitcode})", Reason.CRASH)
 
 
 @dataclass
@@ -324,7 +425,8 @@ def run_claims(
                         f"exceeded its wall-clock backstop of "
                         f"{WALL_BACKSTOP_FACTOR * job.claim.budget_seconds:g} s "
                         f"({WALL_BACKSTOP_FACTOR:g} x its "
-                        f"{job.claim.budget_seconds:g} s CPU budget) while waiting"
+                        f"{job.claim.budget_seconds:g} s CPU budget) while waiting",
+                        Reason.BUDGET,
                     ),
                 )
     return [results[i] for i in range(len(claims))]

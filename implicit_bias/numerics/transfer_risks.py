@@ -39,6 +39,7 @@ error is unbounded; its *absolute* error is not.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 import sympy as sp
@@ -494,21 +495,77 @@ def ridge_transfer_risk(lam: ArrayLike, theta: ArrayLike) -> Float64Array:
     return np.asarray(_RIDGE_TRANSFER_IN_SHRINKAGE(shrinkage, theta_), dtype=np.float64)
 
 
-def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float64Array:
-    r"""Expected risk of fine-tuning from the pretrained weights, eq. (16).
+FinetuneForm = Literal["corrected", "printed"]
+"""Which fine-tuning formula: our corrected limit (default) or eq. (16)/(17)."""
+
+_FINETUNE_FORMS = ("corrected", "printed")
+
+
+def _check_form(form: object) -> FinetuneForm:
+    if not isinstance(form, str) or form not in _FINETUNE_FORMS:
+        raise InvalidArgumentError(f"form={form!r} is not 'corrected' or 'printed'")
+    return "corrected" if form == "corrected" else "printed"
+
+
+def _finetune_excess(
+    gamma: Float64Array, theta: Float64Array, sigma: Float64Array, form: FinetuneForm
+) -> Float64Array:
+    """E R_ft - E R_sc on checked arguments: 0 for gamma >= 1."""
+    out = np.zeros(np.broadcast(gamma, theta, sigma).shape)
+    gamma, theta, sigma = np.broadcast_arrays(gamma, theta, sigma)
+    over = gamma < 1.0
+    g, cos = gamma[over], np.cos(theta[over])
+    if form == "printed":
+        out[over] = -_FINETUNE_SHIFT(g, theta[over])
+        return out
+    # c^2 = ((1 - g) + sqrt((1 + g)^2 + 4 sigma^2 g/(1 - g)))/2, the square root
+    # as a hypot so that it does not overflow before the risk does.
+    with np.errstate(over="ignore"):
+        root = np.hypot(1.0 + g, 2.0 * sigma[over] * np.sqrt(g / (1.0 - g)))
+    scale_squared = 0.5 * ((1.0 - g) + root)
+    scale = np.sqrt(scale_squared)
+    out[over] = (1.0 - g) * scale * (scale - 2.0 * cos)
+    return out
+
+
+def finetune_risk(
+    gamma: ArrayLike,
+    theta: ArrayLike,
+    sigma: ArrayLike,
+    *,
+    form: FinetuneForm = "corrected",
+) -> Float64Array:
+    r"""Expected risk of fine-tuning from the pretrained weights (eq. (16), corrected).
+
+    Eq. (16) of features-are-fate (Theorem 3.9) prints
 
     .. math:: \mathbb E_{\mathcal D}\mathcal R_{ft} = \begin{cases}
               \mathbb E_{\mathcal D}\mathcal R_{sc}+(1-\gamma)(1-2\cos\theta)
               & \gamma\le1\\
               \mathbb E_{\mathcal D}\mathcal R_{sc} & \gamma>1\end{cases}
 
-    with :math:`\mathbb E\mathcal R_{sc}` of eq. (10). At :math:`\gamma=1`:
+    which holds only at :math:`\sigma = 0`: the claims
+    ``features-are-fate:16:monte-carlo`` (fails) and
+    ``features-are-fate:16:monte-carlo-corrected`` (holds) show that with
+    label noise the gradient-flow endpoint of the two-layer linear model
+    gives, for :math:`\gamma<1`,
+
+    .. math:: \mathbb E_{\mathcal D}\mathcal R_{ft} = \mathbb E_{\mathcal D}
+              \mathcal R_{sc} + (1-\gamma)(c^2 - 2c\cos\theta),\quad
+              c^2 = \tfrac12\Big(1-\gamma+\sqrt{(1+\gamma)^2
+              + 4\sigma^2\gamma/(1-\gamma)}\Big)
+
+    (:func:`implicit_bias.theory.transfer_asymptotics.finetune_risk_limit_corrected`;
+    :math:`c = 1` at :math:`\sigma = 0`, where the two agree). ``form``
+    chooses: ``"corrected"`` (default) or ``"printed"`` (eq. (16) as printed).
+    :math:`\mathbb E\mathcal R_{sc}` is eq. (10). At :math:`\gamma=1`:
     raises for :math:`\sigma>0`, 0 for :math:`\sigma=0`.
 
     Args:
       gamma: :math:`\gamma = n/d > 0`.
       theta: source-target angle :math:`\theta\in[0,\pi]`.
       sigma: label-noise standard deviation :math:`\sigma\ge0`.
+      form: ``"corrected"`` or ``"printed"``.
 
     Returns:
       The risk, a float64 array of the broadcast shape.
@@ -521,9 +578,12 @@ def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float
     Examples:
       >>> bool(finetune_risk(0.5, 0.0, 0.1) < scratch_risk(0.5, 0.1))
       True
+      >>> finetune_risk(0.5, 0.5, 0.0).item() == finetune_risk(
+      ...     0.5, 0.5, 0.0, form="printed").item()
+      True
 
     References:
-      Eq. (16) (Theorem 3.9) of features-are-fate.
+      Eq. (16) (Theorem 3.9) of features-are-fate; the correction is ours.
     """
     gamma_, theta_, sigma_ = as_finite_arrays(
         {"gamma": gamma, "theta": theta, "sigma": sigma}
@@ -532,45 +592,63 @@ def finetune_risk(gamma: ArrayLike, theta: ArrayLike, sigma: ArrayLike) -> Float
     _check_theta(theta_)
     _check_sigma(sigma_)
     _check_not_at_threshold(gamma_, sigma_)
-    return np.asarray(_scratch(gamma_, sigma_) - _finetune_gain(gamma_, theta_))
+    chosen = _check_form(form)
+    with np.errstate(over="ignore"):
+        risk = _scratch(gamma_, sigma_) + _finetune_excess(
+            gamma_, theta_, sigma_, chosen
+        )
+    return _representable(risk, "the fine-tuning risk, eq. (16)")
 
 
-def _finetune_gain(gamma: Float64Array, theta: Float64Array) -> Float64Array:
-    """Eq. (17) on checked arguments."""
-    out = np.zeros_like(gamma)
-    over = gamma <= 1.0
-    out[over] = _FINETUNE_SHIFT(gamma[over], theta[over])
-    return out
+def finetune_transferability(
+    gamma: ArrayLike,
+    theta: ArrayLike,
+    sigma: ArrayLike = 0.0,
+    *,
+    form: FinetuneForm = "corrected",
+) -> Float64Array:
+    r"""Fine-tuning transferability (eq. (17), corrected).
 
-
-def finetune_transferability(gamma: ArrayLike, theta: ArrayLike) -> Float64Array:
-    r"""Fine-tuning transferability, eq. (17).
+    Eq. (17) of features-are-fate prints
 
     .. math:: \mathcal T_{ft} = \begin{cases}(\gamma-1)(1-2\cos\theta)
               & \gamma\le1\\ 0 & \gamma>1\end{cases}
 
-    Positive for :math:`\theta<\pi/3` and negative for :math:`\theta>\pi/3`
-    when :math:`\gamma<1`; 0 at :math:`\gamma=1` (as printed) and above.
-    Independent of :math:`\sigma`. Absolute error at most about 4u.
+    independent of :math:`\sigma`; it holds at :math:`\sigma = 0` only. The
+    corrected form (default) is :math:`\mathcal T_{ft} = -(1-\gamma)(c^2 -
+    2c\cos\theta)` for :math:`\gamma<1` with :math:`c` of
+    :func:`finetune_risk`, and 0 for :math:`\gamma\ge1`; the two agree at
+    ``sigma = 0`` (the default). Positive for :math:`\theta<\pi/3` and
+    negative for :math:`\theta>\pi/3` when :math:`\gamma<1`, :math:`\sigma=0`.
 
     Args:
       gamma: :math:`\gamma = n/d > 0`.
       theta: source-target angle :math:`\theta\in[0,\pi]`.
+      sigma: label-noise standard deviation :math:`\sigma\ge0` (the printed
+        form does not depend on it).
+      form: ``"corrected"`` or ``"printed"``.
 
     Returns:
       :math:`\mathcal T_{ft}`, a float64 array of the broadcast shape.
 
     Raises:
       InvalidArgumentError: an argument is outside its domain.
+      OutOfRangeError: the value is beyond the float64 range.
 
     Examples:
       >>> finetune_transferability([0.5, 2.0], 0.0).tolist()
       [0.5, 0.0]
 
     References:
-      Eq. (17) of features-are-fate.
+      Eq. (17) of features-are-fate; the correction is ours (see
+      :func:`finetune_risk`).
     """
-    gamma_, theta_ = as_finite_arrays({"gamma": gamma, "theta": theta})
+    gamma_, theta_, sigma_ = as_finite_arrays(
+        {"gamma": gamma, "theta": theta, "sigma": sigma}
+    )
     _check_gamma(gamma_)
     _check_theta(theta_)
-    return _finetune_gain(gamma_, theta_)
+    _check_sigma(sigma_)
+    chosen = _check_form(form)
+    excess = _finetune_excess(gamma_, theta_, sigma_, chosen)
+    return _representable(0.0 - excess, "the fine-tuning transferability, eq. (17)")

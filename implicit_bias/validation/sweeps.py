@@ -750,7 +750,10 @@ def transferability_point(
         )
         if theory is not None:
             point[f"{kind}_theory"] = float(theory(gamma, theta, sigma))
-    point["finetune_theory"] = float(finetune_transferability(gamma, theta))
+    # Eq. (17) as printed: the figure the sweep reproduces.
+    point["finetune_theory"] = float(
+        finetune_transferability(gamma, theta, form="printed")
+    )
     return point
 
 

@@ -6,12 +6,15 @@ import time
 
 import pytest
 
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
     CheckTimeout,
     Claim,
     Kind,
+    Reason,
     Status,
     Verdict,
+    conjunction,
     run_claims,
     WALL_BACKSTOP_FACTOR,
     time_limit,
@@ -20,7 +23,12 @@ from implicit_bias.claims.engine import (
 
 
 def _claim(
-    check, expected=Status.HOLDS, budget=10.0, label="x", corrects=None
+    check,
+    expected=Status.HOLDS,
+    budget=10.0,
+    label="x",
+    corrects=None,
+    expected_reason=None,
 ) -> Claim:
     return Claim(
         "test-source",
@@ -32,6 +40,7 @@ def _claim(
         expected,
         corrects=corrects,
         budget_seconds=budget,
+        expected_reason=expected_reason,
     )
 
 
@@ -99,6 +108,7 @@ def test_a_check_past_its_cpu_budget_is_killed_and_inconclusive(check) -> None:
     (result,) = run_claims([_claim(check, budget=1.0)])
     assert result.verdict.status == Status.INCONCLUSIVE
     assert "time budget of 1 s of CPU time" in result.verdict.detail
+    assert result.verdict.reason == Reason.BUDGET
     assert not result.as_expected
 
 
@@ -106,6 +116,7 @@ def test_a_check_that_waits_is_stopped_by_the_wall_clock_backstop() -> None:
     (result,) = run_claims([_claim(_sleep_forever, budget=0.3)])
     assert result.verdict.status == Status.INCONCLUSIVE
     assert "wall-clock backstop" in result.verdict.detail
+    assert result.verdict.reason == Reason.BUDGET
     assert result.seconds >= WALL_BACKSTOP_FACTOR * 0.3
 
 
@@ -116,7 +127,66 @@ def test_a_check_that_waits_is_stopped_by_the_wall_clock_backstop() -> None:
 def test_a_broken_check_is_inconclusive_with_the_reason(check, fragment: str) -> None:
     (result,) = run_claims([_claim(check)])
     assert result.verdict.status == Status.INCONCLUSIVE
+    assert result.verdict.reason == Reason.CRASH
     assert fragment in result.verdict.detail
+
+
+@pytest.mark.parametrize("check", [_raise, _not_a_verdict])
+def test_a_crash_never_matches_an_expected_inconclusive(check) -> None:
+    statistical = _claim(check, Status.INCONCLUSIVE, expected_reason=Reason.STATISTICAL)
+    (result,) = run_claims([statistical])
+    assert result.verdict.status == Status.INCONCLUSIVE
+    assert not result.as_expected
+
+
+def test_an_expected_inconclusive_matches_only_its_reason() -> None:
+    def undecided() -> Verdict:
+        return Verdict.inconclusive("could not tell", Reason.UNDECIDED)
+
+    def within_noise() -> Verdict:
+        return Verdict.inconclusive("0.3 SE", Reason.STATISTICAL)
+
+    expecting = {"expected": Status.INCONCLUSIVE, "expected_reason": Reason.STATISTICAL}
+    results = run_claims(
+        [
+            _claim(undecided, label="a", **expecting),
+            _claim(within_noise, label="b", **expecting),
+        ]
+    )
+    assert [r.as_expected for r in results] == [False, True]
+    record = results[1].as_record()
+    assert (record["reason"], record["expected_reason"]) == (
+        "statistical",
+        "statistical",
+    )
+
+
+def test_an_expected_inconclusive_names_its_reason_and_never_a_crash() -> None:
+    with pytest.raises(InvalidArgumentError, match="expected_reason"):
+        _claim(_raise, Status.INCONCLUSIVE)
+    with pytest.raises(InvalidArgumentError, match="may not expect a crash"):
+        _claim(_raise, Status.INCONCLUSIVE, expected_reason=Reason.CRASH)
+    with pytest.raises(InvalidArgumentError, match="expected_reason"):
+        _claim(_raise, Status.HOLDS, expected_reason=Reason.STATISTICAL)
+
+
+def test_a_verdict_has_a_reason_exactly_when_inconclusive() -> None:
+    with pytest.raises(InvalidArgumentError, match="reason"):
+        Verdict(Status.INCONCLUSIVE, "no reason given")
+    with pytest.raises(InvalidArgumentError, match="reason"):
+        Verdict(Status.HOLDS, "shown", Reason.UNDECIDED)
+    assert Verdict.inconclusive("?").reason == Reason.UNDECIDED
+    budget = Verdict.inconclusive("slow", Reason.BUDGET).with_detail("step 2: slow")
+    assert (budget.status, budget.reason) == (Status.INCONCLUSIVE, Reason.BUDGET)
+
+
+def test_a_conjunction_fails_on_any_failure_and_is_undecided_otherwise() -> None:
+    shown, refuted = Verdict.holds("a"), Verdict.fails("b")
+    timed_out = Verdict.inconclusive("c", Reason.BUDGET)
+    assert conjunction((shown, shown), "d").status == Status.HOLDS
+    assert conjunction((timed_out, refuted), "d").status == Status.FAILS
+    undecided = conjunction((shown, timed_out), "d")
+    assert (undecided.status, undecided.reason) == (Status.INCONCLUSIVE, Reason.BUDGET)
 
 
 def test_an_unexpected_verdict_is_flagged() -> None:

@@ -25,6 +25,7 @@ _NONNEGATIVE = _floats(0.0, 1e300)
 _COSINES = _floats(-1.0, 1.0)
 _ANGLES = _floats(0.0, math.pi)
 _GAMMAS = _POSITIVE.filter(lambda g: g != 1.0)
+_FINETUNE_FORMS = st.sampled_from(["corrected", "printed"])
 
 
 def _matrix(rows: int, columns: int, seed: int) -> np.ndarray:
@@ -201,14 +202,24 @@ SPECS: dict[str, Spec | Exempt] = {
         invalid={"lam": [-0.1], "theta": [-0.1, 4.0]},
     ),
     f"{_N}.finetune_risk": Spec(
-        valid=lambda: {"gamma": 0.5, "theta": 0.5, "sigma": 0.3},
-        domains={"gamma": _GAMMAS, "theta": _ANGLES, "sigma": _floats(0.0, 1e150)},
+        valid=lambda: {"gamma": 0.5, "theta": 0.5, "sigma": 0.3, "form": "corrected"},
+        domains={
+            "gamma": _GAMMAS,
+            "theta": _ANGLES,
+            "sigma": _floats(0.0, 1e150),
+            "form": _FINETUNE_FORMS,
+        },
         invalid={"gamma": [0.0], "theta": [-0.1, 4.0], "sigma": [-0.1]},
     ),
     f"{_N}.finetune_transferability": Spec(
-        valid=lambda: {"gamma": 0.5, "theta": 0.5},
-        domains={"gamma": _POSITIVE, "theta": _ANGLES},
-        invalid={"gamma": [0.0], "theta": [-0.1, 4.0]},
+        valid=lambda: {"gamma": 0.5, "theta": 0.5, "sigma": 0.3, "form": "corrected"},
+        domains={
+            "gamma": _POSITIVE,
+            "theta": _ANGLES,
+            "sigma": _floats(0.0, 1e150),
+            "form": _FINETUNE_FORMS,
+        },
+        invalid={"gamma": [0.0], "theta": [-0.1, 4.0], "sigma": [-0.1]},
     ),
     f"{_N}.negative_transfer_gammas": Spec(
         valid=lambda: {"theta": 1.2, "sigma": 0.3},

@@ -38,6 +38,7 @@ from implicit_bias.numerics.transfer_risks import (
     scratch_risk,
     underparameterized_negative_transfer_gamma,
 )
+from implicit_bias.theory import transfer_asymptotics as asymptotics
 from implicit_bias.theory import transfer_risks as theory
 
 #: Unit roundoff of float64.
@@ -67,10 +68,15 @@ def _size(expression: sp.Expr) -> sp.Expr:
 
 
 def _reference(
-    expression: sp.Expr, symbols: tuple[sp.Symbol, ...]
+    expression: sp.Expr,
+    symbols: tuple[sp.Symbol, ...],
+    magnitude: sp.Expr | None = None,
 ) -> Callable[..., tuple[mpmath.mpf, mpmath.mpf]]:
+    """Value and error scale (``magnitude``, by default :func:`_size`) in mpmath."""
     value = sp.lambdify(symbols, expression, modules="mpmath")
-    size = sp.lambdify(symbols, _size(expression), modules="mpmath")
+    size = sp.lambdify(
+        symbols, _size(expression) if magnitude is None else magnitude, "mpmath"
+    )
 
     def evaluate(*arguments: float) -> tuple[mpmath.mpf, mpmath.mpf]:
         with mpmath.workdps(DPS):
@@ -93,6 +99,36 @@ _FINETUNE = _reference(
 )
 _FINETUNE_T = _reference(
     theory.finetune_transferability(), (theory.gamma, theory.theta)
+)
+#: Our corrected eq. (16): E R_sc + (1 - gamma) c (c - 2 cos theta) below
+#: gamma = 1, computed as written; its error scale is the sum of the sizes of
+#: the terms: |E R_sc|'s and (1 - gamma) c (c + 2 |cos theta|).
+_SCALE = sp.sqrt(
+    asymptotics.finetune_scale_limit().subs(asymptotics.gamma_ratio, theory.gamma)
+)
+_CORRECTED_EXCESS = sp.Piecewise(
+    (
+        asymptotics.finetune_risk_limit_corrected().subs(
+            asymptotics.gamma_ratio, theory.gamma
+        ),
+        theory.gamma < 1,
+    ),
+    (0, True),
+)
+_EXCESS_SIZE = sp.Piecewise(
+    (
+        (1 - theory.gamma) * _SCALE * (_SCALE + 2 * sp.Abs(sp.cos(theory.theta))),
+        theory.gamma < 1,
+    ),
+    (0, True),
+)
+_FINETUNE_CORRECTED = _reference(
+    theory.scratch_risk() + _CORRECTED_EXCESS,
+    (theory.gamma, theory.theta, theory.sigma),
+    _size(theory.scratch_risk()) + _EXCESS_SIZE,
+)
+_FINETUNE_T_CORRECTED = _reference(
+    -_CORRECTED_EXCESS, (theory.gamma, theory.theta, theory.sigma), _EXCESS_SIZE
 )
 
 
@@ -155,15 +191,51 @@ def test_ridge_transfer_risk_matches_eq15(lam: float, theta: float) -> None:
 @given(gamma=_GAMMAS, theta=_THETAS, sigma=_SIGMAS)
 def test_finetune_risk_matches_eq16(gamma: float, theta: float, sigma: float) -> None:
     exact, size = _FINETUNE(gamma, theta, sigma)
+    computed = float(finetune_risk(gamma, theta, sigma, form="printed"))
+    assert _units(computed, exact, size) <= MAX_UNITS
+
+
+@given(gamma=_GAMMAS, theta=_THETAS, sigma=_SIGMAS)
+@example(gamma=0.5, theta=np.pi / 4, sigma=1.0)
+def test_finetune_risk_matches_the_corrected_limit(
+    gamma: float, theta: float, sigma: float
+) -> None:
+    exact, size = _FINETUNE_CORRECTED(gamma, theta, sigma)
     computed = float(finetune_risk(gamma, theta, sigma))
     assert _units(computed, exact, size) <= MAX_UNITS
+    exact, size = _FINETUNE_T_CORRECTED(gamma, theta, sigma)
+    computed = float(finetune_transferability(gamma, theta, sigma))
+    assert _units(computed, exact, size) <= MAX_UNITS
+
+
+def test_the_corrected_finetune_risk_is_the_printed_one_without_noise() -> None:
+    gamma = np.array([[0.1], [0.5], [0.9], [2.0]])
+    theta = np.linspace(0.0, np.pi, 7)
+    corrected = finetune_risk(gamma, theta, 0.0)
+    np.testing.assert_allclose(
+        corrected, finetune_risk(gamma, theta, 0.0, form="printed"), rtol=4 * U
+    )
+    # With noise they differ: by 0.0911 at gamma = 1/2, theta = pi/4, sigma = 1
+    # (the claim features-are-fate:16:monte-carlo-corrected).
+    gap = finetune_risk(0.5, np.pi / 4, 1.0) - finetune_risk(
+        0.5, np.pi / 4, 1.0, form="printed"
+    )
+    assert float(gap) == pytest.approx(0.0911, abs=5e-5)
+
+
+@pytest.mark.parametrize("form", ["Corrected", "", None, 1])
+def test_an_unknown_finetune_form_is_refused(form: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="form="):
+        finetune_risk(0.5, 0.3, 0.1, form=form)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="form="):
+        finetune_transferability(0.5, 0.3, form=form)  # type: ignore[arg-type]
 
 
 @given(gamma=_GAMMAS, theta=_THETAS)
 @example(gamma=1.0, theta=0.3)
 def test_finetune_transferability_matches_eq17(gamma: float, theta: float) -> None:
     exact, size = _FINETUNE_T(gamma, theta)
-    computed = float(finetune_transferability(gamma, theta))
+    computed = float(finetune_transferability(gamma, theta, form="printed"))
     assert _units(computed, exact, size) <= MAX_UNITS
 
 
@@ -399,9 +471,10 @@ def test_finetune_risk_is_scratch_minus_transferability(
     gamma: float, theta: float, sigma: float
 ) -> None:
     scratch = float(scratch_risk(gamma, sigma))
-    gain = float(finetune_transferability(gamma, theta))
-    computed = float(finetune_risk(gamma, theta, sigma))
-    assert computed == scratch - gain
+    for form in ("corrected", "printed"):
+        gain = float(finetune_transferability(gamma, theta, sigma, form=form))
+        computed = float(finetune_risk(gamma, theta, sigma, form=form))
+        assert computed == scratch - gain
 
 
 def test_linear_transfer_risk_decays_like_one_over_n() -> None:

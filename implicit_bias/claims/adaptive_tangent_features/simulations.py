@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from implicit_bias.claims.adaptive_tangent_features.source import SOURCE
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Claim, Kind, Reason, Status, Verdict
 from implicit_bias.numerics.tangent_features import (
     Penalty,
     join_penalty,
@@ -367,7 +367,8 @@ def _check_figure_one(seeds: tuple[int, ...], config: dict[str, Any]) -> Verdict
     # Neither ordering is resolved: the data cannot refute the paper's MNIST claim.
     return Verdict.inconclusive(
         f"{detail}: the difference is {mean / error:+.1f} SE, within "
-        f"{SIGNIFICANCE:g} SE of 0 (no ordering resolved)"
+        f"{SIGNIFICANCE:g} SE of 0 (no ordering resolved)",
+        Reason.STATISTICAL,
     )
 
 
@@ -404,7 +405,8 @@ def _check_readout_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verd
             "much of the change"
         )
     return Verdict.inconclusive(
-        f"{detail}: within {SIGNIFICANCE:g} SE of 1/2 (no majority resolved)"
+        f"{detail}: within {SIGNIFICANCE:g} SE of 1/2 (no majority resolved)",
+        Reason.STATISTICAL,
     )
 
 
@@ -485,6 +487,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(Figure 1)",
         lambda: _check_figure_one(_QUICK_SEEDS, _QUICK_STUDY),
         Status.INCONCLUSIVE,
+        expected_reason=Reason.STATISTICAL,
         assumptions=(
             "synthetic two-class data instead of MNIST; small MLP; full-batch GD",
             f"effect counted beyond {SIGNIFICANCE:g} standard errors",
@@ -517,6 +520,7 @@ CLAIMS: tuple[Claim, ...] = (
         "widths 48, 48, 50 path nodes as in B.1, 16 seeds)",
         lambda: _check_figure_one(_FULL_SEEDS, _FULL_STUDY),
         Status.INCONCLUSIVE,
+        expected_reason=Reason.STATISTICAL,
         assumptions=("as figure-1-alignment",),
         slow=True,
         budget_seconds=900.0,

@@ -73,7 +73,7 @@ def _limits(
     for name, expression, variable, point, expected in cases:
         verdict = check_limit(expression, variable, point, expected)
         if verdict.status != Status.HOLDS:
-            return Verdict(verdict.status, f"{name}: {verdict.detail}")
+            return verdict.with_detail(f"{name}: {verdict.detail}")
         details.append(f"{name}: {verdict.detail}")
     return Verdict.holds("; ".join(details))
 

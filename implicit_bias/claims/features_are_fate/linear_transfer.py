@@ -56,8 +56,8 @@ def _check_coefficient_split() -> Verdict:
 def _check_coefficient_mean() -> Verdict:
     _, first, _, _ = theory.conditional_coefficient_moments()
     verdict = check_identity(first, sp.cos(_theta))
-    return Verdict(
-        verdict.status, f"n = 3, z fixed: E[b | z] = cos(theta) ({verdict.detail})"
+    return verdict.with_detail(
+        f"n = 3, z fixed: E[b | z] = cos(theta) ({verdict.detail})"
     )
 
 
@@ -66,8 +66,7 @@ def _check_coefficient_second_moment() -> Verdict:
     norm_squared = sum(c**2 for c in coordinates)
     expected = sp.cos(_theta) ** 2 + (sp.sin(_theta) ** 2 + _sigma**2) / norm_squared
     verdict = check_identity(second, expected)
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"n = 3, z fixed: E[b^2 | z] = cos^2 + (sin^2 + sigma^2)/||z||^2, whose mean "
         f"over z is eq. (115) ({verdict.detail})",
     )

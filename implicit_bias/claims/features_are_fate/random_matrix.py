@@ -99,8 +99,7 @@ def _check_scratch_noiseless_exact() -> Verdict:
     overparameterized = limits_theory.scratch_risk_overparameterized()
     limit = as_asymptotics_symbols(overparameterized).subs(_sigma, 0)
     verdict = check_identity(finite, limit)
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "sigma = 0, n = gamma d < d - 1: 1 - n/d = eq. (10) at every d "
         f"({verdict.detail})",
     )

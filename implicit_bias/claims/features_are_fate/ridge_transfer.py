@@ -83,8 +83,7 @@ def _check_rank_one_reduction() -> Verdict:
     verdict = check_identity(
         coefficient, theory.ridge_coefficient_eq126(projected, y, _lam)
     )
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"n = d = 2, Phi = z v^T with |v| = 1: v^T W_L = z^T y/(|z|^2 + n lambda) "
         f"({verdict.detail})",
     )
@@ -125,8 +124,7 @@ def _check_ridge_risk_identity() -> Verdict:
         .subs(_n, samples)
     )
     verdict = check_identity(risk, expected)
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "n = 3, z fixed, exact Gaussian moments of w and epsilon: E||c beta_s - "
         "beta_t||^2 = eq. (128) with the integrands of I_1(n+2), I_1(n), I_2(n) "
         f"({verdict.detail})",
@@ -438,8 +436,7 @@ def _check_ridge_nondecreasing() -> Verdict:
     derivative = sp.factor(sp.diff(theory.ridge_risk_eq141(), _lam))
     expected = 2 * _lam * sp.cos(_theta) ** 2 / (1 + _lam) ** 3
     verdict = check_identity(derivative, expected)
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "d/d lambda of (141) = 2 lambda cos^2(theta)/(1+lambda)^3 >= 0: "
         "nondecreasing for every theta, strictly increasing iff cos(theta) != 0, "
         f"so lambda* = 0 is optimal (and unique iff theta != pi/2) ({verdict.detail})",

@@ -49,7 +49,7 @@ def _all_hold(verdicts: dict[str, Verdict]) -> Verdict:
     """Combine named sub-verdicts: holds if all hold, else the first that does not."""
     for name, verdict in verdicts.items():
         if verdict.status != Status.HOLDS:
-            return Verdict(verdict.status, f"{name}: {verdict.detail}")
+            return verdict.with_detail(f"{name}: {verdict.detail}")
     return Verdict.holds("; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()))
 
 
@@ -107,8 +107,7 @@ def _check_underparameterized_decreasing() -> Verdict:
         sp.diff(tr.scratch_risk_underparameterized(), _GAMMA),
         -(_SIGMA**2) / (_GAMMA - 1) ** 2,
     )
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "dR_sc/dgamma = -sigma^2/(gamma-1)^2 <= 0 (< 0 for sigma > 0): "
         + verdict.detail,
     )
@@ -159,8 +158,7 @@ def _check_underparameterized_condition() -> Verdict:
         tr.linear_transferability_underparameterized(),
         _SIN2 / (_GAMMA - 1) * (_SIGMA**2 / _SIN2 - (_GAMMA - 1)),
     )
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "T_lt = [sin^2 theta/(gamma-1)] (sigma^2/sin^2 theta - (gamma-1)), prefactor "
         f"> 0 for gamma > 1, sin theta != 0: {verdict.detail}",
     )
@@ -432,14 +430,18 @@ def _check_evaluators() -> Verdict:
         ),
         (
             "finetune_risk",
-            numerics.finetune_risk(gamma_values, theta_values, sigma_values),
+            numerics.finetune_risk(
+                gamma_values, theta_values, sigma_values, form="printed"
+            ),
             tr.finetune_risk(),
             (_GAMMA, _THETA, _SIGMA),
             (gamma_values, theta_values, sigma_values),
         ),
         (
             "finetune_transferability",
-            numerics.finetune_transferability(gamma_values, theta_values),
+            numerics.finetune_transferability(
+                gamma_values, theta_values, form="printed"
+            ),
             tr.finetune_transferability(),
             (_GAMMA, _THETA),
             (gamma_values, theta_values),
@@ -493,8 +495,7 @@ def _check_ridge_increasing() -> Verdict:
         sp.diff(tr.ridge_transfer_risk(), tr.lam),
         2 * tr.lam * _COS2 / (1 + tr.lam) ** 3,
     )
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         "dR/dlambda = 2 lambda cos^2 theta/(1+lambda)^3 > 0 for lambda > 0, "
         "cos theta != 0 (constant 1 at theta = pi/2), so lambda* = 0 and "
         "T^lambda = R_sc - R^lambda decreases in lambda: the negative-transfer region "

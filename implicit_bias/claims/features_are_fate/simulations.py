@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Claim, Kind, Reason, Status, Verdict
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.numerics.transfer_asymptotics import (
     ridge_transfer_risk_finite,
@@ -202,7 +202,7 @@ def _check_transferability_slices(kind: str) -> Verdict:
                 # 0.001-0.008 on these slices at sigma = 0.2.
                 g = samples / dimension
                 exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
-                limit = float(finetune_transferability(gamma, theta))
+                limit = float(finetune_transferability(gamma, theta, form="printed"))
             correction = 0.0
             if kind == "finetune" and gamma < 1:
                 printed = (1 - gamma) * (1 - 2 * np.cos(theta))
@@ -248,7 +248,7 @@ def _check_transferability_surface(kind: str) -> Verdict:
             else:
                 sample = surface.finetune[i, j]
                 exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
-                limit = float(finetune_transferability(gamma, theta))
+                limit = float(finetune_transferability(gamma, theta, form="printed"))
                 correction = 0.0
                 if gamma < 1:
                     printed = (1 - gamma) * (1 - 2 * np.cos(theta))
@@ -331,7 +331,7 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
         # endpoint: then the formula, not the simulation, is off.
         if control.agrees:
             return Verdict.fails(detail)
-        return Verdict.inconclusive(detail)
+        return Verdict.inconclusive(detail, Reason.STATISTICAL)
     limit = _corrected_excess(gamma, theta, sigma)
     # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
     # A = ||(I-P) beta_s||^2, B = ||X^+ y||^2, whose exact means are 1 - n/d and

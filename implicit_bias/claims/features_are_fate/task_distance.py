@@ -35,7 +35,7 @@ def _all_hold(verdicts: dict[str, Verdict]) -> Verdict:
     """Combine named sub-verdicts: holds if all hold, else the first that does not."""
     for name, verdict in verdicts.items():
         if verdict.status != Status.HOLDS:
-            return Verdict(verdict.status, f"{name}: {verdict.detail}")
+            return verdict.with_detail(f"{name}: {verdict.detail}")
     return Verdict.holds("; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()))
 
 

@@ -33,7 +33,7 @@ def check_entries(lhs: sp.Matrix, rhs: sp.Matrix) -> Verdict:
     for index, (a, b) in enumerate(zip(lhs, rhs, strict=True), start=1):
         verdict = check_identity(a, b)
         if verdict.status != Status.HOLDS:
-            return Verdict(verdict.status, f"entry {index}: {verdict.detail}")
+            return verdict.with_detail(f"entry {index}: {verdict.detail}")
         details.append(verdict.detail)
     if all(d.startswith("exact") for d in details):
         return Verdict.holds(f"exact, all {len(details)} entries: lhs - rhs = 0")

@@ -90,9 +90,7 @@ def _check_gradient_flow(layer: int) -> Verdict:
         else theory.flow_rhs_eq9(x_tilde, r, w1)
     )
     verdict = check_entries(flow, rhs)
-    return Verdict(
-        verdict.status, f"-grad L vs printed right-hand side: {verdict.detail}"
-    )
+    return verdict.with_detail(f"-grad L vs printed right-hand side: {verdict.detail}")
 
 
 def _check_change_of_variables(which: str) -> Verdict:
@@ -108,8 +106,7 @@ def _check_change_of_variables(which: str) -> Verdict:
         lhs = (w1_dot - w2_dot) / 2
         rhs = theory.flow_rhs_eq11(x_tilde, r, theory.difference_coordinates(w1, w2))
     verdict = check_entries(lhs, rhs)
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"({which}_dot from (8)-(9), any r) vs (1{'0' if which == 's' else '1'}): "
         f"{verdict.detail}",
     )
@@ -128,13 +125,13 @@ def _check_closed_form(which: str) -> Verdict:
         rhs = theory.flow_rhs_eq11(x_tilde, r_integral.diff(theory.t), solution)
     ode = check_entries(solution.diff(theory.t), rhs)
     if ode.status != Status.HOLDS:
-        return Verdict(ode.status, f"ODE: {ode.detail}")
+        return ode.with_detail(f"ODE: {ode.detail}")
     at_zero = solution.subs(theory.t, 0).subs(
         {f.subs(theory.t, 0): 0 for f in r_integral}
     )
     start = check_entries(at_zero, init)
     if start.status != Status.HOLDS:
-        return Verdict(start.status, f"initial value: {start.detail}")
+        return start.with_detail(f"initial value: {start.detail}")
     return Verdict.holds(
         "d/dt of the closed form is the ODE's right-hand side with r = R' "
         f"({ode.detail}); "
@@ -236,8 +233,8 @@ def _check_eq20() -> Verdict:
         lambda e: e.rewrite(sp.exp)
     )
     verdict = check_entries(beta, eq20)
-    return Verdict(
-        verdict.status, f"beta(t) from (13), (14), (17) vs (20): {verdict.detail}"
+    return verdict.with_detail(
+        f"beta(t) from (13), (14), (17) vs (20): {verdict.detail}"
     )
 
 
@@ -246,10 +243,9 @@ def _check_eq21() -> Verdict:
     s0, d0 = (a + b) / 2, (a - b) / 2
     coefficient = check_identity(2 * (s0**2 + d0**2), theory.q_norm_coefficient(a, b))
     if coefficient.status != Status.HOLDS:
-        return Verdict(coefficient.status, f"coefficient: {coefficient.detail}")
+        return coefficient.with_detail(f"coefficient: {coefficient.detail}")
     verdict = check_identity(theory.beta_eq20(s0, d0, u), theory.beta_eq21(a, b, u))
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"2(s0^2 + d0^2) = (w0^(1))^2 + (w0^(2))^2 ({coefficient.detail}); "
         f"(20) = (21): {verdict.detail}",
     )

@@ -116,7 +116,7 @@ def _check_wlog_plus_branch() -> Verdict:
     a = sp.sqrt(size)
     attained = check_identity(theory.mtl_parameter_norm_eq27(a, beta / a), 2 * size)
     if attained.status != Status.HOLDS:
-        return Verdict(attained.status, f"attainment: {attained.detail}")
+        return attained.with_detail(f"attainment: {attained.detail}")
     return Verdict.holds(
         f"{bound.detail}; the + branch alone attains it, w+^(1) = sqrt||beta_d||, "
         f"w+^(2) = beta_d/w+^(1) ({attained.detail}): min (26) = min (27) = 2||beta_d||"
@@ -212,8 +212,7 @@ def _check_homogeneity() -> Verdict:
     rhs = sum(terms[1:], terms[0])
     as_abs = lambda e: e.rewrite(sp.Abs)  # noqa: E731 - (a)_+ = (a + |a|)/2
     verdict = check_entries(lhs.applyfunc(as_abs), rhs.applyfunc(as_abs))
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"H = 2 units, 2 inputs, O = 2 outputs, (a)_+ = (a + |a|)/2: {verdict.detail}",
     )
 

@@ -55,7 +55,7 @@ def _check_kkt() -> Verdict:
     closed = sp.Matrix([2 * sp.asinh(b / k) for b, k in zip(betas, ks, strict=True)])
     form = check_entries(gradient, closed)
     if form.status != Status.HOLDS:
-        return Verdict(form.status, f"gradient of (22): {form.detail}")
+        return form.with_detail(f"gradient of (22): {form.detail}")
     # beta(oo) of eq. (21): k_d sinh(-4 (X^T int_0^oo r)_d); multiplier nu = -8 R.
     solution = {
         b: k * sp.sinh(-4 * u[i])
@@ -64,7 +64,7 @@ def _check_kkt() -> Verdict:
     at_solution = closed.subs(solution).applyfunc(_asinh_of_sinh)
     stationarity = check_entries(at_solution, x.T * (-8 * r_integral))
     if stationarity.status != Status.HOLDS:
-        return Verdict(stationarity.status, f"stationarity: {stationarity.detail}")
+        return stationarity.with_detail(f"stationarity: {stationarity.detail}")
     curvature = [sp.simplify(sp.diff(c, b)) for c, b in zip(closed, betas, strict=True)]
     if not all(c.is_positive for c in curvature):
         return Verdict.inconclusive(f"could not show convexity: {curvature}")

@@ -26,8 +26,7 @@ def _check_pr_trace_forms() -> Verdict:
         reps.participation_ratio(reps.covariance(x, n)),
         reps.participation_ratio_of_data(x),
     )
-    return Verdict(
-        verdict.status,
+    return verdict.with_detail(
         f"3 x 2 symbolic X, C = X^T X / n with n > 0 symbolic: {verdict.detail}",
     )
 
@@ -126,8 +125,7 @@ def _check_ensd_cka() -> Verdict:
             reps.participation_ratio_of_data(x) * reps.participation_ratio_of_data(y)
         ),
     )
-    return Verdict(
-        explicit.status,
+    return explicit.with_detail(
         f"in the traces (positive for X, Y != 0): {general.detail}; on integer 3 x 2 "
         f"X, Y through the matrix formulas: {explicit.detail}",
     )

@@ -17,7 +17,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import check_identity, check_limit
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, conjunction
 from implicit_bias.claims.ptft_relu_penalty.source import (
     SOURCE,
     deviation_mp,
@@ -70,12 +70,11 @@ def _check_eq8() -> Verdict:
 def _check_divergence(m_value: sp.Expr) -> Verdict:
     p = theory.deviation_eq8().subs(m, m_value)
     at_zero = check_limit(p, u, 0, sp.oo, direction="+")
-    if at_zero.status != Status.HOLDS:
-        return Verdict.fails(f"u -> 0+: {at_zero.detail}")
     at_infinity = check_limit(p, u, sp.oo, sp.oo)
-    if at_infinity.status != Status.HOLDS:
-        return Verdict.fails(f"u -> oo: {at_infinity.detail}")
-    return Verdict.holds(f"u -> 0+: {at_zero.detail}; u -> oo: {at_infinity.detail}")
+    return conjunction(
+        (at_zero, at_infinity),
+        f"u -> 0+: {at_zero.detail}; u -> oo: {at_infinity.detail}",
+    )
 
 
 def _check_divergence_as_printed() -> Verdict:

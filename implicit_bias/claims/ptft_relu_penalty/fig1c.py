@@ -79,7 +79,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Claim, Kind, Reason, Status, Verdict
 from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.validation.relu_sample_efficiency import (
@@ -191,7 +191,7 @@ def _check_reversal_at_rho_09(setup: SampleEfficiencySetup) -> Verdict:
     if small_mean < -SIGNIFICANCE * small_error or reversed_comparable:
         return Verdict.fails(detail)
     # Within SIGNIFICANCE SE of no difference at m = 0.01: neither shown nor refuted.
-    return Verdict.inconclusive(detail)
+    return Verdict.inconclusive(detail, Reason.STATISTICAL)
 
 
 def _paired_at(
@@ -276,6 +276,7 @@ CLAIMS: tuple[Claim, ...] = (
         _REVERSAL,
         lambda: _check_reversal_at_rho_09(SETUP),
         Status.INCONCLUSIVE,
+        expected_reason=Reason.STATISTICAL,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
     ),

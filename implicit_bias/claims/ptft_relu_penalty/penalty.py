@@ -14,11 +14,12 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity
+from implicit_bias.claims.checks import check_equal, check_identity
 from implicit_bias.claims.engine import (
     CheckTimeout,
     Claim,
     Kind,
+    Reason,
     Status,
     Verdict,
     time_limit,
@@ -215,16 +216,12 @@ def _check_small_m_series() -> Verdict:
                 theory.deviation_eq8().subs({gamma: 0, rho: 1}).subs(u, root), m, 0, 6
             ).removeO()
     except CheckTimeout:
-        return Verdict.inconclusive("series did not finish within 60 s")
-    expected = m**2 / m0**2 - m**4 / m0**6
-    difference = sp.simplify(sp.expand(value) - expected)
-    if difference == 0:
-        return Verdict.holds(
-            f"exact: along the root u* = {sp.sstr(root)} + ..., r~ = "
-            f"{sp.sstr(sp.expand(value))} + O(m^6)"
-        )
-    return Verdict.fails(
-        f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}"
+        return Verdict.inconclusive("series did not finish within 60 s", Reason.BUDGET)
+    verdict = check_equal(
+        sp.expand(value), m**2 / m0**2 - m**4 / m0**6, what="r~ to O(m^6)"
+    )
+    return verdict.with_detail(
+        f"along the root u* = {sp.sstr(root)} + ...: {verdict.detail}"
     )
 
 
@@ -234,17 +231,13 @@ def _check_small_m_first_order() -> Verdict:
             root = _root_series(theory.stationarity_eq10(), m, m0 * rho, 2)
             value = sp.series(theory.deviation_eq8().subs(u, root), m, 0, 2).removeO()
     except CheckTimeout:
-        return Verdict.inconclusive("series did not finish within 60 s")
-    expected = gamma**2 + m0**2 * (1 - rho**2) - 2 * gamma * m / (m0 * rho)
-    difference = sp.simplify(sp.expand(value - expected))
-    if difference == 0:
-        return Verdict.holds(
-            f"exact: r~ = {sp.sstr(sp.expand(value))} + O(m^2) on the branch u* -> m0 "
-            "rho"
-        )
-    return Verdict.fails(
-        f"series is {sp.sstr(value)}, differs by {sp.sstr(difference)}"
+        return Verdict.inconclusive("series did not finish within 60 s", Reason.BUDGET)
+    verdict = check_equal(
+        sp.expand(value),
+        gamma**2 + m0**2 * (1 - rho**2) - 2 * gamma * m / (m0 * rho),
+        what="r~ to O(m^2)",
     )
+    return verdict.with_detail(f"on the branch u* -> m0 rho: {verdict.detail}")
 
 
 def _check_large_m() -> Verdict:
@@ -258,13 +251,12 @@ def _check_large_m() -> Verdict:
             )
             value = sp.limit(sp.simplify(penalty_scaled), eps, 0, dir="+")
     except CheckTimeout:
-        return Verdict.inconclusive("limit did not finish within 60 s")
-    if sp.simplify(value - 2) == 0:
-        return Verdict.holds(
-            f"exact: with m = 1/eps^2, u* = ({sp.sstr(root)} + ...)/eps; "
-            "eps^2 r~ -> 2, i.e. r~ / (2|m|) -> 1"
-        )
-    return Verdict.fails(f"eps^2 r~ tends to {sp.sstr(value)}, not 2")
+        return Verdict.inconclusive("limit did not finish within 60 s", Reason.BUDGET)
+    verdict = check_equal(value, sp.Integer(2), what="lim eps^2 r~")
+    return verdict.with_detail(
+        f"with m = 1/eps^2, u* = ({sp.sstr(root)} + ...)/eps: {verdict.detail} "
+        "(r~ / (2|m|) -> 1 when it is 2)"
+    )
 
 
 def _check_symmetry() -> Verdict:
