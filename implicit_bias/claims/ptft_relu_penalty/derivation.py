@@ -17,7 +17,14 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import check_identity, check_limit
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, conjunction
+from implicit_bias.claims.engine import (
+    Claim,
+    Kind,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.ptft_relu_penalty.source import (
     SOURCE,
     deviation_mp,
@@ -134,7 +141,12 @@ def _check_unique_root_as_printed() -> Verdict:
     counts = numerics.relu_ptft_stationary_count(*sample)
     multiple = np.flatnonzero(counts > 1)
     if multiple.size == 0:
-        return Verdict.holds(f"one positive root at all {size} sampled points")
+        # An empty search is not a proof of uniqueness.
+        return Verdict.inconclusive(
+            f"one positive root at all {size} sampled points: no counterexample, "
+            "but the search does not prove uniqueness",
+            Reason.UNDECIDED,
+        )
     point = tuple(float(v[multiple[0]]) for v in sample)
     roots = numerics.relu_ptft_stationary_points_mp(*point)
     if len(roots) < 2:
