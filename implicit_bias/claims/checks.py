@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from implicit_bias.claims.certify import certified_nonzero
 from implicit_bias.claims.engine import CheckTimeout, Reason, Verdict, time_limit
 
 __all__ = [
@@ -148,7 +149,10 @@ def check_identity(
     Returns:
       ``holds`` with "exact" or "numerically, N points, max residual r" (only
       when the residual is a finite real at every point); ``fails`` with the
-      worst finite point and its residual; ``inconclusive`` when no point
+      worst finite point, its residual and the ball enclosing lhs - rhs there
+      that excludes 0 (a certified counterexample, see
+      :mod:`implicit_bias.claims.certify`); ``inconclusive`` when that point
+      cannot be certified (``Reason.UNDECIDED``), or when no point
       refutes it but some are not finite reals (``Reason.NON_FINITE``) or the
       residual cannot be evaluated (``Reason.UNEVALUATED``).
     """
@@ -173,9 +177,19 @@ def check_identity(
             Reason.UNEVALUATED,
         )
     if sample.worst_point and sample.worst > _RELATIVE_ZERO:
-        return Verdict.fails(
-            f"relative residual {mpmath.nstr(sample.worst, 6)} at "
-            f"{_format_point(sample.worst_point)}"
+        where = _format_point(sample.worst_point)
+        certificate = certified_nonzero(difference, sample.worst_point)
+        if certificate.certified:
+            return Verdict.fails(
+                f"relative residual {mpmath.nstr(sample.worst, 6)} at {where}; "
+                f"certified: lhs - rhs there is in {certificate.enclosure} (ball "
+                f"arithmetic, {certificate.bits} bits), which excludes 0"
+            )
+        return Verdict.inconclusive(
+            f"relative residual {mpmath.nstr(sample.worst, 6)} at {where} in "
+            f"{DEFAULT_DPS}-digit arithmetic, but not certified: "
+            f"{certificate.enclosure or 'no enclosure'}",
+            Reason.UNDECIDED,
         )
     if sample.non_finite:
         others = (

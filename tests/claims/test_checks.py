@@ -48,6 +48,14 @@ def test_numeric_fallback_catches_a_small_error() -> None:
         budget_seconds=1e-6,
     )
     assert verdict.status == Status.FAILS
+    assert "certified" in verdict.detail
+
+
+def test_a_counterexample_that_cannot_be_certified_is_inconclusive() -> None:
+    # Far from 0 in 50-digit arithmetic, but besselj has no ball version here.
+    verdict = check_identity(sp.besselj(0, x), sp.Integer(0))
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.UNDECIDED)
+    assert "not certified" in verdict.detail
 
 
 def test_limits() -> None:

@@ -1,0 +1,68 @@
+"""Certified signs in ball arithmetic: what is certified, and what is not."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+from flint import ctx
+from hypothesis import given
+from hypothesis import strategies as st
+
+from implicit_bias.claims.certify import PRECISIONS, certified_nonzero
+
+x = sp.Symbol("x", real=True)
+# atan(x) + atan(1/x) - pi/2 is 0 for x > 0 and -pi for x < 0.
+ARCTANGENTS = sp.atan(x) + sp.atan(1 / x) - sp.pi / 2
+
+
+@given(st.floats(min_value=-1e6, max_value=-1e-6))
+def test_a_nonzero_value_is_certified_with_an_enclosure(value: float) -> None:
+    certificate = certified_nonzero(ARCTANGENTS, {x: mpmath.mpf(value)})
+    assert certificate.certified
+    assert certificate.bits == PRECISIONS[0]
+    assert "3.14159265" in certificate.enclosure
+
+
+@given(st.floats(min_value=1e-6, max_value=1e6))
+def test_an_exact_zero_is_never_certified(value: float) -> None:
+    certificate = certified_nonzero(ARCTANGENTS, {x: mpmath.mpf(value)})
+    assert not certificate.certified
+    assert certificate.bits == PRECISIONS[-1]
+
+
+def test_a_residual_below_double_precision_is_certified_at_higher_precision() -> None:
+    # asinh(x) = log(x + sqrt(x^2 + 1)) exactly; 1e-200 apart is certified only
+    # once the working precision resolves it.
+    residual = sp.asinh(x) - sp.log(x + sp.sqrt(x**2 + 1)) - sp.Rational(1, 10**200)
+    certificate = certified_nonzero(residual, {x: mpmath.mpf(1.5)})
+    assert certificate.certified
+    assert certificate.bits > PRECISIONS[0]
+
+
+@pytest.mark.parametrize(
+    ("expression", "complaint"),
+    [
+        (sp.besselj(0, x), "no ball arithmetic for besselj"),
+        (sp.sqrt(x - 5), "nan"),
+        (sp.Piecewise((x, x > 0), (1, True)), "no ball arithmetic for Piecewise"),
+    ],
+)
+def test_what_cannot_be_enclosed_is_not_certified(
+    expression: sp.Expr, complaint: str
+) -> None:
+    certificate = certified_nonzero(expression, {x: mpmath.mpf(2)})
+    assert not certificate.certified
+    assert complaint in certificate.enclosure
+
+
+def test_a_non_finite_point_is_not_certified() -> None:
+    certificate = certified_nonzero(x + 1, {x: mpmath.inf})
+    assert not certificate.certified
+    assert "non-finite" in certificate.enclosure
+
+
+def test_the_working_precision_is_restored() -> None:
+    before = ctx.prec
+    certified_nonzero(ARCTANGENTS, {x: mpmath.mpf(2)})
+    assert ctx.prec == before
