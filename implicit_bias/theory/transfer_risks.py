@@ -151,14 +151,24 @@ def linear_transfer_risk() -> sp.Expr:
     return sp.sin(theta) ** 2 + (sigma**2 + sp.sin(theta) ** 2) / (n - 2)
 
 
+# Eq. (13) is transcribed as printed, not built from eqs. (10) and (12), so
+# that the claim that it follows from them compares two transcriptions.
+
+
 def linear_transferability_overparameterized() -> sp.Expr:
-    r"""Eq. (13), :math:`\gamma<1`: eq. (10) minus :math:`\sin^2\theta`."""
-    return scratch_risk_overparameterized() - sp.sin(theta) ** 2
+    r"""Eq. (13), :math:`\gamma<1`, as printed.
+
+    .. math:: \frac{(1-\gamma)^2+\gamma\sigma^2}{1-\gamma} - \sin^2\theta
+    """
+    return ((1 - gamma) ** 2 + gamma * sigma**2) / (1 - gamma) - sp.sin(theta) ** 2
 
 
 def linear_transferability_underparameterized() -> sp.Expr:
-    r"""Eq. (13), :math:`\gamma>1`: :math:`\sigma^2/(\gamma-1) - \sin^2\theta`."""
-    return scratch_risk_underparameterized() - sp.sin(theta) ** 2
+    r"""Eq. (13), :math:`\gamma>1`, as printed.
+
+    .. math:: \frac{\sigma^2}{\gamma-1} - \sin^2\theta
+    """
+    return sigma**2 / (gamma - 1) - sp.sin(theta) ** 2
 
 
 def linear_transferability() -> sp.Piecewise:
