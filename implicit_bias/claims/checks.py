@@ -234,6 +234,7 @@ def check_equal(
       expected: what the claim says it is.
       budget_seconds: CPU time for each symbolic step.
     """
+    value, expected = sp.sympify(value), sp.sympify(expected)
     if _unevaluated(value):
         return Verdict.inconclusive(
             f"{what} is the unevaluated {sp.sstr(value)}", Reason.UNEVALUATED
@@ -282,9 +283,7 @@ def check_limit(
         return Verdict.inconclusive(
             f"sympy.limit did not finish within {budget_seconds:g} s", Reason.BUDGET
         )
-    return check_equal(
-        value, sp.sympify(expected), what="limit", budget_seconds=budget_seconds
-    )
+    return check_equal(value, expected, what="limit", budget_seconds=budget_seconds)
 
 
 def check_series(

@@ -130,5 +130,7 @@ def test_equal_values() -> None:
         Status.HOLDS
     )
     assert check_equal(sp.Integer(1), sp.Integer(2)).status == Status.FAILS
+    assert check_equal(sp.Integer(2), 2).status == Status.HOLDS  # type: ignore[arg-type]
+    assert check_equal(sp.oo, 1).status == Status.FAILS  # type: ignore[arg-type]
     assert check_equal(sp.nan, sp.Integer(2)).status == Status.INCONCLUSIVE
     assert check_equal(sp.Limit(1 / y, y, 0), sp.oo).reason == Reason.UNEVALUATED
