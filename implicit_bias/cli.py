@@ -15,10 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
+from implicit_bias.claims.mutate import ClaimMutations, mutate_claims
 from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
 from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
-from implicit_bias.reports import gather_verdicts, read_verdicts, stale_docs, write_docs
+from implicit_bias.reports import (
+    gather_verdicts,
+    mutation_page,
+    read_verdicts,
+    stale_docs,
+    write_docs,
+)
 from implicit_bias.validation.sweeps import (
     BUILTIN_SWEEPS,
     EXECUTORS,
@@ -47,27 +54,40 @@ def _progress(result: Result, done: int, total: int) -> None:
 
 def _table(results: Sequence[Result]) -> str:
     width = shutil.get_terminal_size((160, 40)).columns
-    header = ("claim", "source", "eq.", "kind", "verdict", "s", "evidence")
+    header = (
+        "claim",
+        "source",
+        "kind",
+        "reading",
+        "verdict",
+        "basis",
+        "s",
+        "evidence",
+    )
     rows = [
         (
             f"{r.claim.equation}:{r.claim.label}",
             r.claim.source,
-            r.claim.equation,
             str(r.claim.kind),
-            str(r.verdict.status) + ("" if r.as_expected else " (!)"),
+            str(r.claim.reading or "-"),
+            str(r.verdict.status)
+            + ("" if r.verdict.reason is None else f" ({r.verdict.reason})")
+            + ("" if r.as_expected else " (!)"),
+            str(r.verdict.basis or "-"),
             f"{r.seconds:.1f}",
             r.verdict.detail,
         )
         for r in results
     ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(6)]
+    fixed_columns = len(header) - 1
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(fixed_columns)]
     lines = []
     for row in [header, *rows]:
         fixed = "  ".join(
-            cell.ljust(w) for cell, w in zip(row[:6], widths, strict=True)
+            cell.ljust(w) for cell, w in zip(row[:fixed_columns], widths, strict=True)
         )
         room = max(20, width - len(fixed) - 2)
-        evidence = row[6] if len(row[6]) <= room else row[6][: room - 3] + "..."
+        evidence = row[-1] if len(row[-1]) <= room else row[-1][: room - 3] + "..."
         lines.append(f"{fixed}  {evidence}")
     return "\n".join(lines)
 
@@ -118,9 +138,8 @@ def _latex(arguments: argparse.Namespace) -> int:
         workers=arguments.workers,
         on_result=_progress,
     )
-    statuses = {claim_id: verdict.status for claim_id, verdict in verdicts.items()}
     if arguments.output is None:
-        print(ledgers_latex(claims, statuses), end="")
+        print(ledgers_latex(claims, verdicts), end="")
         return 0
     from_files = sum(1 for claim in claims if claim.id in recorded)
     checked = len(verdicts) - from_files
@@ -131,7 +150,7 @@ def _latex(arguments: argparse.Namespace) -> int:
         "(their expected verdict is shown, in italics)."
     )
     Path(arguments.output).write_text(
-        document_latex(claims, statuses, note=note), encoding="utf-8"
+        document_latex(claims, verdicts, note=note), encoding="utf-8"
     )
     print(f"wrote {arguments.output}", file=sys.stderr)
     return 0
@@ -186,6 +205,65 @@ def _list(arguments: argparse.Namespace) -> int:
             f"{claim.statement}{corrects}"
         )
     return 0
+
+
+def _mutate(arguments: argparse.Namespace) -> int:
+    claims = (
+        [get_claim(arguments.claim)]
+        if arguments.claim
+        else _selected(arguments.source, quick=False)
+    )
+
+    def progress(report: ClaimMutations, done: int, total: int) -> None:
+        killed = sum(o.killed for o in (*report.symbolic, *report.bias))
+        tried = len(report.symbolic) + len(report.bias)
+        print(
+            f"[{done:>3}/{total}] {report.claim_id}: {killed}/{tried} killed"
+            + (f" ({report.note})" if report.note else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    reports = mutate_claims(
+        claims,
+        limit=arguments.limit,
+        slow=arguments.slow,
+        workers=arguments.workers,
+        on_done=progress,
+    )
+    if arguments.json:
+        print(json.dumps([r.as_record() for r in reports], indent=2))
+    page = mutation_page(
+        reports, command="implicit-bias mutate " + " ".join(arguments.argv)
+    )
+    if arguments.output:
+        Path(arguments.output).write_text(page, encoding="utf-8")
+        print(f"wrote {arguments.output}", file=sys.stderr)
+    elif not arguments.json:
+        print(page, end="")
+    return 0
+
+
+def _add_mutate(commands: Any, source_help: str) -> None:
+    mutate = commands.add_parser(
+        "mutate",
+        help="mutation-test the checks: does each notice a wrong formula?",
+        description="Judge altered copies of each claim's relation with its "
+        "own check, and shift the values numeric checks compare by 2 and 5 "
+        "tolerances; report kill rates per source and every survivor.",
+    )
+    mutate.add_argument("--source", help=source_help)
+    mutate.add_argument("--claim", help="only this claim id (source:equation:label)")
+    mutate.add_argument(
+        "--limit", type=int, default=40, help="most symbolic mutants per claim"
+    )
+    mutate.add_argument(
+        "--slow", action="store_true", help="also shift the values of slow claims"
+    )
+    mutate.add_argument("--json", action="store_true", help="print JSON records")
+    mutate.add_argument("--output", metavar="FILE", help="write the Markdown report")
+    mutate.add_argument("--workers", type=int, default=None, help="parallel processes")
+    mutate.set_defaults(handler=_mutate)
 
 
 def _add_verify(commands: Any, source_help: str) -> None:
@@ -373,7 +451,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     source_help = f"only this source ({', '.join(sorted(SOURCES))})"
-    for add in (_add_verify, _add_latex, _add_list, _add_docs, _add_figure, _add_sweep):
+    for add in (
+        _add_verify,
+        _add_latex,
+        _add_list,
+        _add_docs,
+        _add_mutate,
+        _add_figure,
+        _add_sweep,
+    ):
         add(commands, source_help)
     return parser
 
@@ -381,6 +467,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = _parser().parse_args(argv)
+    arguments.argv = list(sys.argv[1:] if argv is None else argv)[1:]
     try:
         return int(arguments.handler(arguments))
     except (ValueError, OSError) as error:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
-from implicit_bias.claims.engine import Claim, Status
+from implicit_bias.claims.engine import Claim, Status, Verdict
 from implicit_bias.claims.registry import GLYPHS, SOURCES
 from implicit_bias.errors import InvalidArgumentError
 
@@ -253,15 +253,22 @@ def _source_references(claims: Sequence[Claim]) -> dict[str, str]:
 
 
 def _note(
-    claim: Claim, verdicts: Mapping[str, Status], references: Mapping[str, str]
+    claim: Claim,
+    verdicts: Mapping[str, Status | Verdict],
+    references: Mapping[str, str],
 ) -> str:
     observed = verdicts.get(claim.id)
-    if observed is None:
+    status = observed.status if isinstance(observed, Verdict) else observed
+    if status is None:
         note = rf"\emph{{expected {claim.expected}}}"
-    elif observed == claim.expected:
-        note = str(observed)
+    elif status == claim.expected:
+        note = str(status)
     else:
-        note = rf"\textbf{{{observed}}} (expected {claim.expected})"
+        note = rf"\textbf{{{status}}} (expected {claim.expected})"
+    if isinstance(observed, Verdict) and observed.basis is not None:
+        note += f", {observed.basis}"
+    if claim.reading is not None:
+        note += rf"; \emph{{{claim.reading}}}"
     if claim.corrects is not None and claim.corrects in references:
         note += rf"; corrects ({_reference_latex(references[claim.corrects])})"
     return note
@@ -284,28 +291,40 @@ def _formula_row(claim: Claim) -> str | None:
 
 
 def ledger_latex(
-    claims: Sequence[Claim], verdicts: Mapping[str, Status] | None = None
+    claims: Sequence[Claim], verdicts: Mapping[str, Status | Verdict] | None = None
 ) -> str:
     r"""The claims of one source as an ``align*`` ledger, in the given order.
 
     Each formula is a row tagged with its reference (see
     :func:`equation_references`) and its verdict as a margin note
     (``\verdict``, defined by :func:`document_latex` or by the fragment's own
-    ``\providecommand``); a claim without a formula is an ``\intertext`` line
-    with its statement. A claim id missing from ``verdicts`` shows its
-    expected verdict, labelled as such.
+    ``\providecommand``): the status, the basis of an observed
+    :class:`~implicit_bias.claims.Verdict` and the claim's reading of the
+    source; a claim without a formula is an ``\intertext`` line with its
+    statement. Claims typeset with the same formula are told apart by an
+    ``\intertext`` line giving each one's regime and assumptions. A claim id
+    missing from ``verdicts`` shows its expected verdict, labelled as such.
     """
     if not claims:
         raise InvalidArgumentError("claims is empty: an align* needs a row")
     verdicts = verdicts or {}
     references = _source_references(claims)
+    rows = {claim.id: _formula_row(claim) for claim in claims}
+    shared = [row for row in rows.values() if row is not None]
     lines = [r"\begin{align*}"]
     for position, claim in enumerate(claims):
         reference = _reference_latex(references[claim.id])
         note = _note(claim, verdicts, references)
         # One comment line: a line break in the statement would end the comment.
         lines.append(f"% {claim.id}: {' '.join(claim.statement.split())}")
-        row = _formula_row(claim)
+        row = rows[claim.id]
+        if row is not None and shared.count(row) > 1:
+            condition = "; ".join(filter(None, (claim.regime, *claim.assumptions)))
+            lines.append(
+                rf"\intertext{{({reference}) {escape_text(claim.statement)}"
+                + (rf" \emph{{When:}} {escape_text(condition)}" if condition else "")
+                + "}"
+            )
         if row is None:
             lines.append(
                 rf"\intertext{{{escape_text(claim.statement)}"
@@ -327,7 +346,7 @@ def _by_source(claims: Iterable[Claim]) -> dict[str, list[Claim]]:
 
 def document_latex(
     claims: Iterable[Claim],
-    verdicts: Mapping[str, Status] | None = None,
+    verdicts: Mapping[str, Status | Verdict] | None = None,
     *,
     note: str | None = None,
 ) -> str:
@@ -364,7 +383,7 @@ def document_latex(
 
 
 def ledgers_latex(
-    claims: Iterable[Claim], verdicts: Mapping[str, Status] | None = None
+    claims: Iterable[Claim], verdicts: Mapping[str, Status | Verdict] | None = None
 ) -> str:
     r"""The ledgers of :func:`document_latex` without the document around them.
 

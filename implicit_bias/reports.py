@@ -36,22 +36,30 @@ from pathlib import Path
 from typing import Any
 
 from implicit_bias.claims.engine import (
+    Basis,
     Claim,
+    Kind,
+    Reading,
     Reason,
     Result,
     Status,
     Verdict,
     run_claims,
 )
+from implicit_bias.claims.mutate import ClaimMutations, Outcome
 from implicit_bias.claims.registry import SOURCES, claims_for
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
 
 __all__ = [
+    "CATEGORIES",
     "COMMAND",
     "api_page",
+    "category",
     "escape_markdown",
     "gather_verdicts",
+    "mutation_page",
+    "mutation_summary",
     "public_modules",
     "read_verdicts",
     "source_page",
@@ -65,6 +73,7 @@ COMMAND = "implicit-bias docs --output docs/"
 
 _STATUSES = {str(status): status for status in Status}
 _REASONS = {str(reason): reason for reason in Reason}
+_BASES = {str(basis): basis for basis in Basis}
 
 
 # --- verdict records
@@ -111,8 +120,25 @@ def read_verdicts(paths: Iterable[str | Path]) -> dict[str, Verdict]:
 
 def _recorded_verdict(path: str | Path, record: dict[str, Any]) -> Verdict:
     status = _STATUSES[record["status"]]
+    basis = record.get("basis")
+    if basis is not None and basis not in _BASES:
+        raise InvalidArgumentError(
+            f"verdicts={str(path)!r} has the record {record['id']!r} with basis "
+            f"{basis!r}; expected one of {sorted(_BASES)}"
+        )
     if status != Status.INCONCLUSIVE:
-        return Verdict(status, record["detail"])
+        if basis is None:
+            raise InvalidArgumentError(
+                f"verdicts={str(path)!r} has the record {record['id']!r}, a "
+                f"{status} without a basis (written before verdicts carried "
+                "one): record it again with `implicit-bias verify --json`"
+            )
+        return Verdict(
+            status,
+            record["detail"],
+            basis=_BASES[basis],
+            counterexample=record.get("counterexample"),
+        )
     # Records written before verdicts carried a reason say only "inconclusive".
     reason = record.get("reason") or Reason.UNDECIDED.value
     if reason not in _REASONS:
@@ -120,7 +146,9 @@ def _recorded_verdict(path: str | Path, record: dict[str, Any]) -> Verdict:
             f"verdicts={str(path)!r} has the record {record['id']!r} with reason "
             f"{reason!r}; expected one of {sorted(_REASONS)}"
         )
-    return Verdict.inconclusive(record["detail"], _REASONS[reason])
+    return Verdict.inconclusive(
+        record["detail"], _REASONS[reason], None if basis is None else _BASES[basis]
+    )
 
 
 def gather_verdicts(
@@ -161,9 +189,56 @@ def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> s
         record = {"id": claim.id, "status": str(verdict.status)}
         if verdict.reason is not None:
             record["reason"] = str(verdict.reason)
+        if verdict.basis is not None:
+            record["basis"] = str(verdict.basis)
+        if verdict.counterexample is not None:
+            record["counterexample"] = verdict.counterexample
         record["detail"] = verdict.detail
         records.append(record)
     return json.dumps(records, indent=2) + "\n"
+
+
+# --- what a verdict says about the source
+
+#: The categories of :func:`category`, in the order the pages list them.
+CATEGORIES = {
+    "error in the source": "printed or prose claims that fail: an error in the "
+    "source, shown by a counterexample",
+    "non-replication": "simulations that do not reproduce a printed or prose "
+    "claim under our protocol (failing, or undecided by the statistics)",
+    "reading that does not hold": "our interpretations of the text that fail",
+    "extension": "statements beyond the text (other domains, corrected forms, "
+    "consequences the source does not draw)",
+    "confirmed": "printed, prose and interpreted claims that hold",
+    "undecided": "printed, prose and interpreted claims no check could decide",
+}
+
+
+def category(claim: Claim, verdict: Verdict) -> str:
+    """Which of :data:`CATEGORIES` a claim's verdict belongs to.
+
+    A simulation's ``fails`` or statistically undecided verdict on a printed
+    or prose claim is a non-replication under our protocol, not an error
+    shown in the source; an ``extension`` is one whatever its verdict.
+    """
+    reading = claim.reading
+    if reading == Reading.EXTENSION:
+        return "extension"
+    if (
+        reading in (Reading.PRINTED, Reading.PROSE)
+        and claim.kind == Kind.SIMULATION
+        and (verdict.status == Status.FAILS or verdict.reason == Reason.STATISTICAL)
+    ):
+        return "non-replication"
+    if verdict.status == Status.FAILS:
+        return (
+            "reading that does not hold"
+            if reading == Reading.INTERPRETATION
+            else "error in the source"
+        )
+    if verdict.status == Status.HOLDS:
+        return "confirmed"
+    return "undecided"
 
 
 # --- Markdown pages of the sources
@@ -220,11 +295,16 @@ def _summary(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
     with_correction = sum(1 for c in failing if c.id in corrected)
     parts = [
         f"{len(claims)} claims: {statuses.count(Status.HOLDS)} hold, "
-        f"{len(failing)} fail as printed ({with_correction} of them with a "
+        f"{len(failing)} fail ({with_correction} of them with a "
         f"corrected claim beside them), "
         f"{statuses.count(Status.INCONCLUSIVE)} inconclusive"
     ]
-    unexpected = [c for c in claims if verdicts[c.id].status != c.expected]
+    unexpected = [
+        c
+        for c in claims
+        if (verdicts[c.id].status, verdicts[c.id].reason)
+        != (c.expected, c.expected_reason)
+    ]
     if unexpected:
         parts.append(
             f"{len(unexpected)} NOT AS EXPECTED: "
@@ -235,6 +315,21 @@ def _summary(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
     return "; ".join(parts) + "."
 
 
+def _categories(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> list[str]:
+    groups: dict[str, list[Claim]] = {name: [] for name in CATEGORIES}
+    for claim in claims:
+        groups[category(claim, verdicts[claim.id])].append(claim)
+    lines = ["## By what the verdicts say about the source", ""]
+    for name, meaning in CATEGORIES.items():
+        members = groups[name]
+        named = ", ".join(
+            f"`{_short_id(c)}` ({verdicts[c.id].status})" for c in members
+        )
+        listed = f": {named}" if members and name != "confirmed" else ""
+        lines.append(f"- **{name}** ({len(members)}), {meaning}{listed}.")
+    return [*lines, ""]
+
+
 def _claim_section(
     claim: Claim,
     verdict: Verdict,
@@ -242,9 +337,15 @@ def _claim_section(
     corrected_by: Sequence[Claim],
 ) -> list[str]:
     status = str(verdict.status)
-    if verdict.status != claim.expected:
+    if verdict.reason is not None:
+        status += f" ({verdict.reason})"
+    if (verdict.status, verdict.reason) != (claim.expected, claim.expected_reason):
         status += f" (NOT AS EXPECTED: the registry expects {claim.expected})"
     facts = [f"`{claim.id}`", _equation_words(claim.equation), str(claim.kind)]
+    if claim.reading is not None:
+        facts.append(f"reading: {claim.reading}")
+    if verdict.basis is not None:
+        facts.append(f"basis: {verdict.basis}")
     if claim.slow:
         facts.append("slow (skipped by `verify --quick`)")
     if claim.corrects is not None:
@@ -261,6 +362,10 @@ def _claim_section(
         escape_markdown(claim.statement),
         "",
     ]
+    if claim.quote:
+        lines += ["> " + escape_markdown(" ".join(claim.quote.split())), ""]
+    if claim.regime:
+        lines += [f"Regime: {escape_markdown(claim.regime)}", ""]
     formula = formula_latex(claim)
     if formula is not None:
         lines += ["$$", formula, "$$", ""]
@@ -269,6 +374,8 @@ def _claim_section(
             "Assumptions: " + "; ".join(map(escape_markdown, claim.assumptions)),
             "",
         ]
+    if verdict.counterexample is not None:
+        lines += [f"Counterexample: {escape_markdown(verdict.counterexample)}", ""]
     lines += [f"Evidence: {escape_markdown(verdict.detail)}", ""]
     return lines
 
@@ -330,9 +437,16 @@ def source_page(
         "",
         _summary(claims, verdicts),
         "",
+        *_categories(claims, verdicts),
+        "## Claim by claim",
+        "",
         "Each claim is headed by its reference in the LaTeX ledger (the paper's "
         "equation number, with a letter where several claims share it), its id "
-        "within the source and its verdict. The evidence is what the check "
+        "within the source and its verdict; then its reading of the source "
+        "(printed, prose, interpretation or extension), the basis of the "
+        "verdict (proof, certified, numerical, statistical or search), the "
+        "source's words it encodes (quoted) and the regime it is checked on. "
+        "The evidence is what the check "
         f"returned when this page was generated (recorded in "
         f"`docs/verdicts/{source}.json`).",
         "",
@@ -342,6 +456,122 @@ def source_page(
         lines += _claim_section(
             claim, verdicts[claim.id], references[claim.id], corrected_by
         )
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- mutation testing
+
+
+def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, int]]:
+    """Counts per source: symbolic mutants by outcome, and biased comparisons.
+
+    Keys of each source's counts: ``claims``, ``relation_claims`` (claims
+    whose check takes its relation), ``mutants``, one per
+    :class:`~implicit_bias.claims.mutate.Outcome`, ``bias_claims`` (claims
+    whose comparisons were shifted), ``detected_5x`` and ``detected_2x``
+    (of them, those whose verdict changed under both signs of the shift).
+    """
+    counts: dict[str, dict[str, int]] = {}
+    for report in reports:
+        source = counts.setdefault(
+            report.source,
+            dict.fromkeys(
+                (
+                    "claims",
+                    "relation_claims",
+                    "mutants",
+                    Outcome.KILLED,
+                    Outcome.UNDECIDED,
+                    Outcome.EQUIVALENT,
+                    Outcome.SURVIVED,
+                    "bias_claims",
+                    "detected_5x",
+                    "detected_2x",
+                ),
+                0,
+            ),
+        )
+        source["claims"] += 1
+        source["relation_claims"] += bool(report.symbolic)
+        source["mutants"] += len(report.symbolic)
+        for outcome in report.symbolic:
+            source[outcome.outcome] += 1
+        if report.bias:
+            source["bias_claims"] += 1
+            for factor, key in ((5, "detected_5x"), (2, "detected_2x")):
+                shifted = [o for o in report.bias if abs(o.factor or 0) == factor]
+                source[key] += all(o.outcome == Outcome.KILLED for o in shifted)
+    return counts
+
+
+def _rate(killed: int, total: int) -> str:
+    return f"{100 * killed / total:.1f}%" if total else "-"
+
+
+def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
+    """The Markdown report of ``implicit-bias mutate``: rates, then survivors.
+
+    Args:
+      reports: the outcomes, one per claim.
+      command: the command that produced them, quoted in the page.
+    """
+    lines = [
+        f"<!-- Generated by `{command}`. Do not edit: run it again. -->",
+        "",
+        "# Mutation testing: can each check fail?",
+        "",
+        "Each claim whose check takes its relation as input is judged again "
+        "on altered copies of that relation (a constant times 1 +- 1e-3 or "
+        "+- 1, a term's sign flipped or the term dropped, an exponent +- 1, "
+        "two symbols of equal assumptions swapped); a mutant is *killed* "
+        "when the check does not say `holds`, *undecided* when the check is "
+        "inconclusive on it (not counted as killed), *equivalent* when SymPy "
+        "shows it is the same relation, and *survives* otherwise. Numeric "
+        "and simulation claims deciding through `check_close` are run with "
+        "the compared value shifted by +-2 and +-5 times the tolerance; a "
+        "shift is detected when the claim's verdict is no longer `holds`.",
+        "",
+        f"Produced by `{command}`.",
+        "",
+        "| source | claims | with a relation | mutants | killed | undecided | "
+        "equivalent | survived | kill rate | bias-tested | 5x detected | "
+        "2x detected |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for source, c in mutation_summary(reports).items():
+        decided = c["mutants"] - c[Outcome.EQUIVALENT]
+        lines.append(
+            f"| {source} | {c['claims']} | {c['relation_claims']} | "
+            f"{c['mutants']} | {c[Outcome.KILLED]} | {c[Outcome.UNDECIDED]} | "
+            f"{c[Outcome.EQUIVALENT]} | {c[Outcome.SURVIVED]} | "
+            f"{_rate(c[Outcome.KILLED], decided)} | {c['bias_claims']} | "
+            f"{c['detected_5x']} | {c['detected_2x']} |"
+        )
+    lines += [
+        "",
+        "The kill rate is killed / (mutants - equivalent).",
+        "",
+        "## Survivors and undetected shifts",
+        "",
+    ]
+    weak = [
+        (report, outcome)
+        for report in reports
+        for outcome in (*report.symbolic, *report.bias)
+        if outcome.outcome in (Outcome.SURVIVED, Outcome.UNDECIDED)
+    ]
+    if not weak:
+        lines += ["None.", ""]
+    for report, outcome in weak:
+        lines.append(
+            f"- `{report.claim_id}` ({outcome.outcome}): "
+            f"{escape_markdown(outcome.description)} -- "
+            f"{escape_markdown(outcome.detail[:300])}"
+        )
+    not_run = [r for r in reports if r.note]
+    if not_run:
+        lines += ["", "## Claims not mutation-tested", ""]
+        lines += [f"- `{r.claim_id}`: {escape_markdown(r.note)}" for r in not_run]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from implicit_bias import cli
+from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.registry import all_claims, claims_for
 from implicit_bias.latex import document_latex
 
@@ -103,11 +104,13 @@ def test_latex_margin_shows_recorded_verdicts(
                 {
                     "id": "ptft-relu-penalty:9:derivative",
                     "status": "fails",
+                    "basis": "certified",
                     "detail": "",
                 },
                 {
                     "id": "ptft-relu-penalty:7:expansion",
                     "status": "holds",
+                    "basis": "proof",
                     "detail": "",
                 },
             ]
@@ -117,16 +120,19 @@ def test_latex_margin_shows_recorded_verdicts(
     assert cli.main(arguments) == 0
     ledger = capsys.readouterr().out
     assert ledger.startswith(r"\providecommand{\verdict}")
-    assert r"\tag*{(9)\verdict{\textbf{fails} (expected holds)}}" in ledger
-    assert r"\tag*{(7)\verdict{holds}}" in ledger
-    assert r"\tag*{(8a)\verdict{\emph{expected holds}}}" in ledger
+    assert (
+        r"\tag*{(9)\verdict{\textbf{fails} (expected holds), certified; "
+        r"\emph{printed}}}" in ledger
+    )
+    assert r"\tag*{(7)\verdict{holds, proof; \emph{printed}}}" in ledger
+    assert r"\tag*{(8a)\verdict{\emph{expected holds}; \emph{printed}}}" in ledger
 
 
 def test_latex_run_checks_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
     claim_id = "ptft-relu-penalty:10:quartic"
     assert cli.main(["latex", "--claim", claim_id, "--run", "--workers", "1"]) == 0
     captured = capsys.readouterr()
-    assert r"\tag*{(10a)\verdict{holds}}" in captured.out
+    assert r"\tag*{(10a)\verdict{holds, proof; \emph{printed}}}" in captured.out
     assert f"{claim_id}: holds" in captured.err
 
 
@@ -140,12 +146,19 @@ def test_docs_check_passes_on_the_committed_docs(
     assert capsys.readouterr().out == ""
 
 
+def _made_up_basis_or_reason(claim: Claim) -> dict[str, str]:
+    """What a record of the expected verdict carries besides its status."""
+    if claim.expected_reason is None:
+        return {"basis": "numerical"}
+    return {"reason": str(claim.expected_reason)}
+
+
 def test_docs_runs_the_claims_without_a_record(tmp_path: Path) -> None:
     source = "ptft-relu-penalty"
     rerun = f"{source}:7:expansion"
     made_up = [
         {"id": claim.id, "status": str(claim.expected)}
-        | ({} if claim.expected_reason is None else {"reason": claim.expected_reason})
+        | _made_up_basis_or_reason(claim)
         | {"detail": "made up"}
         for claim in claims_for(source)
         if claim.id != rerun
@@ -173,6 +186,7 @@ def test_docs_quick_needs_recorded_slow_verdicts(
     slow = {c.id for c in claims_for(source) if c.slow}
     fast = [
         {"id": claim.id, "status": str(claim.expected), "detail": "made up"}
+        | _made_up_basis_or_reason(claim)
         for claim in claims_for(source)
         if claim.id not in slow
     ]
@@ -220,3 +234,25 @@ def test_figure_writes_the_named_png(
 def test_unknown_figure_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["figure", "nope", "--output", "x.png"]) == 2
     assert "name='nope' is not a known figure" in capsys.readouterr().err
+
+
+# --- mutate
+
+
+def test_mutate_kills_the_mutants_of_a_claim_and_writes_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    claim_id = "ptft-relu-penalty:10:quartic"
+    report = tmp_path / "mutation.md"
+    arguments = ["mutate", "--claim", claim_id, "--limit", "6", "--json"]
+    assert cli.main([*arguments, "--output", str(report), "--workers", "1"]) == 0
+    captured = capsys.readouterr()
+    (record,) = json.loads(captured.out)
+    assert record["id"] == claim_id
+    outcomes = [m["outcome"] for m in record["symbolic"]]
+    assert len(outcomes) == 6
+    assert set(outcomes) <= {"killed", "equivalent"}
+    assert f"{claim_id}: " in captured.err
+    page = report.read_text("utf-8")
+    assert "| ptft-relu-penalty | 1 | 1 | 6 |" in page
+    assert "implicit-bias mutate --claim" in page

@@ -19,7 +19,7 @@ import sympy as sp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Basis, Claim, Kind, Status, Verdict
 from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import (
@@ -148,7 +148,7 @@ def _synthetic_claims() -> list[Claim]:
     nasty = "a_b 50% & #1 $5 {x} ~y ^z \\path <lt> >gt |bar| β ≤ 1\n\\end{document}"
 
     def verdict() -> Verdict:
-        return Verdict.holds("made up")
+        return Verdict.holds("made up", Basis.PROOF)
 
     return [
         Claim(
@@ -209,7 +209,7 @@ def test_formula_is_sympy_latex_of_the_theory_expression() -> None:
     claim = get_claim("ptft-relu-penalty:9:derivative")
     expected = sp.latex(
         sp.Eq(
-            sp.Derivative(theory.p_of_u, theory.u),
+            sp.Derivative(theory.deviation_eq8(), theory.u),
             theory.stationarity_eq9(),
             evaluate=False,
         ),
@@ -287,12 +287,22 @@ def test_ledger_has_every_claim_in_order_with_its_note() -> None:
     ids = re.findall(r"^% (\S+): ", ledger, flags=re.MULTILINE)
     assert ids == [claim.id for claim in claims]
     with_formula = [c for c in claims if c.formula is not None]
+    formulas = [formula_latex(c) for c in with_formula]
+    shared = [f for f in formulas if formulas.count(f) > 1]
+    assert shared, "the ledger of this source has claims sharing a formula"
     assert ledger.count(r"\tag*{") == len(with_formula)
-    assert ledger.count(r"\intertext{") == len(claims) - len(with_formula)
+    # A line for each claim without a formula, and one stating the condition of
+    # each claim that shares its formula with another.
+    assert ledger.count(r"\intertext{") == (
+        len(claims) - len(with_formula) + len(shared)
+    )
     assert ledger.count(r"\verdict{\emph{expected ") == len(claims)
     # Aligned at the relation of eq. (10): "lhs &= rhs".
-    assert re.search(r"u\^\{4\} &= 0 \\tag\*\{\(10a\)", ledger)
-    assert r"(6b)\verdict{\emph{expected holds}; corrects (6a)}" in ledger
+    assert re.search(r"u\^\{4\} &= 0 \\tag\*\{\(10[a-z]\)", ledger)
+    assert (
+        r"(6b)\verdict{\emph{expected holds}; \emph{extension}; corrects (6a)}"
+        in ledger
+    )
 
 
 def test_observed_verdicts_replace_the_expected_ones() -> None:
@@ -300,9 +310,26 @@ def test_observed_verdicts_replace_the_expected_ones() -> None:
     first, second = claims[0], claims[1]
     assert (first.expected, second.expected) == (Status.FAILS, Status.HOLDS)
     ledger = ledger_latex(claims, {first.id: Status.FAILS, second.id: Status.FAILS})
-    assert r"(6a)\verdict{fails}" in ledger
-    assert r"(6b)\verdict{\textbf{fails} (expected holds); corrects (6a)}" in ledger
+    assert r"(6a)\verdict{fails; \emph{prose}}" in ledger
+    assert (
+        r"(6b)\verdict{\textbf{fails} (expected holds); \emph{extension}; "
+        r"corrects (6a)}" in ledger
+    )
     assert ledger.count(r"\verdict{\emph{expected ") == len(claims) - 2
+    observed = ledger_latex(claims, {first.id: Verdict.fails("d", Basis.PROOF)})
+    assert r"(6a)\verdict{fails, proof; \emph{prose}}" in observed
+
+
+def test_claims_sharing_a_formula_are_told_apart_by_their_condition() -> None:
+    claims = [
+        get_claim("ptft-relu-penalty:10:unique-positive-root"),
+        get_claim("ptft-relu-penalty:10:unique-positive-root-beyond-regime"),
+    ]
+    assert formula_latex(claims[0]) == formula_latex(claims[1])
+    ledger = ledger_latex(claims)
+    for claim in claims:
+        assert escape_text(claim.statement) in ledger
+        assert escape_text(claim.regime) in ledger
 
 
 def test_tags_typeset_ranges_and_named_labels() -> None:

@@ -17,15 +17,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import Reason, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+)
+from implicit_bias.claims.mutate import ClaimMutations, MutantOutcome, Outcome
 from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
 from implicit_bias.reports import (
+    CATEGORIES,
     COMMAND,
     api_page,
+    category,
     escape_markdown,
     gather_verdicts,
+    mutation_page,
+    mutation_summary,
     public_modules,
     read_verdicts,
     source_page,
@@ -48,6 +61,7 @@ def _made_up(source: str) -> dict[str, Verdict]:
             claim.expected,
             f"made-up evidence of {claim.id}: a_b * <c>",
             claim.expected_reason,
+            None if claim.expected == Status.INCONCLUSIVE else Basis.NUMERICAL,
         )
         for claim in claims_for(source)
     }
@@ -115,7 +129,7 @@ def test_page_flags_a_verdict_that_is_not_the_expected_one() -> None:
     claims = claims_for("ptft-relu-penalty")
     verdicts = _made_up("ptft-relu-penalty")
     claim = get_claim("ptft-relu-penalty:7:expansion")
-    verdicts[claim.id] = Verdict.fails("made up")
+    verdicts[claim.id] = Verdict.fails("made up", Basis.CERTIFIED)
     page = source_page("ptft-relu-penalty", claims, verdicts)
     assert "### (7) `7:expansion`: fails (NOT AS EXPECTED" in page
     assert "1 NOT AS EXPECTED: `7:expansion`" in page
@@ -221,17 +235,19 @@ def test_verdict_record_round_trips(tmp_path: Path) -> None:
 
 def test_first_verdict_file_wins(tmp_path: Path) -> None:
     first, second = tmp_path / "first.json", tmp_path / "second.json"
-    first.write_text(json.dumps([{"id": "a", "status": "holds", "detail": "1"}]))
+    first.write_text(
+        json.dumps([{"id": "a", "status": "holds", "basis": "proof", "detail": "1"}])
+    )
     second.write_text(
         json.dumps(
             [
-                {"id": "a", "status": "fails", "detail": "2"},
+                {"id": "a", "status": "fails", "basis": "proof", "detail": "2"},
                 {"id": "b", "status": "inconclusive", "detail": "3", "seconds": 1.0},
             ]
         )
     )
     assert read_verdicts([first, second]) == {
-        "a": Verdict(Status.HOLDS, "1"),
+        "a": Verdict.holds("1", Basis.PROOF),
         # A record of before verdicts carried reasons reads as undecided.
         "b": Verdict.inconclusive("3", Reason.UNDECIDED),
     }
@@ -256,6 +272,11 @@ def test_a_recorded_reason_is_read_back(tmp_path: Path) -> None:
             '[{"id": "a", "status": "inconclusive", "reason": "x", "detail": ""}]',
             "with reason 'x'",
         ),
+        ('[{"id": "a", "status": "holds", "detail": ""}]', "without a basis"),
+        (
+            '[{"id": "a", "status": "holds", "basis": "hunch", "detail": ""}]',
+            "with basis 'hunch'",
+        ),
     ],
 )
 def test_bad_verdict_files_are_named_errors(
@@ -272,7 +293,7 @@ def test_gather_runs_only_what_is_not_recorded() -> None:
         get_claim("ptft-relu-penalty:7:expansion"),
         get_claim("ptft-relu-penalty:9:derivative"),
     ]
-    recorded = {claims[0].id: Verdict.fails("recorded, not run")}
+    recorded = {claims[0].id: Verdict.fails("recorded, not run", Basis.CERTIFIED)}
     assert gather_verdicts(claims, recorded, run=False) == recorded
     verdicts = gather_verdicts(claims, recorded, run=True, workers=1)
     assert verdicts[claims[0].id] == recorded[claims[0].id]
@@ -302,3 +323,115 @@ def test_recorded_evidence_is_what_the_checks_return(source: str) -> None:
         assert _skeleton(fresh[claim.id].detail) == _skeleton(
             recorded[claim.id].detail
         ), claim.id
+
+
+def test_a_recorded_counterexample_is_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "verdicts.json"
+    claims = [get_claim("ptft-relu-penalty:7:expansion")]
+    refuted = Verdict.fails("made up", Basis.CERTIFIED, "at x=2, in [1 +/- 0.1]")
+    path.write_text(verdicts_json(claims, {claims[0].id: refuted}), "utf-8")
+    assert read_verdicts([path]) == {claims[0].id: refuted}
+
+
+def _categorised(reading: Reading, kind: Kind, verdict: Verdict) -> str:
+    claim = Claim(
+        "s",
+        "1",
+        "a",
+        kind,
+        "",
+        print,
+        verdict.status,
+        reading=reading,
+        expected_reason=verdict.reason,
+    )  # type: ignore[arg-type]
+    return category(claim, verdict)
+
+
+@pytest.mark.parametrize(
+    ("reading", "kind", "verdict", "expected"),
+    [
+        (
+            Reading.PRINTED,
+            Kind.IDENTITY,
+            Verdict.fails("", Basis.CERTIFIED),
+            "error in the source",
+        ),
+        (
+            Reading.PROSE,
+            Kind.NUMERIC,
+            Verdict.fails("", Basis.NUMERICAL),
+            "error in the source",
+        ),
+        (
+            Reading.PROSE,
+            Kind.SIMULATION,
+            Verdict.fails("", Basis.STATISTICAL),
+            "non-replication",
+        ),
+        (
+            Reading.PRINTED,
+            Kind.SIMULATION,
+            Verdict.inconclusive("", Reason.STATISTICAL),
+            "non-replication",
+        ),
+        (
+            Reading.INTERPRETATION,
+            Kind.NUMERIC,
+            Verdict.fails("", Basis.NUMERICAL),
+            "reading that does not hold",
+        ),
+        (
+            Reading.EXTENSION,
+            Kind.IDENTITY,
+            Verdict.fails("", Basis.CERTIFIED),
+            "extension",
+        ),
+        (Reading.EXTENSION, Kind.IDENTITY, Verdict.holds("", Basis.PROOF), "extension"),
+        (Reading.PRINTED, Kind.IDENTITY, Verdict.holds("", Basis.PROOF), "confirmed"),
+        (
+            Reading.PRINTED,
+            Kind.LIMIT,
+            Verdict.inconclusive("", Reason.BUDGET),
+            "undecided",
+        ),
+    ],
+)
+def test_each_verdict_falls_in_one_category(
+    reading: Reading, kind: Kind, verdict: Verdict, expected: str
+) -> None:
+    assert _categorised(reading, kind, verdict) == expected
+    assert expected in CATEGORIES
+
+
+def test_the_mutation_page_counts_and_lists_survivors() -> None:
+    killed = MutantOutcome("s:1:a", "2 -> 3", Outcome.KILLED, "fails")
+    survived = MutantOutcome("s:1:a", "x <-> y", Outcome.SURVIVED, "holds")
+    equivalent = MutantOutcome("s:1:a", "term dropped", Outcome.EQUIVALENT, "holds")
+    shifted = [
+        MutantOutcome("s:1:b", f"shift {f}", outcome, "", f)
+        for f, outcome in (
+            (2.0, Outcome.SURVIVED),
+            (-2.0, Outcome.KILLED),
+            (5.0, Outcome.KILLED),
+            (-5.0, Outcome.KILLED),
+        )
+    ]
+    reports = [
+        ClaimMutations("s:1:a", "s", "identity", (killed, survived, equivalent), ()),
+        ClaimMutations("s:1:b", "s", "numeric", (), tuple(shifted)),
+        ClaimMutations("s:1:c", "s", "numeric", (), (), "not instrumented"),
+    ]
+    counts = mutation_summary(reports)["s"]
+    assert counts["claims"] == 3
+    assert (counts["mutants"], counts["killed"], counts["survived"]) == (3, 1, 1)
+    assert (counts["bias_claims"], counts["detected_5x"], counts["detected_2x"]) == (
+        1,
+        1,
+        0,
+    )
+    page = mutation_page(reports, command="implicit-bias mutate --source s")
+    # One killed of two non-equivalent mutants.
+    assert "| s | 3 | 1 | 3 | 1 | 0 | 1 | 1 | 50.0% | 1 | 1 | 0 |" in page
+    assert "`s:1:a` (survived): x \\<-> y -- holds" in page
+    assert "`s:1:c`: not instrumented" in page

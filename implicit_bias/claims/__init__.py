@@ -1,8 +1,10 @@
 """Claims of the source papers, the engine that checks them, and the registry."""
 
 from implicit_bias.claims.engine import (
+    Basis,
     Claim,
     Kind,
+    Reading,
     Reason,
     Result,
     Status,
@@ -14,8 +16,10 @@ from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_c
 
 __all__ = [
     "SOURCES",
+    "Basis",
     "Claim",
     "Kind",
+    "Reading",
     "Reason",
     "Result",
     "Status",

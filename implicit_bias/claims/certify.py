@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
 from flint import arb, ctx
 
-__all__ = ["Certificate", "certified_nonzero"]
+__all__ = ["Certificate", "certified_nonzero", "certified_sign"]
 
 #: Working precisions tried in turn (bits): a ball too wide to exclude 0 at
 #: one is evaluated again at the next.
@@ -70,18 +71,29 @@ class Certificate:
       enclosure: the ball, as python-flint prints it (``[mid +/- rad]``), or
         the reason no ball was computed.
       bits: the working precision of the last evaluation.
+      sign: +1 or -1, the sign of every value in the enclosure when
+        certified; 0 when not certified.
     """
 
     certified: bool
     enclosure: str
     bits: int
+    sign: int = 0
 
 
-def _exact_ball(value: mpmath.mpf) -> arb:
+def _exact_ball(value: mpmath.mpf | Fraction) -> arb:
+    if isinstance(value, Fraction):
+        # Exact when the working precision holds the quotient, else a ball
+        # containing it.
+        return arb(value.numerator) / arb(value.denominator)
     if not mpmath.isfinite(value):
         raise ValueError(f"the point has the non-finite coordinate {value}")
     sign, mantissa, exponent, _ = value._mpf_
     return (-1) ** sign * arb(int(mantissa)) * arb(2) ** int(exponent)
+
+
+def _coordinate(value: mpmath.mpf | Fraction | float) -> mpmath.mpf | Fraction:
+    return value if isinstance(value, Fraction) else mpmath.mpf(value)
 
 
 def _ball(expression: sp.Basic, values: Mapping[sp.Symbol, arb]) -> arb:
@@ -123,7 +135,7 @@ def _ball(expression: sp.Basic, values: Mapping[sp.Symbol, arb]) -> arb:
 
 
 def certified_nonzero(
-    expression: sp.Expr, point: Mapping[sp.Symbol, mpmath.mpf]
+    expression: sp.Expr, point: Mapping[sp.Symbol, mpmath.mpf | Fraction]
 ) -> Certificate:
     """Whether ``expression`` is provably nonzero at ``point``.
 
@@ -135,7 +147,9 @@ def certified_nonzero(
         numbers, ``pi``, ``E``, sums, products, powers, and ``exp``, ``log``,
         the (inverse) trigonometric and hyperbolic functions, ``erf``,
         ``erfc``, ``gamma``, ``Abs``.
-      point: a binary float (mpmath ``mpf``) for every free symbol.
+      point: a binary float (mpmath ``mpf``) or an exact rational
+        (``fractions.Fraction``, e.g. a short decimal to report) for every
+        free symbol.
 
     Returns:
       A :class:`Certificate`; not certified when a node is unsupported, the
@@ -156,7 +170,7 @@ def certified_nonzero(
         for bits in PRECISIONS:
             ctx.prec = bits
             try:
-                balls = {s: _exact_ball(mpmath.mpf(v)) for s, v in point.items()}
+                balls = {s: _exact_ball(_coordinate(v)) for s, v in point.items()}
                 value = _ball(expression, balls)
             except _Unsupported as error:
                 return Certificate(False, f"no ball arithmetic for {error}", bits)
@@ -164,7 +178,35 @@ def certified_nonzero(
                 return Certificate(False, f"ball evaluation failed ({error})", bits)
             enclosure = str(value)
             if value.is_finite() and not value.contains(0):
-                return Certificate(True, enclosure, bits)
+                return Certificate(True, enclosure, bits, 1 if value > 0 else -1)
     finally:
         ctx.prec = previous
     return Certificate(False, enclosure, bits)
+
+
+def certified_sign(
+    expression: sp.Expr, point: Mapping[sp.Symbol, mpmath.mpf | Fraction], sign: int
+) -> Certificate:
+    """Whether ``expression`` is provably of sign ``sign`` (+1 or -1) at ``point``.
+
+    For inequalities: ``lhs <= rhs`` is refuted at ``point`` when
+    ``certified_sign(lhs - rhs, point, +1).certified``.
+
+    Examples:
+      >>> x = sp.Symbol("x", positive=True)
+      >>> certified_sign(sp.log(x) - (x - 1), {x: mpmath.mpf(3)}, -1).certified
+      True
+      >>> certified_sign(sp.log(x) - (x - 1), {x: mpmath.mpf(3)}, +1).certified
+      False
+    """
+    if sign not in (1, -1):
+        raise ValueError(f"sign={sign!r} must be +1 or -1")
+    certificate = certified_nonzero(expression, point)
+    if certificate.certified and certificate.sign != sign:
+        return Certificate(
+            False,
+            f"{certificate.enclosure}, of the opposite sign",
+            certificate.bits,
+            0,
+        )
+    return certificate

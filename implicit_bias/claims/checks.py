@@ -10,26 +10,47 @@ verdict: ``holds (numerically, 200 points, max residual ...)``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import numpy as np
+import numpy.typing as npt
 import sympy as sp
 
-from implicit_bias.claims.certify import certified_nonzero
-from implicit_bias.claims.engine import CheckTimeout, Reason, Verdict, time_limit
+from implicit_bias.claims.certify import (
+    Certificate,
+    certified_nonzero,
+    certified_sign,
+)
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.claims.engine import (
+    Basis,
+    CheckTimeout,
+    Reason,
+    Verdict,
+    time_limit,
+)
 
 __all__ = [
     "DEFAULT_DPS",
+    "BiasInjection",
+    "RelationCheck",
     "Sampler",
+    "capped_budgets",
+    "check_close",
     "check_equal",
     "check_identity",
+    "check_inequality",
     "check_limit",
     "check_series",
     "default_sampler",
+    "injected_bias",
     "interval",
+    "judge_relation",
     "log_uniform",
+    "relation_check",
 ]
 
 #: Digits of the numeric fallback.
@@ -39,6 +60,60 @@ DEFAULT_DPS = 50
 _RELATIVE_ZERO = mpmath.mpf(10) ** (-(DEFAULT_DPS - 10))
 
 Sampler = Callable[[np.random.Generator], mpmath.mpf]
+
+
+@dataclass
+class BiasInjection:
+    """A shift of the values :func:`check_close` compares, in tolerances."""
+
+    factor: float
+    #: How many comparisons were shifted.
+    comparisons: int = 0
+
+
+@dataclass
+class _Instrumentation:
+    """Mutation testing's hooks (see :mod:`implicit_bias.claims.mutate`)."""
+
+    #: Upper bound on every symbolic step's budget, or None.
+    budget_cap: float | None = None
+    injection: BiasInjection | None = None
+
+
+_INSTRUMENTATION = _Instrumentation()
+
+
+def _budget(seconds: float) -> float:
+    cap = _INSTRUMENTATION.budget_cap
+    return seconds if cap is None else min(seconds, cap)
+
+
+@contextlib.contextmanager
+def capped_budgets(seconds: float) -> Iterator[None]:
+    """Within the block, no symbolic step of these checks gets more than
+    ``seconds`` of CPU time (mutation testing judges many relations)."""
+    previous = _INSTRUMENTATION.budget_cap
+    _INSTRUMENTATION.budget_cap = seconds
+    try:
+        yield
+    finally:
+        _INSTRUMENTATION.budget_cap = previous
+
+
+@contextlib.contextmanager
+def injected_bias(factor: float) -> Iterator[BiasInjection]:
+    """Within the block, :func:`check_close` shifts the value it compares by
+    ``factor`` times its tolerance before deciding, so mutation testing can
+    ask whether a claim's whole decision notices an error of that size.
+
+    The yielded :class:`BiasInjection` counts the comparisons shifted.
+    """
+    previous = _INSTRUMENTATION.injection
+    injection = _INSTRUMENTATION.injection = BiasInjection(factor)
+    try:
+        yield injection
+    finally:
+        _INSTRUMENTATION.injection = previous
 
 
 def log_uniform(min_value: float, max_value: float, *, signed: bool = False) -> Sampler:
@@ -77,7 +152,8 @@ class _Residuals:
     it is, and the points where the residual or the scale is not a finite real."""
 
     worst: mpmath.mpf
-    worst_point: dict[sp.Symbol, mpmath.mpf]
+    #: None when no point gave a finite residual.
+    worst_point: dict[sp.Symbol, mpmath.mpf] | None
     non_finite: int
     non_finite_point: dict[sp.Symbol, mpmath.mpf]
 
@@ -92,36 +168,89 @@ def _numeric_residual(
     samplers: Mapping[sp.Symbol, Sampler],
     points: int,
     seed: int,
+    *,
+    signed: bool = False,
 ) -> _Residuals:
-    """|residual| / (|scale| + 1e-300) at random points, split into finite and not."""
+    """|residual| / (|scale| + 1e-300) at random points, split into finite and not.
+
+    With ``signed``, the largest residual / (|scale| + 1e-300) instead (the
+    most positive, not the largest in size).
+    """
     rng = np.random.default_rng(seed)
     symbols = sorted(residual.free_symbols | scale.free_symbols, key=str)
     with mpmath.workdps(DEFAULT_DPS):
         f_residual = sp.lambdify(symbols, residual, modules="mpmath")
         f_scale = sp.lambdify(symbols, scale, modules="mpmath")
         worst = mpmath.mpf(0)
-        worst_point: dict[sp.Symbol, mpmath.mpf] = {}
+        worst_point: dict[sp.Symbol, mpmath.mpf] | None = None
         non_finite = 0
         non_finite_point: dict[sp.Symbol, mpmath.mpf] = {}
         for _ in range(points):
             point = {s: samplers.get(s, default_sampler(s))(rng) for s in symbols}
             values = [point[s] for s in symbols]
             try:
-                difference, size = f_residual(*values), f_scale(*values)
+                # A constant side lambdifies to a Python number: make it mpmath's.
+                difference = mpmath.mpmathify(f_residual(*values))
+                size = mpmath.mpmathify(f_scale(*values))
             except (ZeroDivisionError, OverflowError):
                 difference = size = mpmath.nan
             if not (_finite_real(difference) and _finite_real(size)):
                 non_finite += 1
                 non_finite_point = non_finite_point or point
                 continue
-            ratio = abs(difference) / (abs(size) + mpmath.mpf(10) ** -300)
-            if not worst_point or ratio > worst:
+            magnitude = difference if signed else abs(difference)
+            ratio = magnitude / (abs(size) + mpmath.mpf(10) ** -300)
+            if worst_point is None or ratio > worst:
                 worst, worst_point = ratio, point
     return _Residuals(worst, worst_point, non_finite, non_finite_point)
 
 
 def _format_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> str:
-    return ", ".join(f"{s}={mpmath.nstr(v, 8)}" for s, v in point.items())
+    return _joined(f"{s}={mpmath.nstr(v, 8)}" for s, v in point.items())
+
+
+def _joined(coordinates: Iterable[str]) -> str:
+    return ", ".join(coordinates) or "(no free symbols: the sides are constants)"
+
+
+def _decimal_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> dict[sp.Symbol, Fraction]:
+    """The point rounded to 15 significant digits, as exact rationals: a
+    counterexample is certified at the decimal point it is reported at."""
+    return {
+        s: Fraction(mpmath.nstr(v, 15, min_fixed=-mpmath.inf, max_fixed=mpmath.inf))
+        for s, v in point.items()
+    }
+
+
+def _certify(
+    expression: sp.Expr, point: Mapping[sp.Symbol, mpmath.mpf], sign: int | None
+) -> tuple[Certificate, str]:
+    """Certify ``expression`` nonzero (or of ``sign``) at ``point`` rounded to 15
+    digits, else at ``point`` itself; the certificate and the point it holds at,
+    written exactly (the binary point takes up to 50 digits)."""
+    rounded = _decimal_point(point)
+    candidates = (
+        (rounded, _joined(f"{s}={_shortest(v)}" for s, v in rounded.items())),
+        (
+            dict(point),
+            _joined(f"{s}={mpmath.nstr(v, DEFAULT_DPS)}" for s, v in point.items()),
+        ),
+    )
+    certificate = Certificate(False, "", 0)
+    for candidate, written in candidates:
+        certificate = (
+            certified_nonzero(expression, candidate)
+            if sign is None
+            else certified_sign(expression, candidate, sign)
+        )
+        if certificate.certified:
+            return certificate, written
+    return certificate, ""
+
+
+def _shortest(value: Fraction) -> str:
+    with mpmath.workdps(DEFAULT_DPS):
+        return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 15)
 
 
 def check_identity(
@@ -160,10 +289,12 @@ def check_identity(
     if substitutions:
         difference = sp.expand(difference).subs(substitutions)
     # Past the budget, fall through to the numeric check.
-    with contextlib.suppress(CheckTimeout), time_limit(budget_seconds):
+    with contextlib.suppress(CheckTimeout), time_limit(_budget(budget_seconds)):
         for method in (sp.expand, sp.cancel, sp.simplify):
             if method(difference) == 0:
-                return Verdict.holds(f"exact: {method.__name__}(lhs - rhs) = 0")
+                return Verdict.holds(
+                    f"exact: {method.__name__}(lhs - rhs) = 0", Basis.PROOF
+                )
     scale = sp.Abs(sp.sympify(lhs)) + sp.Abs(sp.sympify(rhs))
     if substitutions:
         scale = scale.subs(substitutions)
@@ -176,14 +307,19 @@ def check_identity(
             f"the residual cannot be evaluated numerically ({error})",
             Reason.UNEVALUATED,
         )
-    if sample.worst_point and sample.worst > _RELATIVE_ZERO:
+    if sample.worst_point is not None and sample.worst > _RELATIVE_ZERO:
         where = _format_point(sample.worst_point)
-        certificate = certified_nonzero(difference, sample.worst_point)
+        certificate, exact = _certify(difference, sample.worst_point, None)
         if certificate.certified:
+            counterexample = (
+                f"at {exact} (exactly), lhs - rhs is in {certificate.enclosure} (ball "
+                f"arithmetic, {certificate.bits} bits), which excludes 0"
+            )
             return Verdict.fails(
                 f"relative residual {mpmath.nstr(sample.worst, 6)} at {where}; "
-                f"certified: lhs - rhs there is in {certificate.enclosure} (ball "
-                f"arithmetic, {certificate.bits} bits), which excludes 0"
+                f"certified: {counterexample}",
+                Basis.CERTIFIED,
+                counterexample,
             )
         return Verdict.inconclusive(
             f"relative residual {mpmath.nstr(sample.worst, 6)} at {where} in "
@@ -195,7 +331,7 @@ def check_identity(
         others = (
             f"; at the other points the max relative residual is "
             f"{mpmath.nstr(sample.worst, 3)}"
-            if sample.worst_point
+            if sample.worst_point is not None
             else ""
         )
         return Verdict.inconclusive(
@@ -206,7 +342,157 @@ def check_identity(
         )
     return Verdict.holds(
         f"numerically, {points} points at {DEFAULT_DPS} digits, "
-        f"max relative residual {mpmath.nstr(sample.worst, 3)}"
+        f"max relative residual {mpmath.nstr(sample.worst, 3)}",
+        Basis.NUMERICAL,
+    )
+
+
+def check_close(
+    observed: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    tolerance: npt.ArrayLike,
+    *,
+    what: str,
+    relative: bool = False,
+    basis: Basis = Basis.NUMERICAL,
+) -> Verdict:
+    r"""Decide :math:`|\mathrm{observed} - \mathrm{reference}| \le \mathrm{tol}`
+    everywhere (relative: :math:`\le \mathrm{tol}\,|\mathrm{reference}|`).
+
+    The tolerance must come from theory (rounding, a method's error order,
+    ``z`` standard errors, with ``basis=Basis.STATISTICAL``); arrays broadcast.
+    ``holds`` when every difference is within it; ``fails`` at the worst
+    entry otherwise; ``inconclusive`` (``Reason.NON_FINITE``) when a value is
+    not finite. ``what`` names the compared quantity in the evidence.
+
+    Under :func:`injected_bias` the observed value is first shifted by a
+    given number of tolerances, so mutation testing can ask whether a claim
+    notices an error of that size.
+    """
+    observed_array, reference_array, tolerance_array = np.broadcast_arrays(
+        np.asarray(observed, dtype=np.float64),
+        np.asarray(reference, dtype=np.float64),
+        np.asarray(tolerance, dtype=np.float64),
+    )
+    bound = tolerance_array * (np.abs(reference_array) if relative else 1.0)
+    injection = _INSTRUMENTATION.injection
+    if injection is not None:
+        injection.comparisons += 1
+        observed_array = observed_array + injection.factor * bound
+    values = (observed_array, reference_array, bound)
+    if not all(np.all(np.isfinite(v)) for v in values):
+        bad = int(np.sum(~np.isfinite(observed_array) | ~np.isfinite(reference_array)))
+        return Verdict.inconclusive(
+            f"{what}: {bad} of {observed_array.size} compared values are not finite",
+            Reason.NON_FINITE,
+        )
+    excess = np.abs(observed_array - reference_array) - bound
+    worst = int(np.argmax(excess)) if excess.size else 0
+    if excess.size == 0:
+        return Verdict.inconclusive(f"{what}: nothing to compare", Reason.UNDECIDED)
+    flat = [a.ravel()[worst] for a in (observed_array, reference_array, bound)]
+    kind = "relative " if relative else ""
+    detail = (
+        f"{what}: max |observed - reference| over {excess.size} values is "
+        f"{np.max(np.abs(observed_array - reference_array)):.3g}; at the worst, "
+        f"{flat[0]:.10g} against {flat[1]:.10g} with {kind}tolerance "
+        f"{tolerance_array.ravel()[worst]:.3g}"
+    )
+    if excess[np.unravel_index(worst, excess.shape)] <= 0:
+        return Verdict.holds(detail, basis)
+    return Verdict.fails(
+        detail,
+        basis,
+        f"{what} = {flat[0]:.10g}, reference {flat[1]:.10g}, beyond {flat[2]:.3g}",
+    )
+
+
+def check_inequality(
+    lhs: sp.Expr,
+    rhs: sp.Expr,
+    *,
+    strict: bool = False,
+    samplers: Mapping[sp.Symbol, Sampler] | None = None,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None = None,
+    budget_seconds: float = 20.0,
+    points: int = 200,
+    seed: int = 0,
+) -> Verdict:
+    r"""Decide :math:`\mathrm{lhs} \le \mathrm{rhs}` (``<`` if ``strict``).
+
+    First SymPy: ``holds`` on a proof that ``rhs - lhs`` is nonnegative
+    (positive) under the symbols' assumptions. Else the gap ``rhs - lhs``
+    is sampled at ``points`` random points at 50 digits (``samplers`` as in
+    :func:`check_identity`): ``fails`` only when the gap at the worst point
+    is certified negative by ball arithmetic (a point where a strict
+    inequality is an equality cannot be certified, so it is
+    ``inconclusive``); ``holds`` numerically when every gap is a finite real
+    and none is below :math:`-10^{-40}` relative to the sides;
+    ``inconclusive`` otherwise.
+    """
+    gap = sp.sympify(rhs - lhs)
+    if substitutions:
+        gap = sp.expand(gap).subs(substitutions)
+    with contextlib.suppress(CheckTimeout), time_limit(_budget(budget_seconds)):
+        simplified = sp.simplify(gap)
+        proven = simplified.is_positive if strict else simplified.is_nonnegative
+        if proven:
+            return Verdict.holds(
+                f"exact: SymPy shows rhs - lhs = {sp.sstr(simplified)} "
+                f"{'> 0' if strict else '>= 0'}",
+                Basis.PROOF,
+            )
+    scale = sp.Abs(sp.sympify(lhs)) + sp.Abs(sp.sympify(rhs))
+    if substitutions:
+        scale = scale.subs(substitutions)
+    # The most violating point is the one where -gap is largest: sample -gap as
+    # a "residual" that must not be positive.
+    try:
+        sample = _numeric_residual(
+            -gap, scale, samplers or {}, points, seed, signed=True
+        )
+    except (TypeError, NameError) as error:
+        return Verdict.inconclusive(
+            f"the gap cannot be evaluated numerically ({error})", Reason.UNEVALUATED
+        )
+    relation = "<" if strict else "<="
+    if sample.worst_point is not None and sample.worst > -_RELATIVE_ZERO:
+        where = _format_point(sample.worst_point)
+        certificate, exact = _certify(gap, sample.worst_point, -1)
+        if certificate.certified:
+            counterexample = (
+                f"at {exact} (exactly), rhs - lhs is in {certificate.enclosure} (ball "
+                f"arithmetic, {certificate.bits} bits), which is < 0"
+            )
+            return Verdict.fails(
+                f"lhs {relation} rhs is violated by {mpmath.nstr(sample.worst, 6)} "
+                f"relative at {where}; certified: {counterexample}",
+                Basis.CERTIFIED,
+                counterexample,
+            )
+        if sample.worst > _RELATIVE_ZERO or not strict:
+            return Verdict.inconclusive(
+                f"lhs {relation} rhs violated by {mpmath.nstr(sample.worst, 6)} "
+                f"relative at {where} in {DEFAULT_DPS}-digit arithmetic, but not "
+                f"certified: {certificate.enclosure or 'no enclosure'}",
+                Reason.UNDECIDED,
+            )
+        return Verdict.inconclusive(
+            f"rhs - lhs is 0 to {DEFAULT_DPS - 10} digits at {where}: a strict "
+            "inequality cannot be refuted by an equality in ball arithmetic",
+            Reason.UNDECIDED,
+        )
+    if sample.non_finite:
+        return Verdict.inconclusive(
+            f"the gap or the size of the sides is not a finite real at "
+            f"{sample.non_finite} of {points} points (e.g. "
+            f"{_format_point(sample.non_finite_point)})",
+            Reason.NON_FINITE,
+        )
+    return Verdict.holds(
+        f"numerically, {points} points at {DEFAULT_DPS} digits, min relative "
+        f"gap rhs - lhs {mpmath.nstr(-sample.worst, 3)}",
+        Basis.NUMERICAL,
     )
 
 
@@ -240,20 +526,26 @@ def check_equal(
             f"{what} is the unevaluated {sp.sstr(value)}", Reason.UNEVALUATED
         )
     if value == expected:
-        return Verdict.holds(f"exact: {what} = {sp.sstr(value)}")
+        return Verdict.holds(f"exact: {what} = {sp.sstr(value)}", Basis.PROOF)
     if value is sp.nan or expected is sp.nan:
         return Verdict.inconclusive(f"{what} is {sp.sstr(value)}", Reason.UNDECIDED)
     if value.is_infinite or expected.is_infinite:
         # Two different infinities, or an infinity and a finite value.
-        return Verdict.fails(f"{what} is {sp.sstr(value)}, not {sp.sstr(expected)}")
-    with contextlib.suppress(CheckTimeout), time_limit(budget_seconds):
+        return Verdict.fails(
+            f"{what} is {sp.sstr(value)}, not {sp.sstr(expected)}",
+            Basis.PROOF,
+            f"{what} = {sp.sstr(value)}",
+        )
+    with contextlib.suppress(CheckTimeout), time_limit(_budget(budget_seconds)):
         difference = sp.simplify(value - expected)
         if difference == 0:
-            return Verdict.holds(f"exact: {what} = {sp.sstr(value)}")
+            return Verdict.holds(f"exact: {what} = {sp.sstr(value)}", Basis.PROOF)
         if difference.is_zero is False:
             return Verdict.fails(
                 f"{what} is {sp.sstr(value)}, not {sp.sstr(expected)} (they differ "
-                f"by {sp.sstr(difference)}, which SymPy shows nonzero)"
+                f"by {sp.sstr(difference)}, which SymPy shows nonzero)",
+                Basis.PROOF,
+                f"{what} - expected = {sp.sstr(difference)} != 0",
             )
     numeric = check_identity(value, expected, budget_seconds=budget_seconds)
     return numeric.with_detail(
@@ -277,7 +569,7 @@ def check_limit(
     ``Limit`` or a timeout is ``inconclusive``.
     """
     try:
-        with time_limit(budget_seconds):
+        with time_limit(_budget(budget_seconds)):
             value = sp.limit(expression, variable, point, dir=direction)
     except CheckTimeout:
         return Verdict.inconclusive(
@@ -301,7 +593,7 @@ def check_series(
     a timeout is ``inconclusive``.
     """
     try:
-        with time_limit(budget_seconds):
+        with time_limit(_budget(budget_seconds)):
             series = sp.expand(sp.series(expression, variable, 0, order).removeO())
     except CheckTimeout:
         return Verdict.inconclusive(
@@ -313,3 +605,112 @@ def check_series(
         what=f"series to O({variable}**{order})",
         budget_seconds=budget_seconds,
     )
+
+
+def judge_relation(
+    relation: sp.Basic,
+    *,
+    samplers: Mapping[sp.Symbol, Sampler] | None = None,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None = None,
+    budget_seconds: float = 20.0,
+    points: int = 200,
+) -> Verdict:
+    """Decide a SymPy relation with the check its form calls for.
+
+    ``Eq(Limit(f, x, a, dir), L)``: :func:`check_limit`; ``Eq(a, b)``:
+    :func:`check_identity`; ``a <= b``, ``a < b`` (and ``>=``, ``>``):
+    :func:`check_inequality`. Unevaluated derivatives and integrals in the
+    sides are evaluated (``doit``) first. Relations must be built with
+    ``evaluate=False`` where SymPy would otherwise decide them on the spot.
+
+    Raises:
+      InvalidArgumentError: ``relation`` is not one of these forms.
+    """
+    if isinstance(relation, sp.Eq):
+        lhs, rhs = relation.lhs, relation.rhs
+        if not isinstance(lhs, sp.Limit):
+            # A relation may state a derivative or an integral unevaluated (as
+            # the source writes it); the check compares what it evaluates to.
+            lhs, rhs = lhs.doit(), rhs.doit()
+        if isinstance(lhs, sp.Limit) and not substitutions:
+            expression, variable, point, direction = lhs.args
+            return check_limit(
+                expression,
+                variable,
+                point,
+                rhs,
+                direction=str(direction),
+                budget_seconds=budget_seconds,
+            )
+        return check_identity(
+            lhs,
+            rhs,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+        )
+    if isinstance(relation, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        smaller, larger = (
+            (relation.lhs, relation.rhs)
+            if isinstance(relation, (sp.Le, sp.Lt))
+            else (relation.rhs, relation.lhs)
+        )
+        return check_inequality(
+            smaller,
+            larger,
+            strict=isinstance(relation, (sp.Lt, sp.Gt)),
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+        )
+    raise InvalidArgumentError(
+        f"relation: an Eq, Le, Lt, Ge or Gt, got {type(relation).__name__}"
+    )
+
+
+@dataclass(frozen=True)
+class RelationCheck:
+    """A claim's check that takes the relation it checks as input.
+
+    ``relation()`` builds the relation the claim states (its ``formula``, so
+    the ledger typesets what is checked); ``judge(relation)`` decides it.
+    Calling the check judges the claim's own relation; ``implicit-bias
+    mutate`` judges altered copies of it with the same ``judge``.
+    """
+
+    relation: Callable[[], sp.Basic]
+    judge: Callable[[sp.Basic], Verdict]
+
+    def __call__(self) -> Verdict:
+        return self.judge(self.relation())
+
+
+def relation_check(
+    relation: Callable[[], sp.Basic],
+    *,
+    samplers: Mapping[sp.Symbol, Sampler] | None = None,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None = None,
+    budget_seconds: float = 20.0,
+    points: int = 200,
+) -> RelationCheck:
+    """A :class:`RelationCheck` deciding ``relation()`` with :func:`judge_relation`.
+
+    Examples:
+      >>> x = sp.Symbol("x", positive=True)
+      >>> check = relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x)))
+      >>> check().status, check().basis
+      (<Status.HOLDS: 'holds'>, <Basis.PROOF: 'proof'>)
+    """
+
+    def judge(candidate: sp.Basic) -> Verdict:
+        return judge_relation(
+            candidate,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+        )
+
+    return RelationCheck(relation, judge)

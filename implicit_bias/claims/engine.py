@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import functools
 import multiprocessing
 import multiprocessing.connection
 import math
@@ -44,16 +45,20 @@ from implicit_bias.errors import InvalidArgumentError
 
 __all__ = [
     "WALL_BACKSTOP_FACTOR",
+    "Basis",
     "CheckTimeout",
     "Claim",
     "Kind",
+    "Reading",
     "Reason",
     "Result",
     "Status",
     "Verdict",
+    "WorkerDeath",
     "conjunction",
     "in_paper_order",
     "run_claims",
+    "run_in_workers",
     "time_limit",
     "unique_ids",
 ]
@@ -105,20 +110,58 @@ class Reason(enum.StrEnum):
     CRASH = "crash"
 
 
+class Basis(enum.StrEnum):
+    """What a ``holds`` or ``fails`` rests on."""
+
+    #: Exact symbolic computation (SymPy simplifies a difference to 0, computes
+    #: a limit, counts sign changes...), or exact rational arithmetic.
+    PROOF = "proof"
+    #: Rigorous enclosures (ball arithmetic) at the evaluated points: for a
+    #: ``fails``, a counterexample whose residual is enclosed away from 0.
+    CERTIFIED = "certified"
+    #: Floating-point or multi-precision evaluation at finitely many points,
+    #: within a tolerance derived from the precision and the method's error.
+    NUMERICAL = "numerical"
+    #: Random simulations: an effect measured in standard errors over seeds.
+    STATISTICAL = "statistical"
+    #: A search (of a domain, a grid, a set of runs) and what it found.
+    SEARCH = "search"
+
+
+class Reading(enum.StrEnum):
+    """How a claim relates to its source's text."""
+
+    #: An equation as the source prints it.
+    PRINTED = "printed"
+    #: A sentence of the source's text.
+    PROSE = "prose"
+    #: Our reading of something the text implies but does not state.
+    INTERPRETATION = "interpretation"
+    #: A statement beyond the text: another domain, a corrected form, a
+    #: consequence the source does not draw.
+    EXTENSION = "extension"
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of a check: a status, its evidence and, if inconclusive, why.
+    """The outcome of a check: a status, its evidence, its basis and, if
+    inconclusive, why.
 
     ``reason`` (a :class:`Reason`) is set exactly when the status is
-    ``inconclusive``.
+    ``inconclusive``; ``basis`` (a :class:`Basis`) says what a ``holds`` or
+    ``fails`` rests on (for an ``inconclusive`` it may say what was tried).
     """
 
     status: Status
     detail: str
     reason: Reason | None = None
+    basis: Basis | None = None
+    counterexample: str | None = None
 
     def __post_init__(self) -> None:
         status = Status(self.status)
+        if self.basis is not None:
+            object.__setattr__(self, "basis", Basis(self.basis))
         if status == Status.INCONCLUSIVE and self.reason is None:
             raise InvalidArgumentError(
                 "reason: an inconclusive Verdict names its Reason"
@@ -127,21 +170,39 @@ class Verdict:
             raise InvalidArgumentError(
                 f"reason: must be None for a {status} Verdict, got {self.reason!r}"
             )
+        if status != Status.INCONCLUSIVE and self.basis is None:
+            raise InvalidArgumentError(
+                f"basis: a {status} Verdict names its Basis (what it rests on)"
+            )
 
     @classmethod
-    def holds(cls, detail: str) -> Verdict:
-        """The statement holds; ``detail`` says how it was shown."""
-        return cls(Status.HOLDS, detail)
+    def holds(cls, detail: str, basis: Basis) -> Verdict:
+        """The statement holds; ``detail`` says how it was shown, ``basis`` on what."""
+        return cls(Status.HOLDS, detail, basis=basis)
 
     @classmethod
-    def fails(cls, detail: str) -> Verdict:
-        """The statement is false; ``detail`` gives the residual or counterexample."""
-        return cls(Status.FAILS, detail)
+    def fails(
+        cls, detail: str, basis: Basis, counterexample: str | None = None
+    ) -> Verdict:
+        """The statement is false; ``detail`` gives the evidence, ``basis`` what
+        it rests on and ``counterexample`` the point refuting it (with, when
+        certified, the enclosure that excludes the statement there)."""
+        return cls(Status.FAILS, detail, basis=basis, counterexample=counterexample)
 
     @classmethod
-    def inconclusive(cls, detail: str, reason: Reason = Reason.UNDECIDED) -> Verdict:
+    def decide(cls, holds: bool, detail: str, basis: Basis) -> Verdict:
+        """``holds`` if ``holds`` else ``fails``, with the same evidence and basis."""
+        return cls(Status.HOLDS if holds else Status.FAILS, detail, basis=basis)
+
+    @classmethod
+    def inconclusive(
+        cls,
+        detail: str,
+        reason: Reason = Reason.UNDECIDED,
+        basis: Basis | None = None,
+    ) -> Verdict:
         """The check could not decide; ``detail`` says why, ``reason`` says how."""
-        return cls(Status.INCONCLUSIVE, detail, Reason(reason))
+        return cls(Status.INCONCLUSIVE, detail, Reason(reason), basis)
 
     def with_detail(self, detail: str) -> Verdict:
         """The same status and reason with another ``detail``.
@@ -154,17 +215,31 @@ class Verdict:
 def conjunction(parts: Sequence[Verdict], detail: str) -> Verdict:
     """The verdict of "every part holds".
 
-    ``fails`` if any part fails (its counterexample refutes the conjunction),
-    else ``inconclusive`` with the first undecided part's reason if any part is
-    undecided, else ``holds``.
+    ``fails`` if any part fails (its counterexample refutes the conjunction,
+    on that part's basis), else ``inconclusive`` with the first undecided
+    part's reason if any part is undecided, else ``holds`` on the weakest of
+    the parts' bases (a proof and a numerical check make a numerical check).
     """
     for part in parts:
         if part.status == Status.FAILS:
-            return Verdict.fails(detail)
+            return part.with_detail(detail)
     for part in parts:
         if part.status == Status.INCONCLUSIVE:
             return part.with_detail(detail)
-    return Verdict.holds(detail)
+    bases = [part.basis for part in parts if part.basis is not None]
+    return Verdict.holds(
+        detail, max(bases, key=_BASIS_STRENGTH.index, default=Basis.PROOF)
+    )
+
+
+#: Bases from the strongest to the weakest.
+_BASIS_STRENGTH = (
+    Basis.PROOF,
+    Basis.CERTIFIED,
+    Basis.NUMERICAL,
+    Basis.SEARCH,
+    Basis.STATISTICAL,
+)
 
 
 @dataclass(frozen=True)
@@ -185,10 +260,17 @@ class Claim:
         otherwise.
       assumptions: SymPy symbol assumptions and stated conditions, in words.
       corrects: the id of the claim this one corrects, if any.
-      formula: builds the SymPy relation the claim states, for LaTeX.
+      formula: builds the SymPy relation the claim states, for LaTeX; by
+        default the relation of a check that takes it
+        (:class:`~implicit_bias.claims.checks.RelationCheck`).
       slow: skipped by ``verify --quick``.
       budget_seconds: CPU-time budget of the check (seconds), past which it
         is killed and ``inconclusive``; see the module docstring.
+      quote: the source's words or equation this claim encodes, verbatim and
+        short ("" only for an ``extension`` beyond anything the source says).
+      reading: how the claim relates to the text, a :class:`Reading`.
+      regime: the domain the claim is checked on and where the source states
+        or uses it (e.g. "gamma in [1e-3, 1e-1], the range of Fig. 1a").
     """
 
     source: str
@@ -204,6 +286,9 @@ class Claim:
     slow: bool = False
     budget_seconds: float = 60.0
     expected_reason: Reason | None = None
+    quote: str = ""
+    reading: Reading | None = None
+    regime: str = ""
 
     def __post_init__(self) -> None:
         if self.expected == Status.INCONCLUSIVE:
@@ -225,6 +310,12 @@ class Claim:
             raise InvalidArgumentError(
                 f"budget_seconds: must be > 0, got {self.budget_seconds!r}"
             )
+        if self.reading is not None:
+            object.__setattr__(self, "reading", Reading(self.reading))
+        relation = getattr(self.check, "relation", None)
+        if self.formula is None and callable(relation):
+            # A check that takes its relation (checks.RelationCheck) typesets it.
+            object.__setattr__(self, "formula", relation)
 
     @property
     def id(self) -> str:
@@ -266,6 +357,11 @@ class Result:
                 if self.claim.expected_reason is None
                 else str(self.claim.expected_reason)
             ),
+            "basis": None if self.verdict.basis is None else str(self.verdict.basis),
+            "counterexample": self.verdict.counterexample,
+            "quote": self.claim.quote,
+            "reading": None if self.claim.reading is None else str(self.claim.reading),
+            "regime": self.claim.regime,
             "seconds": round(self.seconds, 3),
             "assumptions": list(self.claim.assumptions),
         }
@@ -314,19 +410,8 @@ def time_limit(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_PROF, max(outer_remaining - spent, 1e-6))
 
 
-def _run_in_child(
-    claim: Claim, connection: multiprocessing.connection.Connection, threads: int
-) -> None:
-    # Worker processes share the cores: BLAS threads beyond a worker's share
-    # spin-wait against each other (small products slowed ~30x when two
-    # OpenBLAS pools of 2 threads ran on 2 cores).
-    threadpool_limits(limits=threads)
-    # The kernel stops a check past its CPU budget (SIGXCPU at the soft limit,
-    # SIGKILL a second later), even inside C code that never returns to
-    # Python; no core file is written for it.
-    budget = max(1, math.ceil(claim.budget_seconds))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
+def _claim_verdict(claim: Claim) -> Verdict:
+    """Run a claim's check (in a worker): a crash or a timeout is a verdict too."""
     try:
         verdict = claim.check()
         if not isinstance(verdict, Verdict):
@@ -338,26 +423,117 @@ def _run_in_child(
     except Exception as error:
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         verdict = Verdict.inconclusive(f"check raised {last}", Reason.CRASH)
-    connection.send(verdict)
+    return verdict
+
+
+def _run_in_child(
+    task: Callable[[], Any],
+    budget_seconds: float,
+    connection: multiprocessing.connection.Connection,
+    threads: int,
+) -> None:
+    # Worker processes share the cores: BLAS threads beyond a worker's share
+    # spin-wait against each other (small products slowed ~30x when two
+    # OpenBLAS pools of 2 threads ran on 2 cores).
+    threadpool_limits(limits=threads)
+    # The kernel stops a task past its CPU budget (SIGXCPU at the soft limit,
+    # SIGKILL a second later), even inside C code that never returns to
+    # Python; no core file is written for it.
+    budget = max(1, math.ceil(budget_seconds))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
+    connection.send(task())
     connection.close()
 
 
-def _died(claim: Claim, exitcode: int | None) -> Verdict:
-    """The verdict of a worker that ended without sending one."""
-    if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return Verdict.inconclusive(
-            f"exceeded its time budget of {claim.budget_seconds:g} s of CPU time",
-            Reason.BUDGET,
-        )
-    return Verdict.inconclusive(f"worker died (exit code {exitcode})", Reason.CRASH)
+@dataclass(frozen=True)
+class WorkerDeath:
+    """What a task that returned nothing ran into: its budget or a crash."""
+
+    over_budget: bool
+    detail: str
 
 
 @dataclass
 class _Running:
-    claim: Claim
+    index: int
+    budget_seconds: float
     process: Any
     connection: multiprocessing.connection.Connection
     started: float = field(default_factory=time.perf_counter)
+
+
+def run_in_workers(
+    tasks: Sequence[tuple[Callable[[], Any], float]],
+    *,
+    workers: int | None = None,
+    on_done: Callable[[int, Any, float], None],
+) -> None:
+    """Run ``(task, budget_seconds)`` pairs in forked worker processes.
+
+    Each task runs under its CPU-time budget (see the module docstring) and a
+    wall-clock backstop; ``on_done(index, value, seconds)`` receives its
+    return value, or a :class:`WorkerDeath` when the worker ended without one.
+    Tasks need not be picklable (the workers are forked); return values must.
+    """
+    context = multiprocessing.get_context("fork")
+    cores = os.cpu_count() or 1
+    limit = max(1, workers or cores)
+    threads = max(1, cores // limit)
+    pending = list(enumerate(tasks))
+    pending.reverse()
+    running: list[_Running] = []
+
+    def finish(job: _Running, value: Any) -> None:
+        running.remove(job)
+        job.process.join(timeout=5)
+        on_done(job.index, value, time.perf_counter() - job.started)
+
+    while pending or running:
+        while pending and len(running) < limit:
+            index, (task, budget) = pending.pop()
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(
+                target=_run_in_child, args=(task, budget, sender, threads), daemon=True
+            )
+            process.start()
+            sender.close()
+            running.append(_Running(index, budget, process, receiver))
+        ready = multiprocessing.connection.wait(
+            [job.connection for job in running], 0.05
+        )
+        for job in list(running):
+            if job.connection in ready:
+                try:
+                    value = job.connection.recv()
+                except EOFError:
+                    job.process.join(timeout=5)
+                    value = _death(job.budget_seconds, job.process.exitcode)
+                finish(job, value)
+            elif (
+                time.perf_counter() - job.started
+                > WALL_BACKSTOP_FACTOR * job.budget_seconds
+            ):
+                job.process.kill()
+                finish(
+                    job,
+                    WorkerDeath(
+                        True,
+                        f"exceeded its wall-clock backstop of "
+                        f"{WALL_BACKSTOP_FACTOR * job.budget_seconds:g} s "
+                        f"({WALL_BACKSTOP_FACTOR:g} x its "
+                        f"{job.budget_seconds:g} s CPU budget) while waiting",
+                    ),
+                )
+
+
+def _death(budget_seconds: float, exitcode: int | None) -> WorkerDeath:
+    """What became of a worker that ended without sending a value."""
+    if exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return WorkerDeath(
+            True, f"exceeded its time budget of {budget_seconds:g} s of CPU time"
+        )
+    return WorkerDeath(False, f"worker died (exit code {exitcode})")
 
 
 def run_claims(
@@ -376,59 +552,23 @@ def run_claims(
     Returns:
       The results, in the order of ``claims``.
     """
-    context = multiprocessing.get_context("fork")
-    cores = os.cpu_count() or 1
-    limit = max(1, workers or cores)
-    threads = max(1, cores // limit)
-    pending = list(enumerate(claims))
-    pending.reverse()
-    running: dict[int, _Running] = {}
     results: dict[int, Result] = {}
 
-    def finish(index: int, verdict: Verdict) -> None:
-        job = running.pop(index)
-        job.process.join(timeout=5)
-        result = Result(job.claim, verdict, time.perf_counter() - job.started)
+    def done(index: int, value: Any, seconds: float) -> None:
+        if isinstance(value, WorkerDeath):
+            value = Verdict.inconclusive(
+                value.detail, Reason.BUDGET if value.over_budget else Reason.CRASH
+            )
+        result = Result(claims[index], value, seconds)
         results[index] = result
         if on_result is not None:
             on_result(result, len(results), len(claims))
 
-    while pending or running:
-        while pending and len(running) < limit:
-            index, claim = pending.pop()
-            receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(
-                target=_run_in_child, args=(claim, sender, threads), daemon=True
-            )
-            process.start()
-            sender.close()
-            running[index] = _Running(claim, process, receiver)
-        ready = multiprocessing.connection.wait(
-            [job.connection for job in running.values()], 0.05
-        )
-        for index, job in list(running.items()):
-            if job.connection in ready:
-                try:
-                    verdict = job.connection.recv()
-                except EOFError:
-                    job.process.join(timeout=5)
-                    verdict = _died(job.claim, job.process.exitcode)
-                finish(index, verdict)
-            elif (
-                time.perf_counter() - job.started
-                > WALL_BACKSTOP_FACTOR * job.claim.budget_seconds
-            ):
-                job.process.kill()
-                finish(
-                    index,
-                    Verdict.inconclusive(
-                        f"exceeded its wall-clock backstop of "
-                        f"{WALL_BACKSTOP_FACTOR * job.claim.budget_seconds:g} s "
-                        f"({WALL_BACKSTOP_FACTOR:g} x its "
-                        f"{job.claim.budget_seconds:g} s CPU budget) while waiting",
-                        Reason.BUDGET,
-                    ),
-                )
+    run_in_workers(
+        [(functools.partial(_claim_verdict, c), c.budget_seconds) for c in claims],
+        workers=workers,
+        on_done=done,
+    )
     return [results[i] for i in range(len(claims))]
 
 

@@ -537,8 +537,12 @@ def relu_direction_eq32(w1: sp.Matrix) -> sp.Matrix:
 
 
 def relu_objective_eq33(z_value: sp.Expr, m_norm: sp.Expr) -> sp.Expr:
-    r"""Right-hand side of eq. (33): :math:`z_h^2 + \|\vec m_h\|_2^2/z_h^2`."""
-    return mtl_objective_eq28(z_value, m_norm)
+    r"""Right-hand side of eq. (33): :math:`z_h^2 + \|\vec m_h\|_2^2/z_h^2`.
+
+    Transcribed as printed, not built from eq. (28), so that the claims of eqs.
+    (33)-(35) check eq. (33) itself rather than re-checking eq. (28).
+    """
+    return z_value**2 + m_norm**2 / z_value**2
 
 
 # --- the relations the claims print

@@ -386,9 +386,11 @@ def complement_norm_eq159(
     .. math:: \|P_\perp f_*(x)\|_{L_2}^2 = \frac{1}{m_*}c_*^\top K_*c_*
               - \frac{1}{m_*}c_*^\top\tilde K^\top K^{-1}\tilde Kc_*
     """
-    return target_norm_eq159(
-        target_kernel, readout, target_features
-    ) - projection_norm_eq158(kernel, cross_kernel, readout, target_features)
+    # Transcribed as printed, not built from eq. (158) and the first term, so that
+    # the claim of eq. (159) checks eq. (159) itself.
+    target = readout.T * target_kernel * readout
+    projected = readout.T * cross_kernel.T * kernel.inv() * cross_kernel * readout
+    return target[0, 0] / target_features - projected[0, 0] / target_features
 
 
 def ablated_source_readout(

@@ -633,8 +633,17 @@ def ridge_i1_eq135() -> sp.Expr:
 
 
 def ridge_i1_eq136() -> sp.Expr:
-    r"""Eq. (136): :math:`I_1(n,\lambda) = \frac{S_{n-1}}{(2\pi)^{n/2}}\times` (135)."""
-    return sphere_area() / (2 * sp.pi) ** (n / 2) * ridge_i1_eq135()
+    r"""Eq. (136): :math:`I_1(n,\lambda) = \frac{S_{n-1}}{(2\pi)^{n/2}}\times` (135).
+
+    Transcribed as printed,
+
+    .. math:: I_1(n,\lambda) = \frac{S_{n-1}}{(2\pi)^{n/2}}
+              \frac{\sqrt{\pi n}\,n^{n/2}e^{-n/2}}{(n+n\lambda)^2},
+
+    not built from :func:`ridge_i1_eq135`.
+    """
+    saddle = sp.sqrt(sp.pi * n) * n ** (n / 2) * sp.exp(-n / 2) / (n + n * lam) ** 2
+    return sphere_area() / (2 * sp.pi) ** (n / 2) * saddle
 
 
 def sphere_area_stirling() -> sp.Expr:
@@ -651,7 +660,18 @@ def ridge_i1_eq137() -> sp.Expr:
     .. math:: \frac{n\pi^{n/2}}{\sqrt{\pi n}}\left(\frac n2\right)^{-n/2}e^{n/2}
               \frac{\sqrt{\pi n}\,n^{n/2}e^{-n/2}}{(n+n\lambda)^2}
     """
-    return sphere_area_stirling() * ridge_i1_eq135()
+    # Transcribed as printed, not built from sphere_area_stirling and eq. (135).
+    return (
+        n
+        * sp.pi ** (n / 2)
+        / sp.sqrt(sp.pi * n)
+        * (n / 2) ** (-n / 2)
+        * sp.exp(n / 2)
+        * sp.sqrt(sp.pi * n)
+        * n ** (n / 2)
+        * sp.exp(-n / 2)
+        / (n + n * lam) ** 2
+    )
 
 
 def ridge_i1_eq138() -> sp.Expr:

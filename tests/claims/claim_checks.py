@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from implicit_bias.claims.engine import Claim, Kind, Result, Status, run_claims
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Result,
+    Status,
+    run_claims,
+)
 
 #: Kinds whose checks are symbolic: when they hold, they hold exactly.
 SYMBOLIC_KINDS = (Kind.IDENTITY, Kind.LIMIT, Kind.INEQUALITY)
@@ -34,3 +41,20 @@ def assert_detail_mentions(result: Result, needles: Iterable[str]) -> None:
     """The verdict's evidence names each of ``needles`` (residuals, counterexamples)."""
     for needle in needles:
         assert needle in result.verdict.detail, (result.claim.id, needle)
+
+
+def assert_failures_are_refutations(results: dict[str, Result]) -> None:
+    """Every ``fails`` names its counterexample and rests on what may refute:
+    a proof or a certificate for a closed-form statement; for a simulation,
+    runs measured in standard errors, or deterministic runs (numerical)."""
+    for claim_id, result in results.items():
+        verdict = result.verdict
+        if verdict.status != Status.FAILS:
+            continue
+        assert verdict.counterexample, claim_id
+        allowed = (
+            (Basis.STATISTICAL, Basis.NUMERICAL)
+            if result.claim.kind == Kind.SIMULATION
+            else (Basis.PROOF, Basis.CERTIFIED)
+        )
+        assert verdict.basis in allowed, claim_id

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import pytest
 import sympy as sp
@@ -9,7 +11,7 @@ from flint import ctx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.certify import PRECISIONS, certified_nonzero
+from implicit_bias.claims.certify import PRECISIONS, certified_nonzero, certified_sign
 
 x = sp.Symbol("x", real=True)
 # atan(x) + atan(1/x) - pi/2 is 0 for x > 0 and -pi for x < 0.
@@ -66,3 +68,28 @@ def test_the_working_precision_is_restored() -> None:
     before = ctx.prec
     certified_nonzero(ARCTANGENTS, {x: mpmath.mpf(2)})
     assert ctx.prec == before
+
+
+@given(st.floats(min_value=-1e6, max_value=-1e-6))
+def test_the_sign_is_certified_only_when_it_is_the_one_asked(value: float) -> None:
+    # ARCTANGENTS is -pi for x < 0.
+    point = {x: mpmath.mpf(value)}
+    assert certified_sign(ARCTANGENTS, point, -1).certified
+    assert certified_sign(ARCTANGENTS, point, -1).sign == -1
+    refused = certified_sign(ARCTANGENTS, point, +1)
+    assert not refused.certified
+    assert refused.sign == 0
+
+
+def test_an_exact_rational_point_is_enclosed_exactly() -> None:
+    # 3 x - 1 is 0 at x = 1/3 exactly, which no binary float is; at the
+    # rational it is never certified, at its nearest float it is.
+    line = 3 * x - 1
+    assert not certified_nonzero(line, {x: Fraction(1, 3)}).certified
+    assert certified_nonzero(line, {x: mpmath.mpf(1) / 3}).certified
+    assert certified_nonzero(line, {x: Fraction(1, 3) + Fraction(1, 10**40)}).certified
+
+
+def test_a_sign_other_than_plus_or_minus_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="sign"):
+        certified_sign(ARCTANGENTS, {x: mpmath.mpf(-1)}, 0)

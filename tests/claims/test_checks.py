@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import mpmath
+import numpy as np
+import pytest
 import sympy as sp
 
 from implicit_bias.claims.checks import (
+    capped_budgets,
+    check_close,
     check_equal,
     check_identity,
+    check_inequality,
     check_limit,
     check_series,
+    injected_bias,
     interval,
+    judge_relation,
+    relation_check,
 )
-from implicit_bias.claims.engine import Reason, Status
+from implicit_bias.claims.engine import Basis, Reason, Status
+from implicit_bias.errors import InvalidArgumentError
 
 x = sp.Symbol("x", positive=True)
 y = sp.Symbol("y", real=True)
@@ -134,3 +143,114 @@ def test_equal_values() -> None:
     assert check_equal(sp.oo, 1).status == Status.FAILS  # type: ignore[arg-type]
     assert check_equal(sp.nan, sp.Integer(2)).status == Status.INCONCLUSIVE
     assert check_equal(sp.Limit(1 / y, y, 0), sp.oo).reason == Reason.UNEVALUATED
+
+
+def test_a_true_inequality_is_proven_when_sympy_can() -> None:
+    verdict = check_inequality(x**2, x**2 + 1, strict=True)
+    assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.PROOF)
+
+
+def test_a_true_inequality_sympy_cannot_prove_holds_numerically() -> None:
+    # log x <= x - 1 for x > 0: SymPy's assumptions do not settle the sign.
+    verdict = check_inequality(sp.log(x), x - 1)
+    assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.NUMERICAL)
+
+
+def test_a_false_inequality_fails_with_a_certified_counterexample() -> None:
+    verdict = check_inequality(x - 1, sp.log(x), samplers={x: interval(2, 3)})
+    assert (verdict.status, verdict.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert verdict.counterexample is not None
+    # The reported point, read back exactly, refutes the inequality.
+    point = verdict.counterexample.split(",")[0].removeprefix("at x=")
+    value = mpmath.mpf(point.split(" ")[0])
+    assert value - 1 > mpmath.log(value)
+
+
+def test_a_strict_inequality_met_with_equality_is_not_refuted() -> None:
+    # sin^2 + cos^2 < 1 is false, but only by an equality ball arithmetic
+    # cannot certify; it must not hold either.
+    verdict = check_inequality(
+        sp.sin(y) ** 2 + sp.cos(y) ** 2, sp.Integer(1), strict=True, budget_seconds=1e-6
+    )
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.UNDECIDED)
+
+
+def test_an_inequality_never_finite_is_inconclusive() -> None:
+    verdict = check_inequality(sp.log(-x), sp.Integer(0), budget_seconds=1e-6)
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.NON_FINITE)
+
+
+def test_relations_are_judged_by_their_form() -> None:
+    assert judge_relation(sp.Eq((x + 1) ** 2, x**2 + 2 * x + 1)).status == Status.HOLDS
+    assert judge_relation(sp.Eq(sp.Limit(sp.sin(x) / x, x, 0), 1)).basis == Basis.PROOF
+    assert judge_relation(sp.Ge(sp.log(x), x - 1, evaluate=False)).status == (
+        Status.FAILS
+    )
+    with pytest.raises(InvalidArgumentError, match="relation"):
+        judge_relation(x + 1)
+
+
+def test_a_relation_check_judges_the_relation_it_is_given() -> None:
+    check = relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x)))
+    assert check().status == Status.HOLDS
+    assert check.judge(sp.Eq(sp.log(x**2), 3 * sp.log(x))).status == Status.FAILS
+
+
+def test_close_values_hold_and_distant_ones_fail_at_the_worst_entry() -> None:
+    reference = np.array([1.0, 2.0, 3.0])
+    close = check_close(reference + 1e-9, reference, 1e-8, what="r")
+    assert (close.status, close.basis) == (Status.HOLDS, Basis.NUMERICAL)
+    far = check_close(reference + np.array([0, 0, 1e-7]), reference, 1e-8, what="r")
+    assert far.status == Status.FAILS
+    assert far.counterexample is not None
+    assert "3.0000001" in far.counterexample
+    relative = check_close(
+        reference * (1 + 1e-9), reference, 1e-8, what="r", relative=True
+    )
+    assert relative.status == Status.HOLDS
+
+
+def test_a_non_finite_comparison_is_inconclusive() -> None:
+    verdict = check_close([1.0, np.nan], [1.0, 1.0], 1e-8, what="r")
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.NON_FINITE)
+
+
+@pytest.mark.parametrize("factor", [2.0, -2.0, 5.0, -5.0])
+def test_an_injected_bias_beyond_the_tolerance_is_detected(factor: float) -> None:
+    reference = np.linspace(1.0, 2.0, 5)
+    with injected_bias(factor) as record:
+        verdict = check_close(reference, reference, 1e-6, what="r")
+        check_close(reference, reference, 1e-6, what="again")
+    assert record.comparisons == 2
+    assert verdict.status == Status.FAILS
+
+
+def test_an_injected_bias_within_the_tolerance_is_not() -> None:
+    reference = np.linspace(1.0, 2.0, 5)
+    with injected_bias(0.5) as record:
+        assert check_close(reference, reference, 1e-6, what="r").status == Status.HOLDS
+    assert record.comparisons == 1
+    # Outside the block nothing is shifted.
+    assert check_close(reference, reference, 0.0, what="r").status == Status.HOLDS
+
+
+def test_capped_budgets_bound_the_symbolic_attempt() -> None:
+    # With a negligible cap the exact attempt is cut short: the identity is
+    # decided by the numeric fallback, which says so.
+    with capped_budgets(1e-6):
+        verdict = check_identity(sp.asinh(y), sp.log(y + sp.sqrt(y**2 + 1)))
+    assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.NUMERICAL)
+    assert check_identity((x + 1) ** 2, x**2 + 2 * x + 1).basis == Basis.PROOF
+
+
+def test_a_constant_residual_is_a_counterexample() -> None:
+    # The residual lambdifies to a plain Python number at every point.
+    verdict = check_identity(x**2, x**2 + 1, budget_seconds=1e-6)
+    assert (verdict.status, verdict.basis) == (Status.FAILS, Basis.CERTIFIED)
+
+
+def test_constant_sides_are_compared_not_waved_through() -> None:
+    verdict = check_identity(sp.Integer(2), sp.Integer(3), budget_seconds=1e-6)
+    assert verdict.status == Status.FAILS
+    assert "constants" in (verdict.counterexample or "")
+    assert check_inequality(sp.Integer(3), sp.Integer(2)).status == Status.FAILS

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
 
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
+    Basis,
     CheckTimeout,
     Claim,
     Kind,
+    Reading,
     Reason,
     Status,
     Verdict,
+    WorkerDeath,
     conjunction,
     run_claims,
+    run_in_workers,
     WALL_BACKSTOP_FACTOR,
     time_limit,
     unique_ids,
@@ -46,7 +51,7 @@ def _claim(
 
 def _sleep_forever() -> Verdict:
     time.sleep(60)
-    return Verdict.holds("woke up")
+    return Verdict.holds("woke up", Basis.PROOF)
 
 
 def _spin_forever() -> Verdict:
@@ -89,13 +94,17 @@ def _not_a_verdict() -> Verdict:
 
 
 def test_claim_id_joins_source_equation_label() -> None:
-    assert _claim(lambda: Verdict.holds("")).id == "test-source:1:x"
+    assert _claim(lambda: Verdict.holds("", Basis.PROOF)).id == "test-source:1:x"
 
 
 def test_verdicts_come_back_in_order_with_timings() -> None:
     claims = [
-        _claim(lambda: Verdict.holds("fine"), label="a"),
-        _claim(lambda: Verdict.fails("residual 1"), Status.FAILS, label="b"),
+        _claim(lambda: Verdict.holds("fine", Basis.PROOF), label="a"),
+        _claim(
+            lambda: Verdict.fails("residual 1", Basis.CERTIFIED),
+            Status.FAILS,
+            label="b",
+        ),
     ]
     results = run_claims(claims, workers=2)
     assert [r.claim.label for r in results] == ["a", "b"]
@@ -181,7 +190,10 @@ def test_a_verdict_has_a_reason_exactly_when_inconclusive() -> None:
 
 
 def test_a_conjunction_fails_on_any_failure_and_is_undecided_otherwise() -> None:
-    shown, refuted = Verdict.holds("a"), Verdict.fails("b")
+    shown, refuted = (
+        Verdict.holds("a", Basis.PROOF),
+        Verdict.fails("b", Basis.CERTIFIED),
+    )
     timed_out = Verdict.inconclusive("c", Reason.BUDGET)
     assert conjunction((shown, shown), "d").status == Status.HOLDS
     assert conjunction((timed_out, refuted), "d").status == Status.FAILS
@@ -190,13 +202,15 @@ def test_a_conjunction_fails_on_any_failure_and_is_undecided_otherwise() -> None
 
 
 def test_an_unexpected_verdict_is_flagged() -> None:
-    (result,) = run_claims([_claim(lambda: Verdict.fails("no"), expected=Status.HOLDS)])
+    (result,) = run_claims(
+        [_claim(lambda: Verdict.fails("no", Basis.CERTIFIED), expected=Status.HOLDS)]
+    )
     assert not result.as_expected
 
 
 def test_record_has_the_documented_keys() -> None:
     (result,) = run_claims(
-        [_claim(lambda: Verdict.holds("ok"), corrects="test-source:1:y")]
+        [_claim(lambda: Verdict.holds("ok", Basis.PROOF), corrects="test-source:1:y")]
     )
     record = result.as_record()
     for key in ("id", "source", "equation", "kind", "status", "detail", "seconds"):
@@ -265,6 +279,78 @@ def test_time_limit_needs_a_positive_duration(seconds: float) -> None:
 
 
 def test_duplicate_ids_are_rejected() -> None:
-    claim = _claim(lambda: Verdict.holds(""))
+    claim = _claim(lambda: Verdict.holds("", Basis.PROOF))
     with pytest.raises(ValueError, match="duplicate claim id"):
         unique_ids([claim, claim])
+
+
+def test_a_decided_verdict_names_its_basis() -> None:
+    with pytest.raises(InvalidArgumentError, match="basis"):
+        Verdict(Status.HOLDS, "shown")
+    with pytest.raises(InvalidArgumentError, match="basis"):
+        Verdict(Status.FAILS, "refuted")
+    assert Verdict.decide(True, "d", Basis.NUMERICAL) == Verdict.holds(
+        "d", Basis.NUMERICAL
+    )
+    assert Verdict.decide(False, "d", Basis.PROOF).status == Status.FAILS
+    # An inconclusive verdict may say what was tried.
+    tried = Verdict.inconclusive("2.1 SE", Reason.STATISTICAL, Basis.STATISTICAL)
+    assert tried.basis == Basis.STATISTICAL
+
+
+def test_a_conjunction_holds_on_its_weakest_basis_and_fails_on_the_failing_part() -> (
+    None
+):
+    proof = Verdict.holds("a", Basis.PROOF)
+    numbers = Verdict.holds("b", Basis.NUMERICAL)
+    runs = Verdict.holds("c", Basis.STATISTICAL)
+    assert conjunction((proof, numbers), "d").basis == Basis.NUMERICAL
+    assert conjunction((runs, proof, numbers), "d").basis == Basis.STATISTICAL
+    refuted = Verdict.fails("e", Basis.CERTIFIED, "at x=1, in [1 +/- 0]")
+    failed = conjunction((proof, refuted), "f")
+    assert (failed.basis, failed.counterexample) == (
+        Basis.CERTIFIED,
+        "at x=1, in [1 +/- 0]",
+    )
+
+
+def test_records_carry_the_basis_the_reading_and_the_counterexample() -> None:
+    claim = Claim(
+        "test-source",
+        "1",
+        "x",
+        Kind.IDENTITY,
+        "statement",
+        lambda: Verdict.fails("no", Basis.CERTIFIED, "at x=2"),
+        Status.FAILS,
+        quote="x = 1",
+        reading=Reading.PRINTED,
+        regime="x in [1, 3], the text's range",
+    )
+    (result,) = run_claims([claim])
+    record = result.as_record()
+    assert (record["basis"], record["counterexample"]) == ("certified", "at x=2")
+    assert (record["quote"], record["reading"], record["regime"]) == (
+        "x = 1",
+        "printed",
+        "x in [1, 3], the text's range",
+    )
+
+
+def test_workers_report_what_became_of_a_task_without_a_value() -> None:
+    outcomes: dict[int, object] = {}
+
+    def spin() -> None:
+        while True:
+            sum(range(1000))
+
+    run_in_workers(
+        [(lambda: 7, 5.0), (spin, 1.0), (lambda: os._exit(3), 5.0)],
+        workers=2,
+        on_done=lambda index, value, seconds: outcomes.__setitem__(index, value),
+    )
+    assert outcomes[0] == 7
+    assert outcomes[1] == WorkerDeath(
+        True, "exceeded its time budget of 1 s of CPU time"
+    )
+    assert outcomes[2] == WorkerDeath(False, "worker died (exit code 3)")

@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 
 from tests.claims.claim_checks import (
+    assert_failures_are_refutations,
     assert_symbolic_claims_exact,
     quick,
     quick_results,
 )
-from implicit_bias.claims.engine import Claim, Result
+from implicit_bias.claims.checks import RelationCheck
+from implicit_bias.claims.engine import Basis, Claim, Kind, Result, Status
 from implicit_bias.claims.features_are_fate.random_matrix import CLAIMS
 
 
@@ -35,8 +37,31 @@ def test_every_step_in_scope_has_a_claim() -> None:
 @pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
 def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
     result = results[claim.id]
-    assert result.verdict.status == claim.expected, result.verdict.detail
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+def test_symbolic_holds_are_proofs(results: dict[str, Result]) -> None:
+    for result in results.values():
+        if (
+            result.claim.kind in (Kind.IDENTITY, Kind.LIMIT)
+            and result.verdict.status == Status.HOLDS
+        ):
+            assert result.verdict.basis == Basis.PROOF, result.claim.id
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [c for c in CLAIMS if isinstance(c.check, RelationCheck)],
+    ids=lambda c: c.id,
+)
+def test_relation_checks_judge_the_printed_formula(claim: Claim) -> None:
+    assert isinstance(claim.check, RelationCheck)
+    assert claim.formula is claim.check.relation
 
 
 def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
     assert_symbolic_claims_exact(results)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)

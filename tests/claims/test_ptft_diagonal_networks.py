@@ -8,9 +8,24 @@ import pytest
 import sympy as sp
 
 from implicit_bias.claims import ptft_diagonal_networks
-from implicit_bias.claims.engine import Status, run_claims
+from implicit_bias.claims.engine import (
+    Basis,
+    Reason,
+    Result,
+    Status,
+    Verdict,
+    run_claims,
+)
+from implicit_bias.claims.ptft_diagonal_networks._common import (
+    check_entries,
+    refuted_as,
+)
+from implicit_bias.claims.ptft_diagonal_networks.symbolic import (
+    CLAIMS as SYMBOLIC_CLAIMS,
+)
 from implicit_bias.claims.registry import GLYPHS, SOURCES, get_claim
 from implicit_bias.latex import claim_latex, claims_latex
+from tests.claims.claim_checks import assert_failures_are_refutations
 
 CLAIMS = ptft_diagonal_networks.CLAIMS
 
@@ -59,6 +74,41 @@ def test_registered_under_the_source_stem() -> None:
 def test_verdict_is_the_expected_one(claim, results) -> None:
     result = results[claim.id]
     assert result.verdict.status == claim.expected, result.verdict.detail
+    assert result.verdict.reason == claim.expected_reason, result.verdict.detail
+
+
+def test_symbolic_claims_that_hold_are_proved(results) -> None:
+    symbolic = {c.id for c in SYMBOLIC_CLAIMS}
+    for claim_id in symbolic:
+        verdict = results[claim_id].verdict
+        if verdict.status == Status.HOLDS:
+            assert verdict.basis == Basis.PROOF, claim_id
+
+
+def test_refuted_as_keeps_a_certified_failure_and_nothing_else() -> None:
+    certified = Verdict.fails("residual", Basis.CERTIFIED, "at x=1, [2 +/- 0]")
+    kept = refuted_as(certified, "the claim")
+    assert (kept.status, kept.basis, kept.counterexample) == (
+        Status.FAILS,
+        Basis.CERTIFIED,
+        "at x=1, [2 +/- 0]",
+    )
+    uncertified = Verdict.fails("float64 residual", Basis.NUMERICAL, "x=1")
+    for verdict in (
+        uncertified,
+        Verdict.holds("exact", Basis.PROOF),
+        Verdict.inconclusive("not certified", Reason.UNDECIDED),
+    ):
+        assert refuted_as(verdict, "the claim").reason == Reason.UNDECIDED
+
+
+def test_check_entries_is_exact_or_refutes_an_entry() -> None:
+    x = sp.Symbol("x", real=True)
+    exact = check_entries(sp.Matrix([(x + 1) ** 2]), sp.Matrix([x**2 + 2 * x + 1]))
+    assert (exact.status, exact.basis) == (Status.HOLDS, Basis.PROOF)
+    wrong = check_entries(sp.Matrix([x, x**2]), sp.Matrix([x, x**2 + x]))
+    assert (wrong.status, wrong.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert wrong.detail.startswith("entry 2:")
 
 
 def test_every_checkable_equation_and_appendix_g_has_a_claim() -> None:
@@ -126,3 +176,24 @@ def test_latex_is_tagged_with_the_paper_number_in_paper_notation() -> None:
         for symbol in claim.formula().free_symbols
         if not isinstance(symbol, sp.Indexed | sp.IndexedBase)
     }
+
+
+def test_q_float64_fails_only_on_a_certified_excess() -> None:
+    from implicit_bias.claims.ptft_diagonal_networks.numeric import (
+        _certified_ulp_violation,
+    )
+    from implicit_bias.numerics import q_potential_mp
+
+    exact = float(q_potential_mp(1.0))
+    off = _certified_ulp_violation("d", 1.0, exact * (1 + 1e-12), exact)
+    assert (off.status, off.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert "which is > 0" in (off.counterexample or "")
+    within = _certified_ulp_violation("d", 1.0, exact, exact)
+    assert (within.status, within.reason) == (
+        Status.INCONCLUSIVE,
+        Reason.UNDECIDED,
+    )
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)

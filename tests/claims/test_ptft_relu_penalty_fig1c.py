@@ -10,15 +10,25 @@ import re
 
 import pytest
 
-from implicit_bias.claims.engine import Claim, Kind, Result, Status, run_claims
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reason,
+    Result,
+    Status,
+    run_claims,
+)
 from implicit_bias.claims.ptft_relu_penalty.fig1c import (
     CLAIMS,
     REPLICATE_SETUP,
     SETUP,
     SLOW_REPLICATE_SETUP,
     SLOW_SETUP,
+    decide,
 )
 from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
+from tests.claims.claim_checks import assert_failures_are_refutations
 
 FAST = [c for c in CLAIMS if not c.slow]
 SLOW = [c for c in CLAIMS if c.slow]
@@ -32,7 +42,7 @@ def results() -> dict[str, Result]:
 @pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
 def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
     result = results[claim.id]
-    assert result.verdict.status == claim.expected, result.verdict.detail
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
 
 
 @pytest.mark.slow
@@ -40,6 +50,19 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
 def test_slow_verdict_is_the_expected_one(claim: Claim) -> None:
     verdict = claim.check()
     assert verdict.status == claim.expected, verdict.detail
+    assert verdict.reason == claim.expected_reason, verdict.detail
+
+
+def test_a_simulation_fails_only_on_a_significant_effect_of_converged_runs() -> None:
+    assert decide(True, False, False, "d").status == Status.HOLDS
+    assert decide(True, False, False, "d").basis == Basis.STATISTICAL
+    converged = decide(False, True, True, "d")
+    assert (converged.status, converged.basis) == (Status.FAILS, Basis.STATISTICAL)
+    for refuted in (True, False):
+        verdict = decide(False, refuted, False, "d")
+        assert verdict.status == Status.INCONCLUSIVE
+        assert verdict.reason == Reason.STATISTICAL
+    assert decide(False, False, True, "d").reason == Reason.STATISTICAL
 
 
 def test_claims_are_fig_1c_simulations_of_the_source() -> None:
@@ -49,6 +72,8 @@ def test_claims_are_fig_1c_simulations_of_the_source() -> None:
         assert claim.equation == "fig-1c"
         assert claim.kind == Kind.SIMULATION
         assert claim.assumptions
+        assert claim.reading is not None
+        assert claim.regime
 
 
 def test_every_failing_claim_has_a_correction_on_independent_draws() -> None:
@@ -85,3 +110,7 @@ def test_failing_reversal_shows_the_crossing(results: dict[str, Result]) -> None
     # m = 0.01: PT+FT better than STL at n = 16, worse at n = 64 (module docstring).
     assert curve[16][1] < curve[16][0]
     assert curve[64][1] > curve[64][0]
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from implicit_bias.claims.engine import Status
+from implicit_bias.claims.checks import RelationCheck
+from implicit_bias.claims.engine import Reading, Status
 from implicit_bias.claims.registry import (
     GLYPHS,
     SOURCES,
@@ -67,3 +68,33 @@ def test_formulas_typeset_every_symbol_by_the_glyph_map(source: str) -> None:
         symbols = {s for s in claim.formula().free_symbols if isinstance(s, sp.Symbol)}
         assert symbols <= glyphs, (claim.id, symbols - glyphs)
         assert not any("\\" in s.name or "{" in s.name for s in symbols), claim.id
+
+
+def test_every_claim_says_how_it_reads_its_source_and_on_what_regime() -> None:
+    for claim in all_claims():
+        assert claim.reading is not None, claim.id
+        assert claim.regime.strip(), claim.id
+        # Only a statement beyond the text may have no words of the source.
+        if claim.reading != Reading.EXTENSION:
+            assert claim.quote.strip(), claim.id
+
+
+#: Claims whose ledger formula is not the relation their check judges, and why.
+_DISPLAYED_OTHERWISE = {
+    # The check works in vector coordinates, which have no glyph; the ledger
+    # shows the equation in the paper's notation.
+    "ptft-relu-penalty:7:expansion",
+    "ptft-relu-penalty:8:cosine-form",
+    # The checked relation with its nonzero m_h renamed to the paper's glyph.
+    "ptft-relu-penalty:6:divergence-nonzero-m",
+}
+
+
+def test_a_check_that_takes_its_relation_typesets_that_relation() -> None:
+    relation_claims = [c for c in all_claims() if isinstance(c.check, RelationCheck)]
+    assert len(relation_claims) >= 30
+    for claim in relation_claims:
+        assert claim.formula is not None
+        if claim.id in _DISPLAYED_OTHERWISE:
+            continue
+        assert claim.formula() == claim.check.relation(), claim.id

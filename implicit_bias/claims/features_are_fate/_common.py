@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.engine import Verdict
+from implicit_bias.claims.engine import Basis, Reason, Status, Verdict, conjunction
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.theory import transfer_asymptotics as theory
 
@@ -36,9 +36,30 @@ def claim_id(equation: str, label: str) -> str:
     return f"{SOURCE}:{equation}:{label}"
 
 
-def holds_if(ok: bool, detail: str) -> Verdict:
-    """HOLDS with ``detail`` if ``ok``, else FAILS with it."""
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+def holds_if(ok: bool, detail: str, basis: Basis) -> Verdict:
+    """HOLDS with ``detail`` if ``ok``, else FAILS with it, on ``basis``.
+
+    Only for evidence that may refute on that basis (an exact computation, a
+    simulation whose effect is beyond the stated standard errors); a
+    floating-point comparison of closed forms refutes nothing without a
+    certificate: use :func:`holds_or_undecided` for it.
+    """
+    return Verdict.decide(ok, detail, basis)
+
+
+def holds_or_undecided(ok: bool, detail: str, basis: Basis) -> Verdict:
+    """HOLDS on ``basis`` if ``ok``, else INCONCLUSIVE (``Reason.UNDECIDED``).
+
+    For floating-point evidence about closed forms (a fitted rate, a sampled
+    difference): a miss there is not a certified counterexample.
+    """
+    if ok:
+        return Verdict.holds(detail, basis)
+    return Verdict.inconclusive(
+        f"{detail}; outside the tolerance in floating point, not certified",
+        Reason.UNDECIDED,
+        basis,
+    )
 
 
 def as_asymptotics_symbols(expression: sp.Expr) -> sp.Expr:
@@ -69,11 +90,14 @@ def rate_verdict(
     """Whether ``difference`` (finite - limit at ``sizes``) decays as c1/n + c2/n^2.
 
     ``first``, ``second`` are c1, c2; the tolerances are the module docstring's.
+    ``holds`` on a numerical basis (floating-point evaluation of closed forms);
+    a miss is ``inconclusive`` (``Reason.UNDECIDED``), not a certified ``fails``.
     """
     if first == 0 or second == 0:
         return Verdict.inconclusive(
             f"{label}: c1 = {first:g}, c2 = {second:g}; the rate test needs both "
-            "nonzero (choose other parameters)"
+            "nonzero (choose other parameters)",
+            Reason.UNDECIDED,
         )
     slope = float(np.polyfit(np.log(sizes), np.log(np.abs(difference)), 1)[0])
     ratio = second / (first * sizes)
@@ -88,4 +112,17 @@ def rate_verdict(
         f"n(finite - limit) = {np.array2string(scaled, precision=5)} vs c1 = "
         f"{first:.5f} (within 2|c2|/n, c2 = {second:.4g})"
     )
-    return holds_if(ok, detail)
+    return holds_or_undecided(ok, detail, Basis.NUMERICAL)
+
+
+def all_hold(verdicts: dict[str, Verdict]) -> Verdict:
+    """Combine named sub-verdicts: the first that fails, else the first undecided,
+    else holds on the weakest basis of the parts (see :func:`conjunction`)."""
+    for status in (Status.FAILS, Status.INCONCLUSIVE):
+        for name, verdict in verdicts.items():
+            if verdict.status == status:
+                return verdict.with_detail(f"{name}: {verdict.detail}")
+    return conjunction(
+        list(verdicts.values()),
+        "; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()),
+    )

@@ -19,12 +19,25 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, check_limit
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_limit,
+    relation_check,
+)
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.features_are_fate._common import (
     STANDARD_ERRORS,
     as_asymptotics_symbols,
     holds_if,
+    holds_or_undecided,
     rate_verdict,
 )
 from implicit_bias.claims.features_are_fate.source import SOURCE
@@ -59,7 +72,12 @@ def _check_scratch_monte_carlo() -> Verdict:
             f"(n, d, sigma) = ({samples}, {dimension}, {noise}): Monte Carlo "
             f"{mean:.4f} +- {error:.4f} vs exact {exact:.4f}"
         )
-    return holds_if(ok, "4000 draws each; " + "; ".join(rows))
+    return holds_if(
+        ok,
+        f"4000 draws each, |Monte Carlo - exact| within {STANDARD_ERRORS:g} SE; "
+        + "; ".join(rows),
+        Basis.STATISTICAL,
+    )
 
 
 def _scratch_coefficients(ratio: float, noise: float) -> tuple[float, float]:
@@ -88,41 +106,37 @@ def _check_scratch_rate() -> Verdict:
                 sizes, difference, first, second, f"gamma = {ratio}, sigma = {noise}"
             )
         )
-    ok = all(v.status == Status.HOLDS for v in verdicts)
-    return holds_if(ok, "; ".join(v.detail for v in verdicts))
+    return conjunction(verdicts, "; ".join(v.detail for v in verdicts))
 
 
-def _check_scratch_noiseless_exact() -> Verdict:
+def _noiseless_relation() -> sp.Basic:
+    """The finite scratch risk at sigma = 0, n = gamma d < d - 1, = eq. (10)."""
     finite = theory.scratch_risk_finite_overparameterized().subs(
         {_sigma: 0, _n: _gamma * _d}
     )
     overparameterized = limits_theory.scratch_risk_overparameterized()
     limit = as_asymptotics_symbols(overparameterized).subs(_sigma, 0)
-    verdict = check_identity(finite, limit)
-    return verdict.with_detail(
-        "sigma = 0, n = gamma d < d - 1: 1 - n/d = eq. (10) at every d "
-        f"({verdict.detail})",
-    )
+    return sp.Eq(finite, limit, evaluate=False)
 
 
 # --- eqs. (98)-(102)
 
 
-def _check_inverse_trace_limit() -> Verdict:
+def _inverse_trace_relation() -> sp.Basic:
+    """lim_{d -> oo} of the exact n/(d - n - 1) at n = gamma d, = (100) with (102)."""
     finite = theory.inverse_trace_finite(_gamma * _d, _d).args[0][0]
-    return check_limit(finite, _d, sp.oo, theory.inverse_trace_limit())
-
-
-def _check_stieltjes_quadratic() -> Verdict:
-    residual = sp.expand(
-        theory.stieltjes_quadratic(theory.stieltjes_eq101()) * theory.z
+    return sp.Eq(
+        sp.Limit(finite, _d, sp.oo), theory.inverse_trace_limit(), evaluate=False
     )
-    if residual == 0:
-        return Verdict.holds(
-            "exact: gamma z g^2 - (z - 1 + gamma) g + 1 = 0 at g = eq. (101) "
-            "(for either branch of the root product)"
-        )
-    return Verdict.fails(f"residual z * q(g) = {sp.sstr(residual)}")
+
+
+def _quadratic_relation() -> sp.Basic:
+    """z (gamma z g^2 - (z - 1 + gamma) g + 1) = 0 at g = eq. (101)."""
+    return sp.Eq(
+        theory.z * theory.stieltjes_quadratic(theory.stieltjes_eq101()),
+        0,
+        evaluate=False,
+    )
 
 
 def _check_stieltjes_branch() -> Verdict:
@@ -180,29 +194,46 @@ def _check_stieltjes_branch() -> Verdict:
         f"{worst_sign:.2e} (< 0). The one-root form sqrt((z-l+)(z-l-)) misses by "
         f"up to {worst_single:.2g} (wrong branch on z < lambda_-)"
     )
+    # 30-digit quadrature: 1e-20 leaves 10 digits for the integrable endpoint
+    # singularities of rho; |z g - 1| = O(1/|z|) = 1e-8 at |z| = 1e8.
     ok = worst <= 1e-20 and worst_decay <= 1e-7 and worst_sign < 0
-    return holds_if(ok and worst_single > 1e-3, detail)
+    return holds_or_undecided(ok and worst_single > 1e-3, detail, Basis.NUMERICAL)
 
 
-def _check_stieltjes_limit() -> Verdict:
-    margin = sp.Symbol("p", positive=True)
-    below_one = {_gamma: 1 / (1 + margin) ** 2}
-    with time_limit(30):
-        value = sp.limit(theory.stieltjes_eq101().subs(below_one), theory.z, 0)
-    expected = theory.stieltjes_eq102().subs(below_one)
-    if sp.simplify(value - expected) != 0:
-        return Verdict.fails(f"limit is {sp.sstr(value)}, not {sp.sstr(expected)}")
-    single = sp.limit(
-        theory.stieltjes_eq101_single_root().subs(_gamma, sp.Rational(1, 4)),
-        theory.z,
-        0,
-    )
-    return Verdict.holds(
-        "exact: lim_{z->0} eq. (101) = -1/(1 - gamma) for every gamma = 1/(1+p)^2 "
-        f"< 1 (the numerator vanishes: sqrt(-l+) sqrt(-l-) = -|1 - gamma|); with one "
-        f"root of the product the limit is {sp.sstr(single)} (gamma = 1/4)"
+def _stieltjes_limit_relation() -> sp.Basic:
+    """Eq. (102): lim_{z -> 0} of eq. (101) = -1/(1 - gamma)."""
+    return sp.Eq(
+        sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
+        theory.stieltjes_eq102(),
+        evaluate=False,
     )
 
+
+_MARGIN = sp.Symbol("p", positive=True)
+
+
+def _judge_below_one(relation: sp.Basic) -> Verdict:
+    """Decide a limit relation for every gamma = 1/(1 + p)^2 < 1 (p > 0)."""
+    limit, expected = relation.args
+    expression, variable, point, direction = limit.args
+    below_one = {_gamma: 1 / (1 + _MARGIN) ** 2}
+    verdict = check_limit(
+        expression.subs(below_one),
+        variable,
+        point,
+        expected.subs(below_one),
+        direction=str(direction),
+    )
+    return verdict.with_detail(
+        f"for every gamma = 1/(1 + p)^2 < 1 (p > 0), two-sided: {verdict.detail}"
+    )
+
+
+_QUOTE_95 = "= 1 - E_X ||P_row(X) beta_t||_2^2 + sigma^2 E_X tr((X^+)^T X^+)"
+_QUOTE_10 = (
+    "Under gradient flow on the empirical objective (5), in the high dimensional "
+    "limit the expectation of the final generalization error over training data is"
+)
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
@@ -217,6 +248,11 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("risk = E_{X,eps} ||X^+ y - beta_t||^2, ||beta_t|| = 1",),
         formula=lambda: sp.Eq(theory.risk_scratch, theory.scratch_risk_finite()),
+        quote=_QUOTE_95,
+        reading=Reading.EXTENSION,
+        regime="(n, d, sigma) = (10, 40, 0.5), (40, 10, 0.5), (8, 30, 1.0), 4000 "
+        "draws each, within 4 SE: eq. (95) holds at every finite n, d (before the "
+        "limit of (96)-(103)); the finite-size closed form is ours",
     ),
     Claim(
         SOURCE,
@@ -227,6 +263,10 @@ CLAIMS: tuple[Claim, ...] = (
         "c1/n (n = gamma d)",
         _check_scratch_rate,
         Status.HOLDS,
+        quote=_QUOTE_10,
+        reading=Reading.EXTENSION,
+        regime="gamma = 0.5 and 2, sigma = 0.5, n = 200 to 6400 (float64): the "
+        "'high dimensional limit' of Theorem 3.6, approached at the rate we derive",
     ),
     Claim(
         SOURCE,
@@ -235,8 +275,13 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "beyond the paper: at sigma = 0 and gamma < 1 eq. (10) is exact at every "
         "finite d",
-        _check_scratch_noiseless_exact,
+        relation_check(_noiseless_relation),
         Status.HOLDS,
+        formula=_noiseless_relation,
+        quote=_QUOTE_95,
+        reading=Reading.EXTENSION,
+        regime="sigma = 0, n = gamma d < d - 1, all d (symbolic): eq. (95) at "
+        "finite size against eq. (10)'s gamma < 1 branch",
     ),
     Claim(
         SOURCE,
@@ -245,13 +290,14 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.LIMIT,
         "E tr((X^+)^T X^+) -> gamma/(1-gamma) for gamma < 1 (eqs. (98)-(102)); the "
         "exact finite value is n/(d - n - 1)",
-        _check_inverse_trace_limit,
+        relation_check(_inverse_trace_relation),
         Status.HOLDS,
         assumptions=("X with iid N(0,1) entries", "n = gamma d, d -> oo"),
-        formula=lambda: sp.Eq(
-            sp.Limit(_gamma * _d / (_d - _gamma * _d - 1), _d, sp.oo),
-            theory.inverse_trace_limit(),
-        ),
+        formula=_inverse_trace_relation,
+        quote="so E_X tr((X^+)^T X^+) = gamma/(1 - gamma) for gamma < 1",
+        reading=Reading.PROSE,
+        regime="symbolic gamma, d -> oo at n = gamma d (the exact value n/(d-n-1) "
+        "holds for n < d - 1): the text's gamma < 1 case",
     ),
     Claim(
         SOURCE,
@@ -260,9 +306,14 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "the printed g_C(z) solves the MP resolvent equation gamma z g^2 - "
         "(z - 1 + gamma) g + 1 = 0",
-        _check_stieltjes_quadratic,
+        relation_check(_quadratic_relation),
         Status.HOLDS,
-        formula=lambda: sp.Eq(theory.stieltjes_quadratic(theory.resolvent), 0),
+        formula=_quadratic_relation,
+        quote="lim_{z->0} g_C(z) = lim_{z->0} (z - (1 - gamma) - sqrt(z - (1 + "
+        "sqrt(gamma))^2) sqrt(z - (1 - sqrt(gamma))^2)) / (2 gamma z)",
+        reading=Reading.PRINTED,
+        regime="symbolic z and gamma (either branch of each root): eq. (101) as "
+        "printed, 'the Stieltjes transform of the Wishart matrix g_C(z)'",
     ),
     Claim(
         SOURCE,
@@ -276,6 +327,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("gamma = n/d < 1", "mpmath at 30 digits"),
         formula=lambda: sp.Eq(theory.resolvent, theory.stieltjes_eq101()),
+        quote="this quantity tends to the Stieltjes transform of the Wishart matrix "
+        "g_C(z), which has a closed form expression",
+        reading=Reading.INTERPRETATION,
+        regime="gamma = 0.1, 0.3, 0.7 (the text's gamma < 1), 6 points z off the "
+        "support and |z| = 1e8, 30 digits; principal roots are our reading of the "
+        "printed roots",
     ),
     Claim(
         SOURCE,
@@ -283,12 +340,13 @@ CLAIMS: tuple[Claim, ...] = (
         "limit",
         Kind.LIMIT,
         "lim_{z -> 0} g_C(z) = -1/(1 - gamma)",
-        _check_stieltjes_limit,
+        RelationCheck(_stieltjes_limit_relation, _judge_below_one),
         Status.HOLDS,
         assumptions=("gamma < 1",),
-        formula=lambda: sp.Eq(
-            sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
-            theory.stieltjes_eq102(),
-        ),
+        formula=_stieltjes_limit_relation,
+        quote="= -1/(1 - gamma)",
+        reading=Reading.PRINTED,
+        regime="every gamma = 1/(1 + p)^2 in (0, 1), z -> 0 two-sided on the real "
+        "line: the gamma < 1 case of (98)-(102)",
     ),
 )

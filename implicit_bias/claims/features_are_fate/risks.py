@@ -15,8 +15,21 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, check_limit
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
+from fractions import Fraction
+
+from implicit_bias.claims.certify import certified_sign
+from implicit_bias.claims.checks import check_identity, check_limit, relation_check
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    time_limit,
+)
+from implicit_bias.claims.features_are_fate._common import all_hold
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.numerics import transfer_risks as numerics
 from implicit_bias.theory import transfer_risks as tr
@@ -45,32 +58,62 @@ def _claim_id(equation: str, label: str) -> str:
     return f"{SOURCE}:{equation}:{label}"
 
 
-def _all_hold(verdicts: dict[str, Verdict]) -> Verdict:
-    """Combine named sub-verdicts: holds if all hold, else the first that does not."""
-    for name, verdict in verdicts.items():
-        if verdict.status != Status.HOLDS:
-            return verdict.with_detail(f"{name}: {verdict.detail}")
-    return Verdict.holds("; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()))
-
-
 # ---------------------------------------------------------------------------
 # Theorem 3.6: double descent.
 # ---------------------------------------------------------------------------
 
 
 def _check_double_descent_as_printed() -> Verdict:
+    # On the text's regime 0 < sigma < 1 (sigma = 0.2 in Figs. 1-3): the slope
+    # (sigma^2 - (1-gamma)^2)/(1-gamma)^2 is < 0 on (0, 1-sigma), a nonempty
+    # interval, and > 0 on (1-sigma, 1); the risk -> +oo as gamma -> 1-.
+    risk = tr.scratch_risk_overparameterized()
+    noisy = sp.Symbol("sigma_p", positive=True)
+    verdict = all_hold(
+        {
+            "dR/dgamma = (sigma^2 - (1-gamma)^2)/(1-gamma)^2": check_identity(
+                sp.diff(risk, _GAMMA),
+                (_SIGMA**2 - (1 - _GAMMA) ** 2) / (1 - _GAMMA) ** 2,
+            ),
+            "gamma -> 1- (sigma > 0)": check_limit(
+                risk.subs(_SIGMA, noisy), _GAMMA, 1, sp.oo, direction="-"
+            ),
+        }
+    )
+    if verdict.status != Status.HOLDS:
+        return verdict
+    return verdict.with_detail(
+        "for 0 < sigma < 1 the slope is < 0 on (0, 1 - sigma) and > 0 on "
+        "(1 - sigma, 1), and R_sc -> +oo as gamma -> 1-: the risk first decreases, "
+        f"then diverges. {verdict.detail}"
+    )
+
+
+def _check_double_descent_beyond_regime() -> Verdict:
     risk = tr.scratch_risk_overparameterized()
     slope_at_one = sp.simplify(sp.diff(risk, _GAMMA).subs(_SIGMA, 1))
     increasing = check_identity(slope_at_one, _GAMMA * (2 - _GAMMA) / (1 - _GAMMA) ** 2)
-    noiseless = sp.limit(risk.subs(_SIGMA, 0), _GAMMA, 1, dir="-")
-    if increasing.status == Status.HOLDS and noiseless == 0:
+    with time_limit(_STEP_SECONDS):
+        noiseless = sp.limit(risk.subs(_SIGMA, 0), _GAMMA, 1, dir="-")
+    if increasing.status == Status.HOLDS and increasing.basis == Basis.PROOF:
+        zero = (
+            " and at sigma = 0, R_sc = 1 - gamma -> 0, no divergence"
+            if noiseless == 0
+            else ""
+        )
         return Verdict.fails(
             "not for every sigma: at sigma = 1, dR_sc/dgamma = gamma(2-gamma)/"
             f"(1-gamma)^2 > 0 on (0, 1) ({increasing.detail}), so the risk never "
-            "decreases for gamma < 1 (likewise for every sigma >= 1); at sigma = 0, "
-            f"R_sc = 1 - gamma -> {noiseless} as gamma -> 1-, no divergence"
+            f"decreases for gamma < 1 (likewise for every sigma >= 1){zero}",
+            Basis.PROOF,
+            "sigma = 1: dR_sc/dgamma = gamma(2-gamma)/(1-gamma)^2 > 0 for every "
+            "gamma in (0, 1) (exact)",
         )
-    return Verdict.holds(f"slope at sigma = 1: {slope_at_one}; limit {noiseless}")
+    return Verdict.inconclusive(
+        f"slope at sigma = 1: {slope_at_one} ({increasing.detail}); limit at "
+        f"sigma = 0: {noiseless}",
+        Reason.UNDECIDED,
+    )
 
 
 def _check_double_descent_corrected() -> Verdict:
@@ -91,7 +134,7 @@ def _check_double_descent_corrected() -> Verdict:
         sp.oo,
         direction="+",
     )
-    return _all_hold(
+    return all_hold(
         {
             "dR/dgamma = (sigma^2 - (1-gamma)^2)/(1-gamma)^2: < 0 on (0, 1-sigma), "
             "> 0 on (1-sigma, 1)": slope,
@@ -102,14 +145,12 @@ def _check_double_descent_corrected() -> Verdict:
     )
 
 
-def _check_underparameterized_decreasing() -> Verdict:
-    verdict = check_identity(
+def _underparameterized_slope() -> sp.Basic:
+    """dR_sc/dgamma = -sigma^2/(gamma-1)^2 (<= 0, < 0 for sigma > 0), gamma > 1."""
+    return sp.Eq(
         sp.diff(tr.scratch_risk_underparameterized(), _GAMMA),
         -(_SIGMA**2) / (_GAMMA - 1) ** 2,
-    )
-    return verdict.with_detail(
-        "dR_sc/dgamma = -sigma^2/(gamma-1)^2 <= 0 (< 0 for sigma > 0): "
-        + verdict.detail,
+        evaluate=False,
     )
 
 
@@ -123,7 +164,7 @@ def _check_eq12_structure() -> Verdict:
     target = sp.Matrix([sp.cos(_THETA), sp.sin(_THETA)])
     orthogonal = target - (source.T * target)[0, 0] * source
     risk = tr.linear_transfer_risk()
-    return _all_hold(
+    return all_hold(
         {
             "||(I - b_s b_s^T) b_t||^2 = sin^2 theta": check_identity(
                 (orthogonal.T * orthogonal)[0, 0], _SIN2
@@ -138,7 +179,7 @@ def _check_eq12_structure() -> Verdict:
 def _check_eq13_from_10_12() -> Verdict:
     with time_limit(_STEP_SECONDS):
         limit_lt = sp.limit(tr.linear_transfer_risk(), tr.n, sp.oo)
-    return _all_hold(
+    return all_hold(
         {
             "gamma < 1": check_identity(
                 tr.linear_transferability_overparameterized(),
@@ -167,7 +208,7 @@ def _check_underparameterized_condition() -> Verdict:
 def _check_noise_condition() -> Verdict:
     excess = sp.Symbol("s", nonnegative=True)
     quadratic = tr.negative_transfer_quadratic().subs(_SIGMA, sp.sqrt(1 + excess))
-    verdict = _all_hold(
+    verdict = all_hold(
         {
             "(1-gamma) T_lt = q(gamma)": check_identity(
                 (1 - _GAMMA) * tr.linear_transferability_overparameterized(),
@@ -182,7 +223,7 @@ def _check_noise_condition() -> Verdict:
     )
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         "for sigma >= 1 and 0 < gamma < 1 every term of q is >= 0 and gamma^2 > 0, "
         f"so T_lt = q/(1-gamma) > 0. {verdict.detail}"
     )
@@ -190,7 +231,7 @@ def _check_noise_condition() -> Verdict:
 
 def _check_roots() -> Verdict:
     quadratic = tr.negative_transfer_quadratic()
-    return _all_hold(
+    return all_hold(
         {
             "q(gamma_+) = 0": check_identity(
                 quadratic.subs(_GAMMA, tr.gamma_plus()), 0
@@ -220,19 +261,41 @@ def _check_interval_as_printed() -> Verdict:
         tr.gamma_plus() - tr.gamma_minus(), sp.sqrt(tr.negative_transfer_discriminant())
     )
     low, high, middle, value = _example_interval()
-    if width.status == Status.HOLDS and low < high and value < 0:
+    # Certify T_lt < 0 at the example point, theta = pi/3 and sigma = 1/5 exact,
+    # gamma the midpoint rounded to 6 digits (a rational).
+    point = Fraction(f"{middle:.6f}")
+    at_example = tr.linear_transferability_overparameterized().subs(
+        {_THETA: sp.pi / 3, _SIGMA: sp.Rational(1, 5)}
+    )
+    certificate = certified_sign(at_example, {_GAMMA: point}, -1)
+    if (
+        width.status == Status.HOLDS
+        and width.basis == Basis.PROOF
+        and certificate.certified
+    ):
+        counterexample = (
+            f"theta = pi/3, sigma = 1/5, gamma = {point} (exactly): T_lt is in "
+            f"{certificate.enclosure} (ball arithmetic, {certificate.bits} bits), "
+            "< 0, and (gamma_+, gamma_-) is empty"
+        )
         return Verdict.fails(
             "gamma_+ - gamma_- = sqrt(Delta) >= 0, so (gamma_+, gamma_-) is empty as "
             f"written ({width.detail}); at theta = pi/3, sigma = 0.2: gamma_- = "
             f"{low:.6f} < gamma_+ = {high:.6f} and T_lt({middle:.4f}) = {value:.6f} "
-            "< 0 with gamma outside (gamma_+, gamma_-)"
+            f"< 0 with gamma outside (gamma_+, gamma_-); certified: {counterexample}",
+            Basis.CERTIFIED,
+            counterexample,
         )
-    return Verdict.holds(f"gamma_- = {low}, gamma_+ = {high}")
+    return Verdict.inconclusive(
+        f"gamma_- = {low}, gamma_+ = {high}; width: {width.detail}; T_lt at "
+        f"gamma = {point}: {certificate.enclosure}",
+        Reason.UNDECIDED,
+    )
 
 
 def _check_interval() -> Verdict:
     quadratic = tr.negative_transfer_quadratic()
-    verdict = _all_hold(
+    verdict = all_hold(
         {
             "q(0) = cos^2 theta": check_identity(quadratic.subs(_GAMMA, 0), _COS2),
             "q(1) = sigma^2": check_identity(quadratic.subs(_GAMMA, 1), _SIGMA**2),
@@ -243,7 +306,7 @@ def _check_interval() -> Verdict:
     )
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         "q is a monic quadratic with q(0) >= 0, q(1) >= 0 and vertex "
         "(1 + cos^2 - sigma^2)/2 in (0, 1) for sigma < 1, so when Delta > 0 both roots "
         "lie in [0, 1] and T_lt = q/(1-gamma) < 0 exactly on (gamma_-, gamma_+). "
@@ -266,7 +329,7 @@ def _check_angle_condition() -> Verdict:
         tr.negative_transfer_quadratic().subs(_THETA, sp.pi / 2),
         _GAMMA * (_GAMMA - (1 - _SIGMA**2)),
     )
-    verdict = _all_hold(
+    verdict = all_hold(
         {
             "Delta = (1-sigma-c)(1-sigma+c)(1+sigma-c)(1+sigma+c), c = cos theta": (
                 identity
@@ -276,7 +339,7 @@ def _check_angle_condition() -> Verdict:
     )
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         "for theta in [0, pi/2] (c in [0, 1]) and sigma < 1 the last three factors "
         "are > 0 wherever the first is, so Delta > 0 iff cos theta < 1 - sigma iff "
         "theta > arccos(1 - sigma); the endpoint theta = pi/2 belongs too, with "
@@ -286,7 +349,7 @@ def _check_angle_condition() -> Verdict:
 
 def _check_noiseless_limit() -> Verdict:
     # sqrt of the discriminant at sigma = 0 is |1 - cos^2| = sin^2 theta.
-    return _all_hold(
+    return all_hold(
         {
             "gamma_+ -> 1": check_limit(tr.gamma_plus(), _SIGMA, 0, sp.Integer(1)),
             "gamma_- -> cos^2 theta": check_limit(tr.gamma_minus(), _SIGMA, 0, _COS2),
@@ -295,8 +358,12 @@ def _check_noiseless_limit() -> Verdict:
 
 
 def _check_noise_shrinks() -> Verdict:
-    return _all_hold(
+    return all_hold(
         {
+            "dq/dsigma = 2 sigma gamma >= 0, so {gamma in (0, 1): q < 0} = "
+            "{T_lt < 0} is nested, shrinking as sigma grows": check_identity(
+                sp.diff(tr.negative_transfer_quadratic(), _SIGMA), 2 * _SIGMA * _GAMMA
+            ),
             "d Delta/d sigma = -4 sigma (1 + cos^2 - sigma^2) < 0 for 0 < sigma < 1 "
             "(width sqrt(Delta))": check_identity(
                 sp.diff(tr.negative_transfer_discriminant(), _SIGMA),
@@ -319,7 +386,7 @@ def _check_angle_degrades() -> Verdict:
         sp.diff(tr.linear_transferability_underparameterized(), _THETA),
         -sp.sin(2 * _THETA),
     )
-    return _all_hold(
+    return all_hold(
         {
             "dT_lt/dtheta = -sin 2theta < 0 on (0, pi/2), gamma < 1": verdict,
             "gamma > 1": under,
@@ -330,7 +397,7 @@ def _check_angle_degrades() -> Verdict:
 def _check_anomalous_positive() -> Verdict:
     over = tr.linear_transferability_overparameterized().subs(_THETA, sp.pi / 2)
     under = tr.linear_transferability_underparameterized().subs(_THETA, sp.pi / 2)
-    return _all_hold(
+    return all_hold(
         {
             "theta = pi/2, gamma < 1: T = gamma (gamma - (1-sigma^2))/(1-gamma) > 0 "
             "on (1-sigma^2, 1)": check_identity(
@@ -340,6 +407,18 @@ def _check_anomalous_positive() -> Verdict:
                 check_identity(under, (1 + _SIGMA**2 - _GAMMA) / (_GAMMA - 1))
             ),
         }
+    )
+
+
+def _numerical_or_undecided(ok: bool, detail: str) -> Verdict:
+    """``holds`` on a numerical basis if ``ok``; a floating-point miss against a
+    closed form refutes nothing without a certificate, so it is ``inconclusive``."""
+    if ok:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    return Verdict.inconclusive(
+        f"{detail}; outside the rounding bound in floating point, not certified",
+        Reason.UNDECIDED,
+        Basis.NUMERICAL,
     )
 
 
@@ -385,7 +464,7 @@ def _check_boundaries_numeric() -> Verdict:
         f"(gamma_-, gamma_+): {bool(np.all(middle < 0))}"
     )
     ok = worst <= _ULPS and bool(np.all(middle < 0))
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return _numerical_or_undecided(ok, detail)
 
 
 def _check_evaluators() -> Verdict:
@@ -467,7 +546,7 @@ def _check_evaluators() -> Verdict:
         "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]): max error in units of "
         f"u x (sum of |terms|): {', '.join(report)} (bound {_ULPS:g})"
     )
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return _numerical_or_undecided(ok, detail)
 
 
 def _branch_sum_of_abs(expression: sp.Expr) -> sp.Expr:
@@ -484,29 +563,31 @@ def _branch_sum_of_abs(expression: sp.Expr) -> sp.Expr:
 # ---------------------------------------------------------------------------
 
 
-def _check_ridge_from_12() -> Verdict:
-    with time_limit(_STEP_SECONDS):
-        limit_lt = sp.limit(tr.linear_transfer_risk(), tr.n, sp.oo)
-    return check_identity(tr.ridge_transfer_risk().subs(tr.lam, 0), limit_lt)
+def _ridge_from_12() -> sp.Basic:
+    """lim_{n -> oo} (12) = (15) at lambda = 0."""
+    return sp.Eq(
+        sp.Limit(tr.linear_transfer_risk(), tr.n, sp.oo),
+        tr.ridge_transfer_risk().subs(tr.lam, 0),
+        evaluate=False,
+    )
 
 
-def _check_ridge_increasing() -> Verdict:
-    verdict = check_identity(
+def _ridge_slope() -> sp.Basic:
+    """dR/dlambda = 2 lambda cos^2 theta/(1+lambda)^3, > 0 for lambda > 0 and
+    cos theta != 0 (constant 1 at theta = pi/2): lambda* = 0, and
+    T^lambda = R_sc - R^lambda decreases in lambda, so the negative-transfer
+    region only grows."""
+    return sp.Eq(
         sp.diff(tr.ridge_transfer_risk(), tr.lam),
         2 * tr.lam * _COS2 / (1 + tr.lam) ** 3,
-    )
-    return verdict.with_detail(
-        "dR/dlambda = 2 lambda cos^2 theta/(1+lambda)^3 > 0 for lambda > 0, "
-        "cos theta != 0 (constant 1 at theta = pi/2), so lambda* = 0 and "
-        "T^lambda = R_sc - R^lambda decreases in lambda: the negative-transfer region "
-        f"only grows ({verdict.detail})",
+        evaluate=False,
     )
 
 
 def _check_eq17_from_16() -> Verdict:
     # gamma = 1 + s with s > 0 selects the gamma > 1 branches of every Piecewise.
     above = 1 + sp.Symbol("s", positive=True)
-    return _all_hold(
+    return all_hold(
         {
             "gamma < 1": check_identity(
                 tr.finetune_transferability_overparameterized(),
@@ -530,15 +611,19 @@ def _check_finetune_sign() -> Verdict:
         (1 - _GAMMA) * (2 * sp.cos(_THETA) - 1),
     )
     in_range = [r for r in root if 0 <= r <= sp.pi]
-    if factor.status == Status.HOLDS and in_range == [sp.pi / 3]:
-        return Verdict.holds(
+    if factor.status != Status.HOLDS:
+        return factor
+    if in_range == [sp.pi / 3]:
+        return factor.with_detail(
             "T_ft = (1-gamma)(2 cos theta - 1) for gamma <= 1, and 2 cos theta - 1 "
             "decreases on [0, pi] through its only zero theta = pi/3: T_ft > 0 for "
             f"theta < pi/3, < 0 for theta > pi/3 (gamma < 1), 0 for gamma >= 1 "
             f"({factor.detail})"
         )
     return Verdict.fails(
-        f"zeros of 2 cos theta - 1 on [0, pi]: {in_range}; {factor.detail}"
+        f"zeros of 2 cos theta - 1 on [0, pi]: {in_range}; {factor.detail}",
+        Basis.PROOF,
+        f"2 cos theta - 1 = 0 on [0, pi] at theta in {in_range}, not only pi/3",
     )
 
 
@@ -559,10 +644,34 @@ CLAIMS: tuple[Claim, ...] = (
         "in the overparameterized regime the scratch risk (10) first decreases, then "
         "becomes infinite as gamma -> 1",
         _check_double_descent_as_printed,
-        Status.FAILS,
-        assumptions=(*_OVER, "sigma >= 0 (the text states no condition)"),
+        Status.HOLDS,
+        assumptions=(*_OVER, "0 < sigma < 1 (sigma = 0.2 in Figs. 1-3)"),
         formula=lambda: sp.Eq(tr.risk_scratch, tr.scratch_risk()),
         budget_seconds=_BUDGET,
+        quote="This expression exhibits double descent behavior: in the "
+        "overparameterized regime, the generalization error first decreases, then "
+        "becomes infinite as γ → 1",
+        reading=Reading.PROSE,
+        regime="0 < gamma < 1, 0 < sigma < 1 symbolic: the noisy, SNR > 1 setting "
+        "of every figure of Section 3 (sigma = 0.2 in Figs. 1-3); the sentence "
+        "states no condition on sigma",
+    ),
+    Claim(
+        SOURCE,
+        "10",
+        "double-descent-beyond-regime",
+        Kind.INEQUALITY,
+        "beyond the text's regime: for every sigma >= 0, (10) first decreases, then "
+        "becomes infinite as gamma -> 1-",
+        _check_double_descent_beyond_regime,
+        Status.FAILS,
+        assumptions=(*_OVER, "sigma >= 0 (any noise level)"),
+        budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="0 < gamma < 1 at sigma = 1 and sigma = 0, outside the noisy "
+        "sigma < 1 setting of the figures; the text never states the sentence for "
+        "every sigma",
     ),
     Claim(
         SOURCE,
@@ -575,12 +684,16 @@ CLAIMS: tuple[Claim, ...] = (
         _check_double_descent_corrected,
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "0 < sigma < 1 for the decrease"),
-        corrects=_claim_id("10", "double-descent-as-printed"),
+        corrects=_claim_id("10", "double-descent-beyond-regime"),
         formula=lambda: sp.Eq(
             sp.diff(tr.scratch_risk_overparameterized(), _GAMMA),
             (_SIGMA**2 - (1 - _GAMMA) ** 2) / (1 - _GAMMA) ** 2,
         ),
         budget_seconds=_BUDGET,
+        quote="(1−γ)²+γσ²/(1−γ) for γ < 1; σ²/(γ−1) for γ > 1 (10)",
+        reading=Reading.EXTENSION,
+        regime="all gamma in (0, 1) and (1, oo), sigma symbolic in (0, 1): the "
+        "minimum at gamma = 1 - sigma and both one-sided limits are ours",
     ),
     Claim(
         SOURCE,
@@ -588,10 +701,15 @@ CLAIMS: tuple[Claim, ...] = (
         "underparameterized-decreasing",
         Kind.INEQUALITY,
         "in the underparameterized regime (10) decreases monotonically with gamma",
-        _check_underparameterized_decreasing,
+        relation_check(_underparameterized_slope, budget_seconds=_STEP_SECONDS),
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "gamma > 1"),
+        formula=_underparameterized_slope,
         budget_seconds=_BUDGET,
+        quote="while in the underparameterized regime, the generalization error "
+        "monotonically decreases with increasing γ.",
+        reading=Reading.PROSE,
+        regime="all gamma > 1, sigma >= 0 symbolic, as the sentence states it",
     ),
     Claim(
         SOURCE,
@@ -605,6 +723,12 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=("Assumptions 3.1-3.2", "n > 2"),
         formula=lambda: sp.Eq(tr.risk_linear, tr.linear_transfer_risk()),
         budget_seconds=_BUDGET,
+        quote="Luckily, since the pretrained feature space has sparsified, the effect "
+        "of finite sampling and additive label noise decays as ∼1/n",
+        reading=Reading.PROSE,
+        regime="all theta, sigma symbolic, n -> oo, as the text states it for (12) "
+        "(n > 2); '~1/n' checked exactly as n (R_lt - sin^2 theta) -> "
+        "sigma^2 + sin^2 theta, no threshold",
     ),
     Claim(
         SOURCE,
@@ -617,6 +741,10 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_DEEP_LINEAR,
         formula=lambda: sp.Eq(tr.transferability_linear, tr.linear_transferability()),
         budget_seconds=_BUDGET,
+        quote="In the limit n, d → ∞, the transferability (7) is T_lt = "
+        "(1−γ)²+γσ²/(1−γ) − sin²θ for γ < 1; σ²/(γ−1) − sin²θ for γ > 1 (13)",
+        reading=Reading.PRINTED,
+        regime="all gamma != 1, theta, sigma symbolic, as (13) is stated",
     ),
     Claim(
         SOURCE,
@@ -629,6 +757,11 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(*_DEEP_LINEAR, "gamma > 1", "sin theta != 0"),
         formula=lambda: sp.Gt(_GAMMA - 1, _SIGMA**2 / _SIN2),
         budget_seconds=_BUDGET,
+        quote="In the underparameterized regime (γ > 1), there is negative transfer "
+        "for all γ − 1 > σ²/sin²θ.",
+        reading=Reading.PROSE,
+        regime="all gamma > 1, theta with sin theta != 0, sigma symbolic, as the "
+        "sentence states it (red region of Fig. 1b)",
     ),
     Claim(
         SOURCE,
@@ -644,6 +777,11 @@ CLAIMS: tuple[Claim, ...] = (
             (1 - _GAMMA) * tr.transferability_linear, tr.negative_transfer_quadratic()
         ),
         budget_seconds=_BUDGET,
+        quote="In the overparameterized regime (γ < 1), negative transfer only occurs "
+        "when σ < 1.",
+        reading=Reading.PROSE,
+        regime="all 0 < gamma < 1, theta, sigma >= 1 symbolic, as the sentence "
+        "states it",
     ),
     Claim(
         SOURCE,
@@ -657,6 +795,11 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_OVER,
         formula=lambda: sp.Eq(tr.gamma_plus_atom, tr.gamma_plus()),
         budget_seconds=_BUDGET,
+        quote="where γ± = ½[(1+cos²θ−σ²) ± √((1+cos²θ−σ²)² − 4cos²θ)]",
+        reading=Reading.INTERPRETATION,
+        regime="theta, sigma symbolic (gamma < 1 branch of (13)); that the printed "
+        "endpoints are the zeros of T_lt is our reading of their role as the "
+        "boundary of the negative-transfer interval",
     ),
     Claim(
         SOURCE,
@@ -672,6 +815,12 @@ CLAIMS: tuple[Claim, ...] = (
             sp.Lt(tr.gamma_plus_atom, _GAMMA), sp.Lt(_GAMMA, tr.gamma_minus_atom)
         ),
         budget_seconds=_BUDGET,
+        quote="When SNR > 1, negative transfer occurs when θ ∈ (arccos(1−σ), π/2) and "
+        "γ ∈ (γ+, γ−)",
+        reading=Reading.PROSE,
+        regime="theta, sigma symbolic for the emptiness; counterexample at "
+        "theta = pi/3, sigma = 0.2, the noise of Fig. 1, inside the stated "
+        "theta in (arccos(1 - sigma), pi/2)",
     ),
     Claim(
         SOURCE,
@@ -688,6 +837,10 @@ CLAIMS: tuple[Claim, ...] = (
             sp.Lt(tr.gamma_minus_atom, _GAMMA), sp.Lt(_GAMMA, tr.gamma_plus_atom)
         ),
         budget_seconds=_BUDGET,
+        quote="negative transfer occurs when θ ∈ (arccos(1−σ), π/2) and γ ∈ (γ+, γ−)",
+        reading=Reading.EXTENSION,
+        regime="0 < gamma < 1, 0 <= sigma < 1, theta symbolic with Delta > 0: the "
+        "text's statement with the endpoints in increasing order (ours)",
     ),
     Claim(
         SOURCE,
@@ -701,6 +854,10 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(*_OVER, "sigma < 1", "theta in [0, pi/2]"),
         formula=lambda: sp.Gt(_THETA, sp.acos(1 - _SIGMA)),
         budget_seconds=_BUDGET,
+        quote="When SNR > 1, negative transfer occurs when θ ∈ (arccos(1−σ), π/2)",
+        reading=Reading.PROSE,
+        regime="0 <= sigma < 1 (SNR > 1) and theta in [0, pi/2] symbolic, as the "
+        "sentence states it (the theta axis of Fig. 1)",
     ),
     Claim(
         SOURCE,
@@ -714,6 +871,10 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(*_OVER, "theta in (0, pi/2)"),
         formula=lambda: sp.Eq(sp.Limit(tr.gamma_minus(), _SIGMA, 0), _COS2),
         budget_seconds=_BUDGET,
+        quote="In the noiseless case σ → 0, this expression simplifies to "
+        "θ ∈ (0, π/2), cos²θ < γ < 1",
+        reading=Reading.PROSE,
+        regime="sigma -> 0+, theta in (0, pi/2) symbolic, as the sentence states it",
     ),
     Claim(
         SOURCE,
@@ -725,6 +886,11 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "0 < sigma < 1"),
         budget_seconds=_BUDGET,
+        quote="As σ increases, the region of negative transfer shrinks, since the "
+        "noise corrupts the scratch trained accuracy.",
+        reading=Reading.PROSE,
+        regime="0 < sigma < 1 and all gamma, theta symbolic: both regions of Fig. 1b "
+        "(gamma < 1 nested since dq/dsigma >= 0; gamma > 1 threshold increasing)",
     ),
     Claim(
         SOURCE,
@@ -737,6 +903,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "theta in [0, pi/2]"),
         budget_seconds=_BUDGET,
+        quote="at fixed γ and σ, i.e., fixing the number of datapoints and label "
+        "noise, as the norm of the out-of-subspace component increases, transfer "
+        "efficiency degrades.",
+        reading=Reading.PROSE,
+        regime="theta in (0, pi/2), all gamma != 1, sigma symbolic (the text says it "
+        "of gamma > 1; it holds on both branches)",
     ),
     Claim(
         SOURCE,
@@ -749,6 +921,11 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "theta = pi/2", "sigma > 0"),
         budget_seconds=_BUDGET,
+        quote="the two regions of negative transfer in Fig. 1 are separated by "
+        "positive transfer that persists even when θ = π/2.",
+        reading=Reading.PROSE,
+        regime="theta = pi/2, sigma > 0 symbolic (sigma = 0.2 in Fig. 1), gamma in "
+        "(1 - sigma^2, 1 + sigma^2) minus 1",
     ),
     Claim(
         SOURCE,
@@ -761,6 +938,10 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=_DEEP_LINEAR,
         budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="400 random (theta, sigma), sigma in [0, 0.9], |cos theta| < 1 - "
+        "sigma: our float64 evaluators, bound 16 u from their operation count",
     ),
     Claim(
         SOURCE,
@@ -768,11 +949,15 @@ CLAIMS: tuple[Claim, ...] = (
         "from-12",
         Kind.IDENTITY,
         "at lambda = 0, (15) is the n -> oo limit of (12), sin^2 theta",
-        _check_ridge_from_12,
+        relation_check(_ridge_from_12, budget_seconds=_STEP_SECONDS),
         Status.HOLDS,
         assumptions=("Assumptions 3.1-3.2", "n -> oo"),
-        formula=lambda: sp.Eq(tr.risk_ridge, tr.ridge_transfer_risk()),
+        formula=_ridge_from_12,
         budget_seconds=_BUDGET,
+        quote="lim_{n→∞} E_D R^λ_lt = 1 − cos²θ (1+2λ)/(1+λ)² (15)",
+        reading=Reading.EXTENSION,
+        regime="lambda = 0, theta symbolic: a consistency of (15) with (12) the text "
+        "does not state",
     ),
     Claim(
         SOURCE,
@@ -781,14 +966,18 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.INEQUALITY,
         "(15) is a strictly increasing function of lambda, so ridge regularization "
         "enlarges the region of negative transfer for any lambda > 0",
-        _check_ridge_increasing,
+        relation_check(_ridge_slope, budget_seconds=_STEP_SECONDS),
         Status.HOLDS,
         assumptions=("Assumptions 3.1-3.2", "n -> oo", "cos theta != 0"),
-        formula=lambda: sp.Eq(
-            sp.diff(tr.ridge_transfer_risk(), tr.lam),
-            2 * tr.lam * _COS2 / (1 + tr.lam) ** 3,
-        ),
+        formula=_ridge_slope,
         budget_seconds=_BUDGET,
+        quote="we show that the generalization error for regularized linear transfer "
+        "is a strictly increasing function of the ridge parameter λ, leading to a "
+        "larger region of negative transfer for any λ > 0",
+        reading=Reading.PROSE,
+        regime="lambda >= 0, theta with cos theta != 0 symbolic: the main text names "
+        "no theta range and calls the useful features 'those with θ < π/2' "
+        "(Fig. 2, lambda in [0, 0.6])",
     ),
     Claim(
         SOURCE,
@@ -803,6 +992,9 @@ CLAIMS: tuple[Claim, ...] = (
             tr.transferability_finetune, tr.finetune_transferability()
         ),
         budget_seconds=_BUDGET,
+        quote="T_ft = (γ−1)(1−2cosθ) for γ ≤ 1; 0 for γ > 1 (17)",
+        reading=Reading.PRINTED,
+        regime="all gamma, theta, sigma symbolic, as (16)-(17) are stated",
     ),
     Claim(
         SOURCE,
@@ -815,6 +1007,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=(*_DEEP_LINEAR, "theta in [0, pi]"),
         budget_seconds=_BUDGET,
+        quote="For θ < π/3, the pretrained features are beneficial, leading to "
+        "positive transfer. For θ > π/3, however, the pretrained features bias the "
+        "network too strongly toward the source task, leading to negative transfer.",
+        reading=Reading.PROSE,
+        regime="0 < gamma < 1 and theta in [0, pi] symbolic (Fig. 3 shows "
+        "theta in [0, pi/2]), as the sentences state it",
     ),
     Claim(
         SOURCE,
@@ -827,5 +1025,10 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("float64 arguments taken exactly",),
         budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="300 random points, gamma in (0.01, 5) away from 1, theta in [0, pi], "
+        "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]: our evaluators, bound "
+        "16 u from their operation count",
     ),
 )

@@ -24,7 +24,16 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.engine import Claim, Kind, Reason, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.numerics.transfer_asymptotics import (
     ridge_transfer_risk_finite,
@@ -55,6 +64,24 @@ _ORDER_TOLERANCE = 0.25
 #: Standard errors allowed to a Monte-Carlo mean.
 _Z = 4.0
 _THETAS = (np.pi / 8, np.pi / 4, 3 * np.pi / 8)
+#: How the gradient-descent runs of endpoint_errors stop (the convergence
+#: criterion every endpoint verdict rests on).
+_CONVERGED = (
+    "runs converged: every phase trained to a relative excess loss of 1e-20 "
+    "(midpoint integrator), 3 draws of the target data, max distance over draws"
+)
+
+
+def _replicated(ok: bool, detail: str, basis: Basis) -> Verdict:
+    """HOLDS on ``basis`` if ``ok``; else our protocol did not reproduce the
+    statement, which refutes nothing: INCONCLUSIVE (``Reason.STATISTICAL``)."""
+    if ok:
+        return Verdict.holds(detail, basis)
+    return Verdict.inconclusive(
+        f"{detail}; not reproduced by this protocol (not evidence against it)",
+        Reason.STATISTICAL,
+        basis,
+    )
 
 
 def _claim_id(equation: str, label: str) -> str:
@@ -70,7 +97,7 @@ def _order_verdict(errors: EndpointErrors, name: str, what: str, order: int) -> 
         f"{np.round(observed, 3).tolist()} (predicted {order})"
     )
     ok = bool(np.all(np.abs(observed - order) <= _ORDER_TOLERANCE))
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return _replicated(ok, detail, Basis.NUMERICAL)
 
 
 def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
@@ -79,10 +106,11 @@ def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verd
         errors = endpoint_errors(depth)
         order = ENDPOINT_PREDICTED_ORDERS[name](depth)
         verdicts.append(_order_verdict(errors, name, what, order))
-    detail = "; ".join(v.detail for v in verdicts)
-    if all(v.status == Status.HOLDS for v in verdicts):
-        return Verdict.holds(detail)
-    return Verdict.fails(detail)
+    detail = (
+        "; ".join(v.detail for v in verdicts)
+        + f" (tolerance {_ORDER_TOLERANCE:g}; {_CONVERGED})"
+    )
+    return conjunction(verdicts, detail)
 
 
 def _check_first_layer_as_printed() -> Verdict:
@@ -95,13 +123,22 @@ def _check_first_layer_as_printed() -> Verdict:
         f"L = 3, pretrained W_1: sigma_2/sigma_1 = "
         f"{np.array2string(errors.errors['first-layer'], precision=3)} at alpha = "
         f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: observed order "
-        f"{np.round(observed, 3).tolist()}, not 2"
+        f"{np.round(observed, 3).tolist()}, not 2 (tolerance {_ORDER_TOLERANCE:g}; "
+        f"{_CONVERGED})"
     )
     if np.all(np.abs(observed - 2) <= _ORDER_TOLERANCE):
-        return Verdict.holds(detail)
+        return Verdict.holds(detail, Basis.NUMERICAL)
     if np.all(np.abs(observed - 1) <= _ORDER_TOLERANCE):
-        return Verdict.fails(detail + " but 1, as the bound predicts")
-    return Verdict.inconclusive(detail + ", nor 1")
+        # Deterministic runs: the error is the discretization's, far below the
+        # gap between orders 1 and 2 (the tolerance covers the next term).
+        return Verdict.fails(
+            detail + " but 1, as the bound sigma_2(W_1) >= alpha sqrt(lambda) "
+            "from (22) and (35) predicts",
+            Basis.NUMERICAL,
+            f"L = 3: sigma_2/sigma_1 of W_1 has observed order "
+            f"{np.round(observed, 3).tolist()} in alpha, not 2",
+        )
+    return Verdict.inconclusive(detail + ", nor 1", Reason.STATISTICAL)
 
 
 def _check_printed_finetune_endpoint() -> Verdict:
@@ -112,11 +149,11 @@ def _check_printed_finetune_endpoint() -> Verdict:
         f"(I - P) beta_s)| = {np.array2string(printed, precision=4)} at alpha = "
         f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: does not shrink (the "
         "corrected endpoint's error: "
-        f"{np.array2string(errors.errors['finetune'], precision=3)})"
+        f"{np.array2string(errors.errors['finetune'], precision=3)}; {_CONVERGED})"
     )
     shrinks = printed[-1] < 0.5 * printed[0] or printed[-1] < 1e-6
     if shrinks:
-        return Verdict.holds(detail)
+        return Verdict.holds(detail, Basis.NUMERICAL)
     # Fail on evidence: the runs converge to the corrected endpoint at the
     # predicted order and stay farther from the printed one than from it.
     corrected = errors.errors["finetune"]
@@ -125,9 +162,17 @@ def _check_printed_finetune_endpoint() -> Verdict:
         np.all(np.abs(errors.orders("finetune") - order) <= _ORDER_TOLERANCE)
     )
     if converges and bool(np.all(printed > corrected)):
-        return Verdict.fails(detail)
+        ratio = float(np.min(printed / corrected))
+        return Verdict.fails(
+            f"{detail}; the printed endpoint is at least {ratio:.3g} times farther "
+            "than the corrected one, which the runs approach at the predicted order",
+            Basis.NUMERICAL,
+            f"L = 2, alpha = {errors.alphas[-1]:.3g}: |beta_GD - printed (142)| = "
+            f"{printed[-1]:.4g} vs |beta_GD - corrected| = {corrected[-1]:.3g}",
+        )
     return Verdict.inconclusive(
-        detail + ": the runs do not converge to the corrected endpoint either"
+        detail + ": the runs do not converge to the corrected endpoint either",
+        Reason.STATISTICAL,
     )
 
 
@@ -147,8 +192,10 @@ def _check_scratch_risk() -> Verdict:
             f"{finite.describe()} (exact finite-size); eq. (10) = {limit:.5f}, "
             f"finite-size bias {abs(exact - limit):.4f}"
         )
-    detail = "; ".join(parts)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    detail = f"within {_Z:g} SE (+ the exact finite-size bias for eq. (10)): " + (
+        "; ".join(parts)
+    )
+    return Verdict.decide(ok, detail, Basis.STATISTICAL)
 
 
 def _check_linear_transfer_risk() -> Verdict:
@@ -163,8 +210,11 @@ def _check_linear_transfer_risk() -> Verdict:
             f"n = {samples}, theta = {theta:.4f}, sigma = {sigma}: "
             f"{comparison.describe()}"
         )
-    detail = "eq. (12) is exact at finite n; 2000 draws each: " + "; ".join(parts)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    detail = (
+        f"eq. (12) is exact at finite n; 2000 draws each, within {_Z:g} SE: "
+        + "; ".join(parts)
+    )
+    return Verdict.decide(ok, detail, Basis.STATISTICAL)
 
 
 def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
@@ -221,9 +271,12 @@ def _check_transferability_slices(kind: str) -> Verdict:
     detail = (
         f"GD-trained L = 2 networks, d = {dimension}, sigma = {sigma}, "
         f"{draws} draws, alpha = 1e-5; (theta, gamma): mean +- SE vs eq. "
-        f"({'13' if kind == 'linear' else '17'}): " + "; ".join(parts)
+        f"({'13' if kind == 'linear' else '17'}) within {_Z:g} SE + the bias: "
+        + "; ".join(parts)
     )
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    # GD-trained at d = 60 with 16 draws (the paper: d = 500, 20 draws): a miss
+    # of this small protocol is not evidence against the figure.
+    return _replicated(ok, detail, Basis.STATISTICAL)
 
 
 def _check_transferability_surface(kind: str) -> Verdict:
@@ -275,7 +328,7 @@ def _check_transferability_surface(kind: str) -> Verdict:
         f"{largest_bias:.3f}"
         + (f"; outside at {', '.join(failures)}" if failures else "")
     )
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return Verdict.decide(ok, detail, Basis.STATISTICAL)
 
 
 def _check_ridge_risk() -> Verdict:
@@ -297,8 +350,11 @@ def _check_ridge_risk() -> Verdict:
                 f"n = {samples}, lambda = {lam}: {finite.describe()}; eq. (15) "
                 f"{limit:.5f}"
             )
-    detail = "theta = pi/8, sigma = 0.2, 600 draws: " + "; ".join(parts)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    detail = (
+        f"theta = pi/8, sigma = 0.2, 600 draws, within {_Z:g} SE (+ the exact "
+        "finite-size bias for eq. (15)): " + "; ".join(parts)
+    )
+    return Verdict.decide(ok, detail, Basis.STATISTICAL)
 
 
 def _finetune_excess(
@@ -314,24 +370,6 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
     gamma = samples / dimension
     excess, printed_excess = _finetune_excess(samples, dimension, theta, sigma)
     as_printed = (1 - gamma) * (1 - 2 * np.cos(theta))
-    if not corrected:
-        # (1 - n/d)(1 - 2 cos theta) is also the exact finite-size value for
-        # eq. (142) as printed, so no bias enters.
-        comparison = compare_mean(excess, as_printed, z=_Z)
-        control = compare_mean(printed_excess, as_printed, z=_Z)
-        detail = (
-            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 "
-            f"draws of E R_ft - E R_sc for the gradient-flow endpoint: "
-            f"{comparison.describe()} (eq. 16); for eq. (142)'s endpoint as "
-            f"printed: {control.describe()}"
-        )
-        if comparison.agrees:
-            return Verdict.holds(detail)
-        # The miss counts only if the same draws reproduce (16) for the printed
-        # endpoint: then the formula, not the simulation, is off.
-        if control.agrees:
-            return Verdict.fails(detail)
-        return Verdict.inconclusive(detail, Reason.STATISTICAL)
     limit = _corrected_excess(gamma, theta, sigma)
     # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
     # A = ||(I-P) beta_s||^2, B = ||X^+ y||^2, whose exact means are 1 - n/d and
@@ -351,13 +389,41 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
         {asymptotics.gamma_ratio: gamma, asymptotics.sigma: exact_noise}
     )
     bias = abs(finite - limit) + 2 / dimension
+    if not corrected:
+        # (1 - n/d)(1 - 2 cos theta) is the exact finite-size value for eq.
+        # (142)'s endpoint as printed (the control); the gradient-flow endpoint
+        # is allowed the same finite-size bias as the corrected prediction.
+        comparison = compare_mean(excess, as_printed, z=_Z, bias_bound=bias)
+        control = compare_mean(printed_excess, as_printed, z=_Z)
+        detail = (
+            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 "
+            f"draws of E R_ft - E R_sc for the gradient-flow endpoint (closed form "
+            f"alpha -> 0, t -> oo, no iteration to converge): "
+            f"{comparison.describe()} (eq. 16, allowed {_Z:g} SE + finite-size "
+            f"bias {bias:.3f}); for eq. (142)'s endpoint as printed: "
+            f"{control.describe()}"
+        )
+        if comparison.agrees:
+            return Verdict.holds(detail, Basis.STATISTICAL)
+        # The miss counts only if the same draws reproduce (16) for the printed
+        # endpoint: then the formula, not the simulation, is off.
+        if control.agrees:
+            return Verdict.fails(
+                detail,
+                Basis.STATISTICAL,
+                f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}: "
+                f"mean {comparison.mean:+.4f} +- {comparison.standard_error:.4f} "
+                f"vs (16) {as_printed:+.4f}",
+            )
+        return Verdict.inconclusive(detail, Reason.STATISTICAL)
     comparison = compare_mean(excess, limit, z=_Z, bias_bound=bias)
     detail = (
         f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 draws "
         f"of R_ft - R_sc: {comparison.describe()} against (1 - gamma)(c^2 - 2c cos "
-        f"theta), c^2 = {float(c2):.4f} (finite-size means)"
+        f"theta), c^2 = {float(c2):.4f} (finite-size means), allowed {_Z:g} SE + "
+        f"bias {bias:.3f}"
     )
-    return Verdict.holds(detail) if comparison.agrees else Verdict.fails(detail)
+    return Verdict.decide(comparison.agrees, detail, Basis.STATISTICAL)
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -374,6 +440,16 @@ CLAIMS: tuple[Claim, ...] = (
             "gradient flow (midpoint integrator), init alpha W_bar with (22)",
         ),
         budget_seconds=30.0,
+        quote=(
+            "After pretraining lim_{α→0} lim_{t→∞} Φ = β_s v_{L−1}^T for some "
+            "vector v_{L−1}."
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "L = 2, 3, d = 12, alpha = 10^-1.5, 10^-2, 10^-2.5, 3 target draws: "
+            "the theorem's alpha -> 0 under (22); the rate alpha^(L-1) is our "
+            "reading (tolerance 0.25 from the next term), not printed"
+        ),
     ),
     Claim(
         SOURCE,
@@ -386,6 +462,16 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("n < d, init alpha W_bar with (22)",),
         budget_seconds=30.0,
+        quote=(
+            "lim_{α→0} lim_{t→∞} β(t) = β̂, where β̂ is the minimum norm "
+            "solution to the linear least squares problem"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "n = 6 < d = 12, L = 2, 3, alpha = 10^-1.5 to 10^-2.5: the "
+            "theorem's overparameterized case under (22); the order alpha is "
+            "our reading (tolerance 0.25)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -396,6 +482,14 @@ CLAIMS: tuple[Claim, ...] = (
         "(exact finite-size form: scratch_risk_finite)",
         _check_scratch_risk,
         Status.HOLDS,
+        quote=("E_D R = (1−γ)^2+γσ^2 / (1−γ) for γ < 1; σ^2/(γ−1) for γ > 1"),
+        reading=Reading.PRINTED,
+        regime=(
+            "gamma = 0.5 (n = 30, d = 60) and 1.5 (n = 90), sigma = 0.5, 300 "
+            "draws of the min-norm endpoint (Theorem 3.5): (10) is the n, d -> "
+            "oo limit, so its comparison allows the exactly computed "
+            "finite-size bias"
+        ),
     ),
     Claim(
         SOURCE,
@@ -406,6 +500,13 @@ CLAIMS: tuple[Claim, ...] = (
         "target data",
         _check_linear_transfer_risk,
         Status.HOLDS,
+        quote=("E_D R_lt = sin^2θ + (σ^2 + sin^2θ)/(n − 2)."),
+        reading=Reading.PRINTED,
+        regime=(
+            "n = 12 (theta = pi/8, sigma = 0.2) and n = 40 (theta = 3pi/8, "
+            "sigma = 1), d = 30, 2000 draws of the closed-form endpoint b "
+            "beta_s: (12) is stated at finite n (Theorem 3.7)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -418,6 +519,18 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("finite d = 60: exact finite-size bias allowed for",),
         budget_seconds=60.0,
+        quote=(
+            "(c) Slices of the transferability surface (13) for constant θ. "
+            "Solid lines represent theoretical values, circles are points from "
+            "experiments."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "Fig. 1(c): theta = pi/8, pi/4, 3pi/8, gamma = 0.3, 0.5, 1.5, 1.9, "
+            "sigma = 0.2 and alpha = 1e-5 as in the paper, L = 2, but d = 60 "
+            "and 16 draws (the paper: d = 500, 20 draws); 4 SE plus the exact "
+            "finite-size bias"
+        ),
     ),
     Claim(
         SOURCE,
@@ -429,6 +542,17 @@ CLAIMS: tuple[Claim, ...] = (
         lambda: _check_transferability_surface("linear"),
         Status.HOLDS,
         assumptions=("alpha -> 0 endpoints in closed form, d = 80",),
+        quote=(
+            "(a) The theoretical transferability surface (13) as a function of "
+            "target dataset size γ and task overlap θ."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "Fig. 1(a)'s ranges: 5 theta in [0, pi/2] x gamma in {0.2, ..., 2}, "
+            "sigma = 0.2, d = 80, 150 draws of the closed-form endpoints, "
+            "within 4 SE of our exact finite-n, d value of (13) (the printed "
+            "form is its limit)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -439,6 +563,13 @@ CLAIMS: tuple[Claim, ...] = (
         "(1 + lambda)^2 (exact finite-n form eq. 128)",
         _check_ridge_risk,
         Status.HOLDS,
+        quote=("lim_{n→∞} E_D R_lt^λ = 1 − cos^2θ (1+2λ)/(1+λ)^2"),
+        reading=Reading.PRINTED,
+        regime=(
+            "lambda = 0, 0.2, 0.6 (Fig. 2's range [0, 0.6]), theta = pi/8, "
+            "sigma = 0.2, d = 20, n = 40 and 250, 600 draws; the n -> oo limit "
+            "is allowed its exact finite-n bias (eq. (128))"
+        ),
     ),
     Claim(
         SOURCE,
@@ -450,6 +581,14 @@ CLAIMS: tuple[Claim, ...] = (
         lambda: _check_finetune_risk(corrected=False),
         Status.FAILS,
         assumptions=("sigma = 1 > 0; the endpoint is the gradient-flow one",),
+        quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
+        reading=Reading.PRINTED,
+        regime=(
+            "gamma = 1/2 (n = 60, d = 120), theta = 3pi/8, sigma = 1: Theorem "
+            "3.9 is stated under Assumption 3.1 for any label noise (Fig. 3 "
+            "uses sigma = 0.2); 300 draws of the closed-form gradient-flow "
+            "endpoint, 4 SE plus a finite-size bias allowance"
+        ),
     ),
     Claim(
         SOURCE,
@@ -462,6 +601,13 @@ CLAIMS: tuple[Claim, ...] = (
         lambda: _check_finetune_risk(corrected=True),
         Status.HOLDS,
         corrects=_claim_id("16", "monte-carlo"),
+        quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
+        reading=Reading.EXTENSION,
+        regime=(
+            "gamma = 1/2 (n = 60, d = 120), theta = 3pi/8, sigma = 1, 300 "
+            "draws, 4 SE plus the finite-size bias: our corrected limit of (16) "
+            "for sigma > 0"
+        ),
     ),
     Claim(
         SOURCE,
@@ -474,6 +620,18 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("sigma = 0.2: the correction of eq. (142), <= 0.008, as bias",),
         budget_seconds=60.0,
+        quote=(
+            "(c) Slices of the transferability surface (17) for constant θ. "
+            "Solid lines represent theoretical values, circles are points from "
+            "experiments."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "Fig. 3(c): theta = pi/8, pi/4, 3pi/8, gamma = 0.3, 0.5, 1.5, 1.9, "
+            "sigma = 0.2 and alpha = 1e-5 as in the paper, L = 2, d = 60, 16 "
+            "draws; 4 SE plus the finite-size bias and the sigma-correction of "
+            "(142) (<= 0.008)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -487,6 +645,17 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(
             "gradient-flow endpoint; the correction of eq. (142) allowed as bias",
         ),
+        quote=(
+            "(a) The theoretical transferability surface (17) as a function of "
+            "target dataset size γ and task overlap θ."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "Fig. 3(a)'s ranges: 5 theta in [0, pi/2] x gamma in {0.2, ..., 2}, "
+            "sigma = 0.2, d = 80, 150 draws of the closed-form endpoints, "
+            "within 4 SE plus the sigma-correction of (142) of our exact "
+            "finite-size value"
+        ),
     ),
     Claim(
         SOURCE,
@@ -497,6 +666,13 @@ CLAIMS: tuple[Claim, ...] = (
         _check_first_layer_as_printed,
         Status.FAILS,
         budget_seconds=30.0,
+        quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
+        reading=Reading.PRINTED,
+        regime=(
+            "L = 3, d = 12, the pretrained W_1 at alpha = 10^-1.5, 10^-2, "
+            "10^-2.5 under (22): Lemma B.1's alpha -> 0 (checked at the end of "
+            "training, one of 'all time')"
+        ),
     ),
     Claim(
         SOURCE,
@@ -509,6 +685,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         corrects=_claim_id("50", "as-printed"),
         budget_seconds=30.0,
+        quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
+        reading=Reading.EXTENSION,
+        regime=(
+            "L = 3, d = 12, alpha = 10^-1.5 to 10^-2.5: our corrected order "
+            "alpha (the O(alpha^2) of (60) bounds squared norms)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -523,6 +705,13 @@ CLAIMS: tuple[Claim, ...] = (
             "transfer stopped on the rank-one plateau (t << alpha^(-2(L-1)))",
         ),
         budget_seconds=30.0,
+        quote=("b = β_src^T X^T y_t / β_s^T X^T X β_s"),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "L = 2, 3, n = 6, d = 12, alpha = 10^-1.5 to 10^-2.5, transfer "
+            "stopped on the rank-one plateau: B.6's alpha -> 0 endpoint b "
+            "beta_s; the order alpha^(2(L-1)) is our reading (tolerance 0.25)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -534,6 +723,13 @@ CLAIMS: tuple[Claim, ...] = (
         Status.FAILS,
         assumptions=("n < d, label noise sigma > 0",),
         budget_seconds=30.0,
+        quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
+        reading=Reading.PRINTED,
+        regime=(
+            "L = 2, n = 6 < d = 12, theta = 0.8, sigma = 0.3 (the label noise "
+            "of Assumption 3.1), alpha = 10^-1.5 to 10^-2.5: Theorem 3.9's "
+            "gamma <= 1 case at finite n, as (142) is stated"
+        ),
     ),
     Claim(
         SOURCE,
@@ -546,5 +742,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         corrects=_claim_id("142", "gd-as-printed"),
         budget_seconds=30.0,
+        quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
+        reading=Reading.EXTENSION,
+        regime=(
+            "L = 2, 3, n = 6 < d = 12, theta = 0.8, sigma = 0.3, alpha = "
+            "10^-1.5 to 10^-2.5: our corrected endpoint, error order alpha^2 "
+            "(tolerance 0.25)"
+        ),
     ),
 )

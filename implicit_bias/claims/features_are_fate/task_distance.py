@@ -9,11 +9,29 @@ expected to fail and a separate claim (``corrects=``) states what does hold.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy as sp
 from sympy.calculus.util import maximum, minimum
 
-from implicit_bias.claims.checks import check_identity, check_limit
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict, time_limit
+from implicit_bias.claims.certify import certified_sign
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_identity,
+    check_limit,
+    judge_relation,
+)
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    time_limit,
+)
+from implicit_bias.claims.features_are_fate._common import all_hold
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.theory import task_distance as td
 
@@ -29,14 +47,6 @@ _BUDGET = 30.0
 
 def _claim_id(equation: str, label: str) -> str:
     return f"{SOURCE}:{equation}:{label}"
-
-
-def _all_hold(verdicts: dict[str, Verdict]) -> Verdict:
-    """Combine named sub-verdicts: holds if all hold, else the first that does not."""
-    for name, verdict in verdicts.items():
-        if verdict.status != Status.HOLDS:
-            return verdict.with_detail(f"{name}: {verdict.detail}")
-    return Verdict.holds("; ".join(f"{n}: {v.detail}" for n, v in verdicts.items()))
 
 
 def _integrate_y(integrand: sp.Expr) -> sp.Expr:
@@ -86,7 +96,10 @@ def _check_dudley_as_printed() -> Verdict:
             td.gaussian_label_density(0) - td.gaussian_label_density(gap),
             (td.y, -sp.oo, gap / 2),
         )
-    tv_gaussians = check_identity(tv_integral, td.total_variation_gaussians(gap))
+    # SymPy returns 1 - erfc(...): in terms of erf the identity is exact.
+    tv_gaussians = check_identity(
+        tv_integral.rewrite(sp.erf), td.total_variation_gaussians(gap)
+    )
     # f(x) = x, g = c x, x ~ N(0, 1): E_x erf(k|x|), k = |1-c|/(2 sqrt2 sigma).
     u, k = sp.Symbol("u", positive=True), sp.Symbol("k", positive=True)
     standard_normal = sp.exp(-(u**2) / 2) / sp.sqrt(2 * sp.pi)
@@ -96,10 +109,16 @@ def _check_dudley_as_printed() -> Verdict:
     tv_family = check_identity(family, td.total_variation_linear_family())
     bound = 2 * td.total_variation_linear_family()
     supremum = sp.limit(bound, td.c, sp.oo)
-    if not (tv_gaussians.status == tv_family.status == Status.HOLDS and supremum == 2):
+    exact = tv_gaussians.basis == tv_family.basis == Basis.PROOF
+    if not (
+        tv_gaussians.status == tv_family.status == Status.HOLDS
+        and exact
+        and supremum == 2
+    ):
         return Verdict.inconclusive(
             f"TV of Gaussians: {tv_gaussians.detail}; TV of the family: "
-            f"{tv_family.detail}; sup over c of 2 TV = {supremum}"
+            f"{tv_family.detail}; sup over c of 2 TV = {supremum}",
+            Reason.UNDECIDED,
         )
     at_hundred = float(bound.subs({td.c: 101, td.sigma: 1}))
     return Verdict.fails(
@@ -109,7 +128,11 @@ def _check_dudley_as_printed() -> Verdict:
         f"E_x erf(|1-c||x|/(2 sqrt2 sigma)) = {sp.sstr(family)} ("
         f"{tv_family.detail}), so gamma_beta(p_f, p_cx) <= "
         f"{sp.sstr(bound)} < 2 = sup_c (e.g. {at_hundred:.6f} at c = 101, "
-        "sigma = 1): the statement fails for delta = 2"
+        "sigma = 1): the statement fails for delta = 2",
+        Basis.PROOF,
+        "delta = 2, f(x) = x, x ~ N(0, 1), Phi = span{x}: for every g = c x in "
+        "Phi, gamma_beta(p_f, p_g) <= 2 TV = (4/pi) atan(|1-c|/(2 sigma)) < 2 "
+        "(exact); and gamma_beta <= 2 for any p, q, so no delta > 2 is reached",
     )
 
 
@@ -125,7 +148,7 @@ def _check_wasserstein() -> Verdict:
         1 + td.sigma**2
     )
     divergence = check_limit(lower, td.c, sp.oo, sp.oo)
-    return _all_hold(
+    return all_hold(
         {
             "E|y| for y ~ N(0, v)": formula,
             "W1(p_f, p_cx) >= E_g|y| - E_f|y| = sqrt(2/pi)(sqrt(c^2+sigma^2) - "
@@ -141,15 +164,45 @@ def _check_witness_norm() -> Verdict:
         slope = sp.diff(witness, td.y)
         lipschitz = sp.Max(maximum(slope, td.y, period), -minimum(slope, td.y, period))
         sup = sp.Max(maximum(witness, td.y, period), -minimum(witness, td.y, period))
-    if lipschitz + sup == 1:
+    total = sp.nsimplify(lipschitz + sup)
+    if total == 1:
         return Verdict.holds(
-            f"exact: ||cos(y)/2||_L = {lipschitz}, ||cos(y)/2||_inf = {sup}, sum 1"
+            f"exact: ||cos(y)/2||_L = {lipschitz}, ||cos(y)/2||_inf = {sup}, sum 1",
+            Basis.PROOF,
         )
-    return Verdict.fails(f"||cos(y)/2||_BL = {lipschitz} + {sup} != 1")
+    if total.is_Rational:
+        return Verdict.fails(
+            f"||cos(y)/2||_BL = {lipschitz} + {sup} != 1",
+            Basis.PROOF,
+            f"||cos(y)/2||_BL = {total} (exact)",
+        )
+    return Verdict.inconclusive(
+        f"||cos(y)/2||_BL = {lipschitz} + {sup}, not decided", Reason.UNDECIDED
+    )
 
 
-def _check_eq27() -> Verdict:
-    return check_identity(_integrate_y(td.eq26_integrand()), td.eq27_integrand())
+def _evaluate_y(expression: sp.Expr) -> sp.Expr:
+    """``expression`` with every integral over y computed by :func:`_integrate_y`."""
+    return expression.replace(
+        lambda e: isinstance(e, sp.Integral) and e.has(td.y),
+        lambda e: _integrate_y(e.function),
+    )
+
+
+def _judge_integrals(relation: sp.Basic) -> Verdict:
+    """Decide a relation between integrals over y: each integral computed, then
+    :func:`judge_relation` (an identity by :func:`check_identity`)."""
+    if not isinstance(relation, (sp.Eq, sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        return judge_relation(relation)
+    evaluated = relation.func(
+        _evaluate_y(relation.lhs), _evaluate_y(relation.rhs), evaluate=False
+    )
+    return judge_relation(evaluated)
+
+
+def _eq27() -> sp.Basic:
+    """(26) = (27): the Gaussian average of cos(y)/2."""
+    return sp.Eq(_integral_y(td.eq26_integrand()), td.eq27_integrand())
 
 
 def _cosine_gap(first: sp.Expr, second: sp.Expr) -> sp.Expr:
@@ -159,36 +212,55 @@ def _cosine_gap(first: sp.Expr, second: sp.Expr) -> sp.Expr:
     )
 
 
-def _check_cosine_inequality() -> Verdict:
+def _cosine_inequality() -> sp.Basic:
+    """cos x + x^2 >= cos z - z^2 for all real x, z."""
+    return sp.Ge(sp.cos(td.x) + td.x**2, sp.cos(td.z) - td.z**2, evaluate=False)
+
+
+def _judge_cosine_inequality(relation: sp.Basic) -> Verdict:
+    """Prove ``lhs >= rhs`` by the split below, else :func:`judge_relation`."""
     # cos x = 1 - 2 sin^2(x/2) splits the gap into two terms that are >= 0
     # because |sin t| <= |t|: x^2 - 2 sin^2(x/2) >= x^2/2, z^2 + 2 sin^2(z/2) >= 0.
     split = (td.x**2 - 2 * sp.sin(td.x / 2) ** 2) + (
         td.z**2 + 2 * sp.sin(td.z / 2) ** 2
     )
-    with time_limit(_STEP_SECONDS):
-        difference = sp.simplify(
-            sp.expand_trig(_cosine_gap(td.x, td.z) - split).rewrite(sp.cos)
-        )
-    if difference != 0:
-        return Verdict.inconclusive(
-            f"the split did not simplify: residual {difference}"
-        )
-    return Verdict.holds(
-        "exact: cos x + x^2 - (cos z - z^2) = [x^2 - 2 sin^2(x/2)] + [z^2 + "
-        "2 sin^2(z/2)], both >= 0 since |sin t| <= |t|"
-    )
+    if isinstance(relation, sp.Ge):
+        with time_limit(_STEP_SECONDS):
+            difference = sp.simplify(
+                sp.expand_trig(relation.lhs - relation.rhs - split).rewrite(sp.cos)
+            )
+        if difference == 0:
+            return Verdict.holds(
+                "exact: lhs - rhs = [x^2 - 2 sin^2(x/2)] + [z^2 + 2 sin^2(z/2)], "
+                "both >= 0 since |sin t| <= |t|",
+                Basis.PROOF,
+            )
+    return judge_relation(relation)
 
 
 def _check_eq28_as_printed() -> Verdict:
+    # (27) >= (28) is refuted where (28) - |(27)| is certified > 0.
     failing = []
+    certificates = []
     for f_value, g_value in ((1, 1), (1, 3)):
         point = {td.f_x: f_value, td.g_x: g_value}
         lhs = sp.Abs(td.eq27_integrand().subs(point))
         rhs = td.eq28_integrand().subs(point)
-        if bool((lhs < rhs).subs(td.sigma, 1)):
+        certificate = certified_sign(rhs - lhs, {td.sigma: Fraction(1)}, 1)
+        if certificate.certified:
             failing.append(((f_value, g_value), (lhs, rhs)))
+            certificates.append(certificate)
     if not failing:
-        return Verdict.holds("both test pairs satisfy (27) >= (28)")
+        return Verdict.inconclusive(
+            "no test pair is a certified counterexample to (27) >= (28)",
+            Reason.UNDECIDED,
+        )
+    first = failing[0][0]
+    counterexample = (
+        f"at f = {first[0]}, g = {first[1]}, sigma = 1 (exactly), (28) - |(27)| is "
+        f"in {certificates[0].enclosure} (ball arithmetic, {certificates[0].bits} "
+        "bits), which is > 0"
+    )
     shown = "; ".join(
         f"f = {p[0]}, g = {p[1]} (constants: Phi = span{{1}}, any p): |(27)| = "
         f"{sp.sstr(sp.simplify(s[0]))} ~ {float(s[0].subs(td.sigma, 1)):.4f} < (28) = "
@@ -198,7 +270,10 @@ def _check_eq28_as_printed() -> Verdict:
     return Verdict.fails(
         f"{shown}. |(27)| <= e^(-sigma^2/2) for every f, g, while (28) grows like "
         "||g||^2: the inequality cos x + x^2 >= cos z - z^2 gives cos f - cos g >= "
-        "-(f^2 + g^2), a lower bound on the signed difference, not on its modulus"
+        "-(f^2 + g^2), a lower bound on the signed difference, not on its modulus; "
+        f"certified: {counterexample}",
+        Basis.CERTIFIED,
+        counterexample,
     )
 
 
@@ -212,12 +287,12 @@ def _check_eq28_upper_bound() -> Verdict:
         td.f_x**2 + td.g_x**2 + (sp.cos(td.f_x) - sp.cos(td.g_x)),
         _cosine_gap(td.f_x, td.g_x),
     )
-    verdict = _all_hold(
+    verdict = all_hold(
         {"(28) - (27) = gap(g, f)": above, "(28) + (27) = gap(f, g)": below}
     )
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         "pointwise, |(27)| <= (28) (both differences are cosine gaps, >= 0) and "
         "|(27)| <= e^(-sigma^2/2) (|cos f - cos g| <= 2), so the witness cos(y)/2 "
         f"certifies at most gamma_beta >= e^(-sigma^2/2) < 1. {verdict.detail}"
@@ -244,13 +319,17 @@ def _check_choice_of_g() -> Verdict:
     if small == 1 and sp.simplify(large - (1 + 2 * t)) == 0:
         return Verdict.holds(
             "exact: (28)/delta = 1 when a <= 2 delta e^(sigma^2/2) and 1 + 2t >= 1 "
-            "when a = 2 delta e^(sigma^2/2)(1 + t)"
+            "when a = 2 delta e^(sigma^2/2)(1 + t)",
+            Basis.PROOF,
         )
-    return Verdict.fails(f"(28)/delta = {small} (a small), {large} (a large)")
+    return Verdict.inconclusive(
+        f"(28)/delta = {small} (a small), {large} (a large): not shown >= 1",
+        Reason.UNDECIDED,
+    )
 
 
 def _check_kl_closed_form() -> Verdict:
-    return _all_hold(
+    return all_hold(
         {
             "D_KL from the definition = (34)": check_identity(
                 _integrate_y(td.kl_divergence_integrand()), td.eq34()
@@ -261,43 +340,62 @@ def _check_kl_closed_form() -> Verdict:
     )
 
 
-def _check_eq32_as_printed() -> Verdict:
-    printed = _integrate_y(td.eq32_integrand())
-    eq31 = _integrate_y(td.eq31_integrand())
-    verdict = check_identity(printed, eq31)
-    if verdict.status == Status.HOLDS:
+def _eq32_as_printed() -> sp.Basic:
+    """(31) = (32) as extracted."""
+    return sp.Eq(_integral_y(td.eq31_integrand()), _integral_y(td.eq32_integrand()))
+
+
+def _judge_eq32_as_printed(relation: sp.Basic) -> Verdict:
+    """:func:`_judge_integrals`, and on a failure the ratio of the two sides."""
+    verdict = _judge_integrals(relation)
+    if verdict.status != Status.FAILS or not isinstance(relation, sp.Eq):
         return verdict
+    eq31, printed = _evaluate_y(relation.lhs), _evaluate_y(relation.rhs)
     ratio = sp.simplify(printed / eq31)
-    return Verdict.fails(
+    return verdict.with_detail(
         f"(32) as printed integrates to {sp.sstr(sp.factor(printed))}, (31) to "
         f"{sp.sstr(sp.factor(eq31))}: their ratio is {sp.sstr(ratio)}, so (32) "
         "lacks the factor 1/(2 sigma^2) that (31) and (33) carry"
+        f" ({verdict.detail})"
     )
 
 
-def _check_eq32_corrected() -> Verdict:
-    return check_identity(
-        _integrate_y(td.eq32_integrand()) / (2 * td.sigma**2),
-        _integrate_y(td.eq31_integrand()),
+def _eq32_corrected() -> sp.Basic:
+    """(31) = (32)/(2 sigma^2)."""
+    return sp.Eq(
+        _integral_y(td.eq31_integrand()),
+        _integral_y(td.eq32_integrand()) / (2 * td.sigma**2),
     )
 
 
 def _check_kl_choice_as_printed() -> Verdict:
     at_threshold = td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_printed())
     point = {td.f_norm: 1, td.sigma: 1, td.delta: 100}
-    alpha_value = float(td.kl_scale_printed().subs(point)) + 1e-3
-    kl_value = float(
-        td.kl_of_reflected_target().subs(point).subs(td.alpha, alpha_value)
-    )
-    if kl_value >= 100:
-        return Verdict.holds(f"D_KL = {kl_value} >= delta at the test point")
+    # Exact rationals: the threshold is 10, alpha = 10 + 1/1000 exceeds it.
+    alpha_value = td.kl_scale_printed().subs(point) + sp.Rational(1, 1000)
+    kl_exact = td.kl_of_reflected_target().subs(point).subs(td.alpha, alpha_value)
+    kl_value = float(kl_exact)
+    if not (alpha_value.is_Rational and kl_exact.is_Rational):
+        return Verdict.inconclusive(
+            f"D_KL = {sp.sstr(kl_exact)} at alpha = {sp.sstr(alpha_value)}: not an "
+            "exact rational",
+            Reason.UNDECIDED,
+        )
+    if kl_exact >= 100:
+        return Verdict.inconclusive(
+            f"D_KL = {kl_value} >= delta at the test point: no counterexample there",
+            Reason.UNDECIDED,
+        )
     return Verdict.fails(
         f"D_KL(alpha) = (1+alpha)^2 ||f||^2/(2 sigma^2) increases to "
         f"{sp.sstr(sp.factor(at_threshold))} at alpha = sigma delta^(1/2)/||f||, "
         "which is below delta when ||f|| < (sqrt2 - 1) sigma sqrt(delta): at ||f|| = "
         f"sigma = 1, delta = 100, alpha = {alpha_value} > 10 gives D_KL = "
         f"{kl_value:.4f} < 100 (alpha^2 ||f||^2 > sigma^2 delta only gives D_KL > "
-        "delta/2)"
+        "delta/2)",
+        Basis.PROOF,
+        f"||f|| = sigma = 1, delta = 100, alpha = {sp.sstr(alpha_value)}: D_KL = "
+        f"{sp.sstr(kl_exact)} < 100 (exact rationals)",
     )
 
 
@@ -311,7 +409,7 @@ def _check_kl_choice_corrected() -> Verdict:
     verdict = check_identity(excess, positive_form)
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         "with alpha = sigma sqrt(2 delta)/||f|| + t, t >= 0: D_KL - delta = "
         "||f||^2 [(1+t)^2 + 2 alpha_0 (1+t)]/(2 sigma^2) > 0 "
         f"({verdict.detail}); for f = 0 take g = c phi_1, D_KL = c^2/(2 sigma^2)"
@@ -343,6 +441,11 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_THM_22,
         formula=lambda: sp.Ge(td.dudley_metric, td.delta),
         budget_seconds=_BUDGET,
+        quote="Then for any f ∈ Φ, and any δ > 0 there exists g ∈ Φ such that "
+        "γβ(pf, pg) ≥ δ where γβ(p, p′) is the Dudley Metric.",
+        reading=Reading.PRINTED,
+        regime="every f in Phi, delta > 0, as Theorem 2.2 states it; counterexample "
+        "within Assumption 2.1: Phi = span{x}, x ~ N(0, 1), sigma > 0 symbolic",
     ),
     Claim(
         SOURCE,
@@ -361,6 +464,10 @@ CLAIMS: tuple[Claim, ...] = (
             - td.mean_absolute_label(1 + td.sigma**2),
         ),
         budget_seconds=_BUDGET,
+        quote="In particular, the theorem holds for the Monge-Kantorovich (W1) metric",
+        reading=Reading.INTERPRETATION,
+        regime="f(x) = x, x ~ N(0, 1), g = c f with c -> oo, sigma > 0 symbolic: one "
+        "family within Assumption 2.1, our instance of the footnote's statement",
     ),
     Claim(
         SOURCE,
@@ -373,6 +480,9 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=_PROOF,
         budget_seconds=_BUDGET,
+        quote="The first inequality follows from the fact that ∥cos(y)/2∥BL = 1",
+        reading=Reading.PROSE,
+        regime="y over one period [0, 2 pi] (cos is 2 pi-periodic), as stated",
     ),
     Claim(
         SOURCE,
@@ -380,11 +490,15 @@ CLAIMS: tuple[Claim, ...] = (
         "gaussian-cosine",
         Kind.IDENTITY,
         "(26) = (27): E[cos(y)/2] over y ~ N(m, sigma^2) is e^(-sigma^2/2) cos(m)/2",
-        _check_eq27,
+        RelationCheck(_eq27, _judge_integrals),
         Status.HOLDS,
         assumptions=_PROOF,
-        formula=lambda: sp.Eq(_integral_y(td.eq26_integrand()), td.eq27_integrand()),
+        formula=_eq27,
         budget_seconds=_BUDGET,
+        quote="= |e^{−σ²/2}/2 ∫ [cos(f(x)) − cos(g(x))] p(x) dx| (27)",
+        reading=Reading.PRINTED,
+        regime="f(x), g(x) real symbols, sigma > 0, pointwise in x, as (26)-(27) "
+        "are stated",
     ),
     Claim(
         SOURCE,
@@ -392,10 +506,13 @@ CLAIMS: tuple[Claim, ...] = (
         "cosine-inequality",
         Kind.INEQUALITY,
         "cos(x) + x^2 >= cos(z) - z^2 for all real x, z",
-        _check_cosine_inequality,
+        RelationCheck(_cosine_inequality, _judge_cosine_inequality),
         Status.HOLDS,
-        formula=lambda: sp.Ge(sp.cos(td.x) + td.x**2, sp.cos(td.z) - td.z**2),
+        formula=_cosine_inequality,
         budget_seconds=_BUDGET,
+        quote="cos(x) + x² ≥ cos(z) − z² for any x, z ∈ R",
+        reading=Reading.PROSE,
+        regime="all real x, z, as the sentence states it",
     ),
     Claim(
         SOURCE,
@@ -409,6 +526,10 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_PROOF,
         formula=lambda: sp.Ge(sp.Abs(td.eq27_integrand()), td.eq28_integrand()),
         budget_seconds=_BUDGET,
+        quote="≥ e^{−σ²/2}/2 ∫ [f(x)² + g(x)²] p(x) dx (28)",
+        reading=Reading.PRINTED,
+        regime="the chain (27) >= (28) for every f, g in Phi; counterexample "
+        "f = g = 1 (constants, Phi = span{1}, any p), sigma = 1",
     ),
     Claim(
         SOURCE,
@@ -423,6 +544,10 @@ CLAIMS: tuple[Claim, ...] = (
         corrects=_claim_id("28", "as-printed"),
         formula=lambda: sp.Le(sp.Abs(td.eq27_integrand()), td.eq28_integrand()),
         budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="f(x), g(x) real symbols, sigma > 0, pointwise in x: what the "
+        "cosine inequality gives (ours)",
     ),
     Claim(
         SOURCE,
@@ -441,6 +566,11 @@ CLAIMS: tuple[Claim, ...] = (
             td.delta,
         ),
         budget_seconds=_BUDGET,
+        quote="We can choose g = √(|2δe^{σ²/2} − a|/a) Σ_{i=1}^M αi ϕi which "
+        "completes the first half of the proof.",
+        reading=Reading.INTERPRETATION,
+        regime="a = int f^2 p > 0, delta > 0, sigma > 0 symbolic; that (28) >= delta "
+        "for this g is our reading of 'completes the first half of the proof'",
     ),
     Claim(
         SOURCE,
@@ -453,6 +583,10 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_PROOF,
         formula=lambda: sp.Eq(_integral_y(td.kl_divergence_integrand()), td.eq34()),
         budget_seconds=_BUDGET,
+        quote="= 1/(2σ²) ∥f − g∥²_{L2(p)} (34)",
+        reading=Reading.PRINTED,
+        regime="f(x), g(x) real symbols, sigma > 0, pointwise in x, as (31)-(34) "
+        "are stated",
     ),
     Claim(
         SOURCE,
@@ -461,13 +595,16 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "(31) = 1/sqrt(2 pi sigma^2) int p e^(-(y-f)^2/(2 sigma^2)) [g^2 - f^2 - 2yg + "
         "2yf] dx dy (32), as extracted (no factor 1/(2 sigma^2))",
-        _check_eq32_as_printed,
+        RelationCheck(_eq32_as_printed, _judge_eq32_as_printed),
         Status.FAILS,
         assumptions=_PROOF,
-        formula=lambda: sp.Eq(
-            _integral_y(td.eq31_integrand()), _integral_y(td.eq32_integrand())
-        ),
+        formula=_eq32_as_printed,
         budget_seconds=_BUDGET,
+        quote="= 1/√(2πσ²) ∫ p(x) e^{−(y−f(x))²/(2σ²)} [g(x)² − f(x)² − 2yg(x) + "
+        "2yf(x)] dx dy (32)",
+        reading=Reading.PRINTED,
+        regime="f(x), g(x) real symbols, sigma > 0, pointwise in x, as (31)-(32) "
+        "are stated (as extracted)",
     ),
     Claim(
         SOURCE,
@@ -475,15 +612,16 @@ CLAIMS: tuple[Claim, ...] = (
         "corrected",
         Kind.IDENTITY,
         "(31) = (32)/(2 sigma^2)",
-        _check_eq32_corrected,
+        RelationCheck(_eq32_corrected, _judge_integrals),
         Status.HOLDS,
         assumptions=_PROOF,
         corrects=_claim_id("32", "as-printed"),
-        formula=lambda: sp.Eq(
-            _integral_y(td.eq31_integrand()),
-            _integral_y(td.eq32_integrand()) / (2 * td.sigma**2),
-        ),
+        formula=_eq32_corrected,
         budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="f(x), g(x) real symbols, sigma > 0, pointwise in x: (32) with the "
+        "factor 1/(2 sigma^2) restored (ours)",
     ),
     Claim(
         SOURCE,
@@ -499,6 +637,12 @@ CLAIMS: tuple[Claim, ...] = (
             td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_printed()), td.delta
         ),
         budget_seconds=_BUDGET,
+        quote="For any δ > 0 we can choose g = −αf with α > σδ^{1/2}/∥f∥L2(p) which "
+        "completes the proof.",
+        reading=Reading.PROSE,
+        regime="the threshold read as sufficient (every alpha above it); "
+        "counterexample ||f|| = sigma = 1, delta = 100 within the sentence's "
+        "'any δ > 0'",
     ),
     Claim(
         SOURCE,
@@ -516,5 +660,9 @@ CLAIMS: tuple[Claim, ...] = (
             td.delta,
         ),
         budget_seconds=_BUDGET,
+        quote="",
+        reading=Reading.EXTENSION,
+        regime="f != 0, delta > 0, sigma > 0 symbolic, every alpha >= sigma "
+        "sqrt(2 delta)/||f|| (our corrected threshold)",
     ),
 )

@@ -16,12 +16,20 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.checks import RelationCheck, check_identity, relation_check
+from implicit_bias.claims.engine import (
+    Claim,
+    Kind,
+    Reading,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.ptft_diagonal_networks._common import (
     SIZE,
     check_entries,
     claim_id,
+    refuted_as,
     symbolic_vector,
 )
 from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
@@ -62,20 +70,24 @@ def _check_gradient_as_printed(layer: int) -> Verdict:
     printed = -2 * theory.hadamard(x_tilde.T * r, other)
     as_printed = check_entries(gradient, printed)
     if as_printed.status == Status.HOLDS:
-        return Verdict.holds(f"grad L = -2 X~^T r o w{3 - layer} ({as_printed.detail})")
+        assert as_printed.basis is not None
+        return Verdict.holds(
+            f"grad L = -2 X~^T r o w{3 - layer} ({as_printed.detail})", as_printed.basis
+        )
     excess = check_entries(
         gradient - printed, 4 * theory.hadamard(x_tilde.T * r, other)
     )
     flipped = check_entries(gradient, -2 * theory.hadamard(x_tilde.T * (-r), other))
     other_name = f"w{3 - layer}"
-    return Verdict.fails(
+    return refuted_as(
+        as_printed,
         f"with r = X~(w1 o w2) - y, grad_w{layer} L - (-2 X~^T r o {other_name}) = "
         f"4 X~^T r o {other_name} ({excess.detail}), not 0 ({as_printed.detail}). "
         f"'grad L = -2 X~^T r o {other_name}' holds only with the residual sign "
         f"flipped, r := y - X~(w1 o w2) ({flipped.detail}), and then 'w_dot = grad L' "
         "is gradient ascent on L: no sign convention for r makes the printed chain "
         f"gradient descent. Its outer equality w{layer}_dot = -2 X~^T r o "
-        f"{other_name} is gradient flow (w_dot = -grad L) with r = X~(w1 o w2) - y"
+        f"{other_name} is gradient flow (w_dot = -grad L) with r = X~(w1 o w2) - y",
     )
 
 
@@ -132,37 +144,34 @@ def _check_closed_form(which: str) -> Verdict:
     start = check_entries(at_zero, init)
     if start.status != Status.HOLDS:
         return start.with_detail(f"initial value: {start.detail}")
-    return Verdict.holds(
+    return conjunction(
+        [ode, start],
         "d/dt of the closed form is the ODE's right-hand side with r = R' "
         f"({ode.detail}); "
-        f"at t = 0 (R(0) = 0) it is {which}(0) ({start.detail})"
+        f"at t = 0 (R(0) = 0) it is {which}(0) ({start.detail})",
     )
 
 
 # --- eqs. (15)-(21): beta under w_+(0) = w_-(0) = w_0
 
 
-def _scalar_halves() -> tuple[sp.Expr, ...]:
-    a_p, b_p, a_m, b_m = sp.symbols("a_p b_p a_m b_m", real=True)
-    return a_p, b_p, a_m, b_m
-
-
-def _check_eq16() -> Verdict:
-    a_p, b_p, a_m, b_m = _scalar_halves()
-    beta = a_p * b_p - a_m * b_m
-    return check_identity(
-        beta,
+def _relation_eq16() -> sp.Eq:
+    """(15) = (16) with s = (w1 + w2)/2, d = (w1 - w2)/2 in each half."""
+    a_p, b_p = theory.w1_plus, theory.w2_plus
+    a_m, b_m = theory.w1_minus, theory.w2_minus
+    return sp.Eq(
+        a_p * b_p - a_m * b_m,
         theory.beta_eq16(
             (a_p + b_p) / 2, (a_p - b_p) / 2, (a_m + b_m) / 2, (a_m - b_m) / 2
         ),
+        evaluate=False,
     )
 
 
-def _check_eq17() -> Verdict:
-    s_p, d_p, s_m, d_m = sp.symbols("s_p d_p s_m d_m", real=True)
-    return check_identity(
-        theory.beta_eq16(s_p, d_p, s_m, d_m), theory.beta_eq17(s_p, d_p, s_m, d_m)
-    )
+def _relation_eq17() -> sp.Eq:
+    """(16) = (17) in s_+, d_+, s_-, d_-."""
+    halves = (theory.s_plus, theory.d_plus, theory.s_minus, theory.d_minus)
+    return sp.Eq(theory.beta_eq16(*halves), theory.beta_eq17(*halves), evaluate=False)
 
 
 def _beta_from_flow() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
@@ -200,10 +209,11 @@ def _check_eq18_19_as_printed() -> Verdict:
     if verdict.status == Status.HOLDS:
         return verdict
     double = check_entries(printed, 2 * beta)
-    return Verdict.fails(
+    return refuted_as(
+        verdict,
         f"beta(t) from (13), (14), (17) and X~ = [X, -X] differs from (18)-(19) "
         f"({verdict.detail}); (18)-(19) = 2 beta(t) ({double.detail}): the printed "
-        "2 s0^2 and 2 d0^2 should be s0^2 and d0^2"
+        "2 s0^2 and 2 d0^2 should be s0^2 and d0^2",
     )
 
 
@@ -212,18 +222,28 @@ def _check_eq18_19_corrected() -> Verdict:
     return check_entries(beta, _per_dimension(theory.beta_eq18_19_corrected, s0, d0, u))
 
 
-def _check_eq20_step() -> Verdict:
-    s0, d0, u = sp.symbols("s0 d0 u", real=True)
-    printed = theory.beta_eq18_19(s0, d0, u)
-    eq20 = theory.beta_eq20(s0, d0, u).rewrite(sp.exp)
+def _relation_eq20_step() -> sp.Eq:
+    """(18)-(19) = (20) for one coordinate, u = (X^T int_0^t r)_d."""
+    s0, d0, u = theory.s0_d, theory.d0_d, theory.x_int_r_d
+    return sp.Eq(
+        theory.beta_eq18_19(s0, d0, u), theory.beta_eq20(s0, d0, u), evaluate=False
+    )
+
+
+def _judge_eq20_step(relation: sp.Basic) -> Verdict:
+    """The step as an identity in exponentials; on failure, whether the printed
+    left side is twice the right side."""
+    assert isinstance(relation, sp.Eq)
+    printed, eq20 = relation.lhs.rewrite(sp.exp), relation.rhs.rewrite(sp.exp)
     verdict = check_identity(printed, eq20)
     if verdict.status == Status.HOLDS:
         return verdict
     double = check_identity(printed, 2 * eq20)
-    return Verdict.fails(
+    return refuted_as(
+        verdict,
         f"(18)-(19) vs (20): {verdict.detail}; (18)-(19) = 2 x (20) ({double.detail}), "
         "since e^-x - e^x = 2 sinh(-x): the step drops the factor 2 that (18)-(19) "
-        "wrongly carry, so (20) is right although it does not follow from (18)-(19)"
+        "wrongly carry, so (20) is right although it does not follow from (18)-(19)",
     )
 
 
@@ -238,16 +258,13 @@ def _check_eq20() -> Verdict:
     )
 
 
-def _check_eq21() -> Verdict:
-    a, b, u = sp.symbols("a b u", real=True)
-    s0, d0 = (a + b) / 2, (a - b) / 2
-    coefficient = check_identity(2 * (s0**2 + d0**2), theory.q_norm_coefficient(a, b))
-    if coefficient.status != Status.HOLDS:
-        return coefficient.with_detail(f"coefficient: {coefficient.detail}")
-    verdict = check_identity(theory.beta_eq20(s0, d0, u), theory.beta_eq21(a, b, u))
-    return verdict.with_detail(
-        f"2(s0^2 + d0^2) = (w0^(1))^2 + (w0^(2))^2 ({coefficient.detail}); "
-        f"(20) = (21): {verdict.detail}",
+def _relation_eq21() -> sp.Eq:
+    """(20) = (21) at the text's s0 = (w0^(1) + w0^(2))/2, d0 = (w0^(1) - w0^(2))/2."""
+    a, b, u = theory.w01_d, theory.w02_d, theory.x_int_r_d
+    return sp.Eq(
+        theory.beta_eq20((a + b) / 2, (a - b) / 2, u),
+        theory.beta_eq21(a, b, u),
+        evaluate=False,
     )
 
 
@@ -263,6 +280,16 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=(SIZE,),
         formula=theory.display_eq7,
+        quote=(
+            r"\beta_d(\vec{w}) := w_{+,d}^{(2)} \circ w_{+,d}^{(1)} - w_{-,d}^{(2)} "
+            r"\circ w_{-,d}^{(1)}"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "all real weights and data, explicit instance D = 2, n = 2 with real "
+            "symbolic X, y and weights: eq. (7) with the text's X~ = [X -X], which it "
+            "uses without stating this identity"
+        ),
     ),
     Claim(
         SOURCE,
@@ -274,6 +301,19 @@ CLAIMS: tuple[Claim, ...] = (
         Status.FAILS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
         formula=theory.display_eq8,
+        quote=(
+            r"\dot{\vec{w}}^{(1)}(t) = \nabla_{\vec{w}^{(1)}(t)} L = "
+            r"\nabla_{\vec{w}^{(1)}(t)} \left(\|\tilde{X} \left(\vec{w}^{(1)}(t) "
+            r"\circ \vec{w}^{(2)}(t) \right) - y\|_2^2 \right) = -2\tilde{X}^\top "
+            r"r(t) \circ \vec{w}^{(2)}(t)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "all real weights and data, explicit instance D = 2, n = 2 with real "
+            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
+            "convention; the text leaves r undefined), and r := y - X~(w1 o w2) in "
+            "the detail: the text's 'gradient flow dynamics of the task loss L'"
+        ),
     ),
     Claim(
         SOURCE,
@@ -286,6 +326,19 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(*_GRADIENT_FLOW, SIZE),
         corrects=claim_id("8", "as-printed"),
         formula=lambda: theory.display_eq8(as_printed=False),
+        quote=(
+            r"\dot{\vec{w}}^{(1)}(t) = \nabla_{\vec{w}^{(1)}(t)} L = "
+            r"\nabla_{\vec{w}^{(1)}(t)} \left(\|\tilde{X} \left(\vec{w}^{(1)}(t) "
+            r"\circ \vec{w}^{(2)}(t) \right) - y\|_2^2 \right) = -2\tilde{X}^\top "
+            r"r(t) \circ \vec{w}^{(2)}(t)"
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "all real weights and data, explicit instance D = 2, n = 2 with real "
+            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
+            "convention; the text leaves r undefined): our corrected reading (w_dot = "
+            "-grad L) of the text's gradient flow"
+        ),
     ),
     Claim(
         SOURCE,
@@ -297,6 +350,19 @@ CLAIMS: tuple[Claim, ...] = (
         Status.FAILS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
         formula=theory.display_eq9,
+        quote=(
+            r"\dot{\vec{w}}^{(2)}(t) = \nabla_{\vec{w}^{(2)}(t)} L = "
+            r"\nabla_{\vec{w}^{(2)}(t)} \left(\|\tilde{X} \left(\vec{w}^{(1)}(t) "
+            r"\circ \vec{w}^{(2)}(t) \right) - y\|_2^2 \right) = -2\tilde{X}^\top "
+            r"r(t) \circ \vec{w}^{(1)}(t)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "all real weights and data, explicit instance D = 2, n = 2 with real "
+            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
+            "convention; the text leaves r undefined), and r := y - X~(w1 o w2) in "
+            "the detail: the text's 'gradient flow dynamics of the task loss L'"
+        ),
     ),
     Claim(
         SOURCE,
@@ -309,6 +375,19 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(*_GRADIENT_FLOW, SIZE),
         corrects=claim_id("9", "as-printed"),
         formula=lambda: theory.display_eq9(as_printed=False),
+        quote=(
+            r"\dot{\vec{w}}^{(2)}(t) = \nabla_{\vec{w}^{(2)}(t)} L = "
+            r"\nabla_{\vec{w}^{(2)}(t)} \left(\|\tilde{X} \left(\vec{w}^{(1)}(t) "
+            r"\circ \vec{w}^{(2)}(t) \right) - y\|_2^2 \right) = -2\tilde{X}^\top "
+            r"r(t) \circ \vec{w}^{(1)}(t)"
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "all real weights and data, explicit instance D = 2, n = 2 with real "
+            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
+            "convention; the text leaves r undefined): our corrected reading (w_dot = "
+            "-grad L) of the text's gradient flow"
+        ),
     ),
     Claim(
         SOURCE,
@@ -320,6 +399,13 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("any residual vector r", SIZE),
         formula=theory.display_eq10,
+        quote=r"\dot{\vec{s}}(t) = -2\tilde{X}^\top r(t) \circ \vec{s}(t),",
+        reading=Reading.PRINTED,
+        regime=(
+            "any residual vector r and all real weights, explicit instance D = 2, n = "
+            "2 with real symbolic X, y and weights: the change of coordinates s = (w1 "
+            "+ w2)/2 as the text states it"
+        ),
     ),
     Claim(
         SOURCE,
@@ -331,6 +417,13 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("any residual vector r", SIZE),
         formula=theory.display_eq11,
+        quote=r"\dot{\vec{d}}(t) = 2\tilde{X}^\top r(t) \circ \vec{d}(t).",
+        reading=Reading.PRINTED,
+        regime=(
+            "any residual vector r and all real weights, explicit instance D = 2, n = "
+            "2 with real symbolic X, y and weights: the change of coordinates d = (w1 "
+            "- w2)/2 as the text states it"
+        ),
     ),
     Claim(
         SOURCE,
@@ -342,6 +435,16 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("R(t) = int_0^t r, R' = r, R(0) = 0", SIZE),
         formula=theory.display_eq13,
+        quote=(
+            r"\vec{s}(t) = \vec{s}(0) \circ \exp \left(-2\tilde{X}^\top \int_0^t r(s) "
+            r"ds \right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "int_0^t r as undefined functions R_k(t) with R' = r, R(0) = 0, any real "
+            "s(0) and X, explicit instance D = 2, n = 2 with real symbolic X, y and "
+            "weights: the solution of (10) as stated"
+        ),
     ),
     Claim(
         SOURCE,
@@ -353,6 +456,16 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("R(t) = int_0^t r, R' = r, R(0) = 0", SIZE),
         formula=theory.display_eq14,
+        quote=(
+            r"\vec{d}(t) = \vec{d}(0) \circ \exp \left(2\tilde{X}^\top \int_0^t r(s) "
+            r"ds \right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "int_0^t r as undefined functions R_k(t) with R' = r, R(0) = 0, any real "
+            "d(0) and X, explicit instance D = 2, n = 2 with real symbolic X, y and "
+            "weights: the solution of (11) as stated"
+        ),
     ),
     Claim(
         SOURCE,
@@ -360,9 +473,15 @@ CLAIMS: tuple[Claim, ...] = (
         "difference-of-squares",
         Kind.IDENTITY,
         "beta of (15) equals (s_+^2 - d_+^2) - (s_-^2 - d_-^2) since w1 w2 = s^2 - d^2",
-        _check_eq16,
+        relation_check(_relation_eq16),
         Status.HOLDS,
-        formula=theory.display_eq16,
+        formula=_relation_eq16,
+        quote=(
+            r"= \left((s_+^{\vec{}}(t))^2 - (d_+^{\vec{}}(t))^2 \right) - "
+            r"\left((s_-^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right),"
+        ),
+        reading=Reading.PRINTED,
+        regime="all real weights, one coordinate d, as the equation is stated",
     ),
     Claim(
         SOURCE,
@@ -370,9 +489,17 @@ CLAIMS: tuple[Claim, ...] = (
         "regrouping",
         Kind.IDENTITY,
         "(16) equals (s_+^2 - s_-^2) - (d_+^2 - d_-^2)",
-        _check_eq17,
+        relation_check(_relation_eq17),
         Status.HOLDS,
-        formula=theory.display_eq17,
+        formula=_relation_eq17,
+        quote=(
+            r"= \left((s_+^{\vec{}}(t))^2 - (s_-^{\vec{}}(t))^2 \right) - "
+            r"\left((d_+^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right)."
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "all real s_+, s_-, d_+, d_-, one coordinate d, as the equation is stated"
+        ),
     ),
     Claim(
         SOURCE,
@@ -385,6 +512,17 @@ CLAIMS: tuple[Claim, ...] = (
         Status.FAILS,
         assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
         formula=theory.display_eq18_19,
+        quote=(
+            r"\vec{\beta}_{\vec{w}}(t) = 2\vec{s}_0^2 \circ \left(\exp \left(-4X^\top "
+            r"\int_0^t r(s) ds \right) - \exp \left(4X^\top \int_0^t r(s) ds \right) "
+            r"\right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "w_+(0) = w_-(0) = w_0 (the text's assumption before (18)), real s0, d0, "
+            "X and int_0^t r; explicit instance D = 2, n = 2 with real symbolic X, y "
+            "and weights"
+        ),
     ),
     Claim(
         SOURCE,
@@ -398,6 +536,17 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
         corrects=claim_id("18-19", "as-printed"),
         formula=lambda: theory.display_eq18_19(as_printed=False),
+        quote=(
+            r"\vec{\beta}_{\vec{w}}(t) = 2\vec{s}_0^2 \circ \left(\exp \left(-4X^\top "
+            r"\int_0^t r(s) ds \right) - \exp \left(4X^\top \int_0^t r(s) ds \right) "
+            r"\right)"
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "w_+(0) = w_-(0) = w_0 (the text's assumption before (18)), real s0, d0, "
+            "X and int_0^t r; explicit instance D = 2, n = 2 with real symbolic X, y "
+            "and weights: our corrected form, without the factor 2"
+        ),
     ),
     Claim(
         SOURCE,
@@ -405,9 +554,18 @@ CLAIMS: tuple[Claim, ...] = (
         "from-18-19",
         Kind.IDENTITY,
         "(18)-(19) = 2(s0^2 + d0^2) o sinh(-4 X^T int_0^t r)",
-        _check_eq20_step,
+        RelationCheck(_relation_eq20_step, _judge_eq20_step),
         Status.FAILS,
-        formula=theory.display_eq20,
+        formula=_relation_eq20_step,
+        quote=(
+            r"= 2(\vec{s}_0^2 + \vec{d}_0^2) \cdot \sinh \left(-4X^\top \int_0^t r(s) "
+            r"ds \right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "all real s0, d0 and u = (X^T int_0^t r)_d: the printed step from "
+            "(18)-(19) to (20)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -420,6 +578,17 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
         corrects=claim_id("20", "from-18-19"),
         formula=theory.display_eq20,
+        quote=(
+            r"= 2(\vec{s}_0^2 + \vec{d}_0^2) \cdot \sinh \left(-4X^\top \int_0^t r(s) "
+            r"ds \right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "w_+(0) = w_-(0) = w_0 (the text's assumption before (18)), real s0, d0, "
+            "X and int_0^t r; explicit instance D = 2, n = 2 with real symbolic X, y "
+            "and weights: (20) as a statement about beta(t), not as a step from "
+            "(18)-(19)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -427,8 +596,17 @@ CLAIMS: tuple[Claim, ...] = (
         "coefficient",
         Kind.IDENTITY,
         "2(s0^2 + d0^2) = (w0^(1))^2 + (w0^(2))^2, so (20) = (21)",
-        _check_eq21,
+        relation_check(_relation_eq21),
         Status.HOLDS,
-        formula=theory.display_eq21,
+        formula=_relation_eq21,
+        quote=(
+            r"= \left(((w_0^{(1)})^2 + ((w_0^{(2)})^2) \right) \cdot \sinh "
+            r"\left(-4X^\top \int_0^t r(s) ds \right)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "all real w0^(1), w0^(2) and u, with the text's s0 = (w0^(1) + w0^(2))/2, "
+            "d0 = (w0^(1) - w0^(2))/2"
+        ),
     ),
 )

@@ -9,11 +9,21 @@ are checked with explicit output dimensions.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import sympy as sp
 
 from implicit_bias.claims.checks import check_identity
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.ptft_diagonal_networks._common import (
     check_entries,
     claim_id,
@@ -61,11 +71,12 @@ def _triangle_lower_bound(outputs: int) -> Verdict:
     )
     failed = [k for k, verdict in links.items() if verdict.status != Status.HOLDS]
     if failed:
-        return Verdict.inconclusive(f"links not shown: {failed}")
-    return Verdict.holds(
+        return Verdict.inconclusive(f"links not shown: {failed}", Reason.UNDECIDED)
+    return conjunction(
+        list(links.values()),
         "(26)_d = (|a| - ||b||)^2 + (|c| - ||e||)^2 + 2(||a b|| + ||c e||) >= "
         "2||a b - c e|| = 2||beta_d|| (w+ = (a, b), w- = (c, e); Lagrange's identity "
-        f"gives the triangle inequality; O = {outputs}, each link exact)"
+        f"gives the triangle inequality; O = {outputs}, each link exact)",
     )
 
 
@@ -83,16 +94,24 @@ def _check_one_branch_zero() -> Verdict:
             sp.Matrix([-6, -8]) * fifth,
         ),
     ]
+    bounds = []
     for a, b, c, e in examples:
         bound = _triangle_lower_bound(b.rows)
-        if bound.status != Status.HOLDS:
-            return bound
+        if bound.status != Status.HOLDS or bound.basis != Basis.PROOF:
+            return Verdict.inconclusive(
+                f"the lower bound (26)_d >= 2||beta_d|| is not proved exactly for "
+                f"O = {b.rows}: {bound.detail}",
+                Reason.UNDECIDED,
+            )
+        bounds.append(bound)
         beta = theory.mtl_effective_weights(a, b, c, e)
         cost = theory.mtl_parameter_norm_eq26(a, b, c, e)
         minimum = 2 * theory.norm(beta)
-        if sp.simplify(cost - minimum) != 0:
+        # Rational weights with a rational norm: cost - minimum is an exact number.
+        if sp.simplify(cost - minimum) != 0 or not cost.is_Rational:
             return Verdict.inconclusive(
-                f"example {a, list(b), c, list(e)} is not minimal"
+                f"example {a, list(b), c, list(e)} is not shown minimal exactly",
+                Reason.UNDECIDED,
             )
         findings.append(
             f"O = {b.rows}: w_+ = ({a}, {list(b)}), w_- = ({c}, {list(e)}) give "
@@ -101,8 +120,11 @@ def _check_one_branch_zero() -> Verdict:
     return Verdict.fails(
         "minimizers with both branches nonzero exist: "
         + "; ".join(findings)
-        + f", the minimum since {bound.detail}. The minimizer is not unique: the "
-        "branches need only be balanced and aligned with beta_d, not zero"
+        + f", the minimum since {bounds[-1].detail}. The minimizer is not unique: "
+        "the branches need only be balanced and aligned with beta_d, not zero",
+        Basis.PROOF,
+        "; ".join(findings) + " (exact rational arithmetic; the bound "
+        "(26)_d >= 2||beta_d|| is proved exactly), with no branch zero",
     )
 
 
@@ -117,9 +139,11 @@ def _check_wlog_plus_branch() -> Verdict:
     attained = check_identity(theory.mtl_parameter_norm_eq27(a, beta / a), 2 * size)
     if attained.status != Status.HOLDS:
         return attained.with_detail(f"attainment: {attained.detail}")
-    return Verdict.holds(
+    return conjunction(
+        [bound, attained],
         f"{bound.detail}; the + branch alone attains it, w+^(1) = sqrt||beta_d||, "
-        f"w+^(2) = beta_d/w+^(1) ({attained.detail}): min (26) = min (27) = 2||beta_d||"
+        f"w+^(2) = beta_d/w+^(1) ({attained.detail}): min (26) = min (27) = "
+        "2||beta_d||",
     )
 
 
@@ -132,35 +156,54 @@ def _check_objective(outputs: int) -> Verdict:
     )
 
 
-def _check_stationary_z() -> Verdict:
+_Objective = Callable[[sp.Expr, sp.Expr], sp.Expr]
+
+
+def _check_stationary_z(objective_of: _Objective) -> Verdict:
+    """Eq. (29) or (34): the stationary z of ``objective_of(z, b)``, exactly."""
     z, size = sp.symbols("z b", positive=True)
-    objective = theory.mtl_objective_eq28(z, size)
+    objective = objective_of(z, size)
     roots = [r for r in sp.solve(sp.diff(objective, z), z) if r.is_positive]
     if len(roots) != 1:
-        return Verdict.fails(f"positive stationary points {roots}")
+        return Verdict.fails(
+            f"exact: d/dz (z^2 + b^2/z^2) has the positive roots {roots}, not one",
+            Basis.PROOF,
+            f"positive stationary points {roots} (sympy.solve, exact)",
+        )
     squared = sp.simplify(roots[0] ** 2)
     curvature = sp.simplify(sp.diff(objective, z, 2).subs(z, roots[0]))
     if squared == theory.stationary_z_squared(size) and curvature.is_positive:
         return Verdict.holds(
             f"exact: the unique positive root of d/dz (z^2 + b^2/z^2) is z = "
             f"{sp.sstr(roots[0])}, so z^2 = b = ||.||_2; second derivative "
-            f"{sp.sstr(curvature)} > 0"
+            f"{sp.sstr(curvature)} > 0",
+            Basis.PROOF,
         )
-    return Verdict.fails(f"z^2 = {sp.sstr(squared)} at the stationary point")
+    if (squared - theory.stationary_z_squared(size)).is_zero is False:
+        return Verdict.fails(
+            f"exact: z^2 = {sp.sstr(squared)} at the stationary point, not b",
+            Basis.PROOF,
+            f"z^2 - b = {sp.sstr(squared - size)} != 0 (exact)",
+        )
+    return Verdict.inconclusive(
+        f"z^2 = {sp.sstr(squared)}, second derivative {sp.sstr(curvature)}: "
+        "not decided",
+        Reason.UNDECIDED,
+    )
 
 
-def _check_minimum() -> Verdict:
+def _check_minimum(objective_of: _Objective) -> Verdict:
+    """Eq. (30) or (35): the minimum over z > 0 of ``objective_of(z, b)`` is 2b."""
     z, size = sp.symbols("z b", positive=True)
-    objective = theory.mtl_objective_eq28(z, size)
+    objective = objective_of(z, size)
     value = check_identity(objective.subs(z, sp.sqrt(size)), 2 * size)
     gap = check_identity(objective - 2 * size, (z - size / z) ** 2)
-    if value.status == gap.status == Status.HOLDS:
-        return Verdict.holds(
-            f"at z^2 = b the value is 2b ({value.detail}); z^2 + b^2/z^2 - 2b = "
-            f"(z - b/z)^2 >= 0 ({gap.detail}), so 2b is the minimum over z > 0 and "
-            "the sum over d is 2 sum_d ||beta_d||_2"
-        )
-    return Verdict.fails(f"value: {value.detail}; gap: {gap.detail}")
+    return conjunction(
+        [value, gap],
+        f"at z^2 = b the value is 2b ({value.detail}); z^2 + b^2/z^2 - 2b = "
+        f"(z - b/z)^2 >= 0 ({gap.detail}), so 2b is the minimum over z > 0 and "
+        "the sum is twice the sum of the norms",
+    )
 
 
 def _check_l12_total() -> Verdict:
@@ -225,12 +268,11 @@ def _check_unit_direction() -> Verdict:
     size = check_identity(
         theory.norm(magnitude) ** 2, theory.norm(w2[0]) ** 2 * theory.norm(w1[0]) ** 2
     )
-    if unit.status == size.status == Status.HOLDS:
-        return Verdict.holds(
-            f"||theta_h|| = 1 ({unit.detail}); ||m_h|| = ||w_h^(2)|| ||w_h^(1)|| "
-            f"({size.detail}), so (32) only rescales the unit"
-        )
-    return Verdict.fails(f"unit: {unit.detail}; magnitude: {size.detail}")
+    return conjunction(
+        [unit, size],
+        f"||theta_h|| = 1 ({unit.detail}); ||m_h|| = ||w_h^(2)|| ||w_h^(1)|| "
+        f"({size.detail}), so (32) only rescales the unit",
+    )
 
 
 def _check_relu_objective() -> Verdict:
@@ -252,6 +294,17 @@ CLAIMS: tuple[Claim, ...] = (
         _check_one_branch_zero,
         Status.FAILS,
         assumptions=("weights real and unconstrained",),
+        quote=(
+            "First we note that in the minimum parameter norm solution, for a given "
+            "input dimension d , either all its associated + weights or all its "
+            "associated - weights will be zero."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "O = 1 and O = 2 outputs, real unconstrained weights at fixed beta_d "
+            "(exact rational minimizers): the text's minimum of (26) for given "
+            "solution coefficients"
+        ),
     ),
     Claim(
         SOURCE,
@@ -264,6 +317,14 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("beta_d != 0", "O = 2 (Lagrange's identity for any O)"),
         corrects=claim_id("26", "one-branch-zero"),
+        quote=(
+            "Without loss of generality we may assume that all the - weights are zero."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "O = 2 outputs, beta_d != 0 symbolic: our corrected statement (the "
+            "minimum is attained with the - weights zero, not only there)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -276,6 +337,15 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("z_d > 0", "O = 3"),
         formula=theory.display_eq28,
+        quote=(
+            r"((w_{+,d}^{(1)})^2) + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 = z_d^2 + "
+            r"\|\vec{\beta}_d\|_2^2 / z_d^2."
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "z_d > 0, O = 3 real beta_o,d: the text's substitution w_+,o,d^(2) = "
+            "beta_o,d/z_d"
+        ),
     ),
     Claim(
         SOURCE,
@@ -283,10 +353,15 @@ CLAIMS: tuple[Claim, ...] = (
         "stationary-point",
         Kind.IDENTITY,
         "d/dz_d (28) = 0 at z_d^2 = ||beta_d||_2, the unique positive stationary point",
-        _check_stationary_z,
+        lambda: _check_stationary_z(theory.mtl_objective_eq28),
         Status.HOLDS,
         assumptions=("z_d > 0", "beta_d != 0"),
         formula=theory.display_eq29,
+        quote=r"z_d^2 = \|\vec{\beta}_d\|_2.",
+        reading=Reading.PRINTED,
+        regime=(
+            "z_d > 0, ||beta_d|| > 0 symbolic: 'Setting the derivative to zero' of (28)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -295,10 +370,16 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.INEQUALITY,
         "the minimum of (28) over z_d is 2||beta_d||_2, so the minimal (27) is "
         "2 sum_d ||beta_d||_2",
-        _check_minimum,
+        lambda: _check_minimum(theory.mtl_objective_eq28),
         Status.HOLDS,
         assumptions=("beta_d != 0 (for beta_d = 0 the minimum 0 is at w = 0)",),
         formula=theory.display_eq30,
+        quote=(
+            r"\sum_{d=1}^D \left((w_{+,d}^{(1)})^2 + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 "
+            r"\right) = 2 \sum_{d=1}^D \|\vec{\beta}_d\|_2,"
+        ),
+        reading=Reading.PRINTED,
+        regime="z_d > 0, ||beta_d|| > 0 symbolic: (30) as the minimum of (28) over z_d",
     ),
     Claim(
         SOURCE,
@@ -310,6 +391,14 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("O = 3, D = 2", "beta_d != 0"),
         formula=theory.display_eq30,
+        quote=(
+            r"\sum_{d=1}^D \left((w_{+,d}^{(1)})^2 + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 "
+            r"\right) = 2 \sum_{d=1}^D \|\vec{\beta}_d\|_2,"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "O = 3, D = 2, real beta with beta_d != 0, at z_d^2 = ||beta_d|| of (29)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -320,6 +409,13 @@ CLAIMS: tuple[Claim, ...] = (
         _check_single_output,
         Status.HOLDS,
         assumptions=("O = 1", "D = 3"),
+        quote=(
+            "Note that this implies, as a special case, that the minimum parameter "
+            "solution to a diagonal linear network with one output minimizes the ℓ_1 "
+            "norm."
+        ),
+        reading=Reading.PROSE,
+        regime="O = 1, D = 3, all real beta: the text's special case",
     ),
     Claim(
         SOURCE,
@@ -332,6 +428,15 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("w_h^(1) != 0",),
         formula=theory.display_eq31,
+        quote=(
+            r"f_w(x) = \sum_{h=1}^H w_h^{(2)} (\langle w_h^{(1)}, \vec{x} \rangle)_+ "
+            r"= \sum_{h=1}^H \vec{m}_h (\langle \vec{\theta}_h, \vec{x} \rangle)_+,"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "H = 2 units, 2 inputs, O = 2 outputs, real weights with w_h^(1) != 0, "
+            "all real x"
+        ),
     ),
     Claim(
         SOURCE,
@@ -343,6 +448,15 @@ CLAIMS: tuple[Claim, ...] = (
         _check_unit_direction,
         Status.HOLDS,
         assumptions=("w_h^(1) != 0",),
+        quote=(
+            r"\vec{m}_h = w_h^{(2)} \|w_h^{(1)}\|_2, \vec{\theta}_h = w_h^{(1)} / "
+            r"\|w_h^{(1)}\|_2,"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "3 inputs, O = 2, real weights with w_h^(1) != 0: properties of the "
+            "definitions (32) that the text uses without stating"
+        ),
     ),
     Claim(
         SOURCE,
@@ -355,6 +469,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("z_h > 0", "O = 3"),
         formula=theory.display_eq33,
+        quote=(
+            r"\|w_h^{(1)}\|_2^2 + \|w_h^{(2)}\|_2^2 = z_h^2 + \|\vec{m}_h\|_2^2 / "
+            r"z_h^2."
+        ),
+        reading=Reading.PRINTED,
+        regime="z_h > 0, O = 3 real m_h: the text's substitution w_h^(2) = m_h/z",
     ),
     Claim(
         SOURCE,
@@ -362,10 +482,15 @@ CLAIMS: tuple[Claim, ...] = (
         "stationary-point",
         Kind.IDENTITY,
         "d/dz_h (33) = 0 at z_h^2 = ||m_h||_2, the unique positive stationary point",
-        _check_stationary_z,
+        lambda: _check_stationary_z(theory.relu_objective_eq33),
         Status.HOLDS,
         assumptions=("z_h > 0", "m_h != 0"),
         formula=theory.display_eq34,
+        quote=r"z_h^2 = \|\vec{m}_h\|_2.",
+        reading=Reading.PRINTED,
+        regime=(
+            "z_h > 0, ||m_h|| > 0 symbolic: 'Setting the derivative to zero' of (33)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -374,9 +499,15 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.INEQUALITY,
         "the minimum of (33) over z_h is 2||m_h||_2, so the minimal parameter norm is "
         "2 sum_h ||m_h||_2",
-        _check_minimum,
+        lambda: _check_minimum(theory.relu_objective_eq33),
         Status.HOLDS,
         assumptions=("m_h != 0",),
         formula=theory.display_eq35,
+        quote=(
+            r"\sum_{h=1}^H \|w_h^{(1)}\|_2^2 + \|w_h^{(2)}\|_2^2 = 2 \sum_{h=1}^H "
+            r"\|\vec{m}_h\|_2,"
+        ),
+        reading=Reading.PRINTED,
+        regime="z_h > 0, ||m_h|| > 0 symbolic: (35) as the minimum of (33) over z_h",
     ),
 )

@@ -16,11 +16,23 @@ order within 0.15 of 1 (order 0 or 2 would be far outside).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.certify import certified_sign
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+)
+from implicit_bias.errors import ConvergenceError
 from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
 from implicit_bias.numerics import (
     cka,
@@ -47,6 +59,12 @@ __all__ = ["NUMERIC_CLAIMS"]
 _Q_ULPS = 5.0
 #: The observed order of the step-size error must be within this of 1.
 _ORDER_TOLERANCE = 0.15
+#: Random problems of the multi-task dense-target experiment.
+_DENSE_PROBLEMS = 24
+#: A mean difference over problems counts as an effect only beyond this many
+#: standard errors (one-sided p ~ 0.003 for a t statistic with 23 degrees of
+#: freedom; the convention of the other sources' simulation claims).
+_SIGNIFICANCE = 3.0
 
 
 def _claim_id(equation: str, label: str) -> str:
@@ -71,9 +89,12 @@ def _check_q_accuracy() -> Verdict:
     fast = q_potential(z)
     printed = sp.lambdify(theory.z, theory.q_potential(), modules="numpy")
     worst, worst_printed = 0.0, 0.0
+    worst_at = (0.0, 0.0, 0.0)
     for value, computed in zip(z, fast, strict=True):
         exact = q_potential_mp(float(value))
-        worst = max(worst, _ulps(float(computed), exact))
+        error = _ulps(float(computed), exact)
+        if error > worst:
+            worst, worst_at = error, (float(value), float(computed), float(exact))
         if abs(value) <= 1e3:
             with np.errstate(all="ignore"):
                 naive = float(printed(value))
@@ -83,7 +104,36 @@ def _check_q_accuracy() -> Verdict:
         f"to 1e300: max error {worst:.2f} ulp (bound {_Q_ULPS:g}); eq. (23) as "
         f"printed, in float64, is off by up to {worst_printed:.3g} ulp for |z| <= 1e3"
     )
-    return Verdict.holds(detail) if worst <= _Q_ULPS else Verdict.fails(detail)
+    if worst <= _Q_ULPS:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    return _certified_ulp_violation(detail, *worst_at)
+
+
+def _certified_ulp_violation(
+    detail: str, value: float, computed: float, reference: float
+) -> Verdict:
+    """``fails`` when ball arithmetic shows |q(value) - computed| above
+    :data:`_Q_ULPS` ulp of the reference at the exact binary ``value``."""
+    bound = Fraction(_Q_ULPS) * Fraction(float(np.spacing(abs(reference))))
+    excess = sp.Abs(
+        theory.q_potential(theory.z)
+        - sp.Rational(*Fraction(computed).as_integer_ratio())
+    ) - sp.Rational(*bound.as_integer_ratio())
+    certificate = certified_sign(excess, {theory.z: Fraction(value)}, 1)
+    if certificate.certified:
+        counterexample = (
+            f"at z = {Fraction(value)} (the float {value!r}, exactly), "
+            f"|q(z) - {computed!r}| - {_Q_ULPS:g} ulp is in {certificate.enclosure} "
+            f"(ball arithmetic, {certificate.bits} bits), which is > 0"
+        )
+        return Verdict.fails(
+            f"{detail}; {counterexample}", Basis.CERTIFIED, counterexample
+        )
+    return Verdict.inconclusive(
+        f"{detail}; the excess over {_Q_ULPS:g} ulp is not certified: "
+        f"{certificate.enclosure}",
+        Reason.UNDECIDED,
+    )
 
 
 def _check_min_q_interpolant() -> Verdict:
@@ -108,7 +158,13 @@ def _check_min_q_interpolant() -> Verdict:
         f"2 asinh(beta/k) of ||beta||_Q lies in the row space of X to {worst_kkt:.1e}"
     )
     ok = worst_feasibility <= 1e-10 and worst_kkt <= 1e-8
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    if ok:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    return Verdict.inconclusive(
+        f"{detail}: above the tolerances 1e-10 (feasibility) and 1e-8 (KKT); a "
+        "float64 solver's residual is evidence, not a certified refutation",
+        Reason.UNDECIDED,
+    )
 
 
 def _orders(errors: np.ndarray) -> np.ndarray:
@@ -124,8 +180,22 @@ def _check_stl_endpoint() -> Verdict:
         f"0.02, 0.01: |beta_GD - beta_minQ| = {first} (first problem); observed "
         f"orders in eta {np.round(orders, 3).tolist()}"
     )
+    return _first_order(errors, orders, detail)
+
+
+def _first_order(errors: np.ndarray, orders: np.ndarray, detail: str) -> Verdict:
+    """``holds`` when every observed order is within :data:`_ORDER_TOLERANCE` of 1.
+
+    Deterministic runs at three step sizes: there is no standard error, so an
+    order outside the band is ``inconclusive`` (a step size too large for the
+    asymptotic regime is as likely as a wrong limit), not ``fails``.
+    """
     ok = np.all(np.abs(orders - 1) <= _ORDER_TOLERANCE) and np.all(errors > 1e-8)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    if ok:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    return Verdict.inconclusive(
+        f"{detail}: not every order within {_ORDER_TOLERANCE} of 1", Reason.UNDECIDED
+    )
 
 
 def _check_ptft_endpoint() -> Verdict:
@@ -137,22 +207,41 @@ def _check_ptft_endpoint() -> Verdict:
         "min-Q interpolant with k = (rescale |w1_aux|)^2 + gamma^2 up to errors of "
         f"observed orders {np.round(orders, 3).tolist()} in eta"
     )
-    ok = np.all(np.abs(orders - 1) <= _ORDER_TOLERANCE) and np.all(errors > 1e-8)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return _first_order(errors, orders, detail)
 
 
 def _check_mtl_min_l12() -> Verdict:
-    excess, distance = multitask_dense_gap()
+    try:
+        excess = np.array(
+            [multitask_dense_gap(seed=seed)[0] for seed in range(_DENSE_PROBLEMS)]
+        )
+    except ConvergenceError as failure:
+        return Verdict.inconclusive(f"a run did not converge: {failure}", Reason.BUDGET)
+    growth = excess[:, 1] - excess[:, 0]
+    mean = float(np.mean(growth))
+    se = float(np.std(growth, ddof=1) / np.sqrt(growth.size))
     detail = (
-        "n = 5, D = 12, O = 2, dense targets: from alpha = 1e-2 and 1e-4 the "
-        "endpoint's "
-        f"l1,2 norm exceeds the minimum by {excess[0]:.3f} and {excess[1]:.3f}, at "
-        f"distance {distance[0]:.3f} and {distance[1]:.3f} from the min-l1,2 "
-        "interpolant: the gap grows as the initialization shrinks"
+        f"{_DENSE_PROBLEMS} random problems (seeds 0-{_DENSE_PROBLEMS - 1}; n = 5, "
+        "D = 12, O = 2, dense Gaussian targets), every run converged to a relative "
+        "loss of 1e-20 (the trainer raises otherwise): the endpoint's l1,2 norm "
+        "exceeds the minimum by a mean of "
+        f"{np.mean(excess[:, 0]):.4f} from alpha = 1e-2 and {np.mean(excess[:, 1]):.4f}"
+        " from alpha = 1e-4; the excess grows as alpha shrinks in "
+        f"{int(np.sum(growth > 0))} of {growth.size} problems, by {mean:.4f} +- "
+        f"{se:.4f} (SE), {mean / se:.2f} SE (effect counted beyond "
+        f"{_SIGNIFICANCE:g} SE). Were the alpha -> 0 endpoint the min-l1,2 "
+        "interpolant, the excess would shrink as alpha does (for O = 1 it decays "
+        "like 1/log(1/alpha), the Q-norm of (22))"
     )
-    if excess[1] < 1e-3 or (excess[1] < excess[0] and distance[1] < distance[0]):
-        return Verdict.holds(detail)
-    return Verdict.fails(detail)
+    if mean > _SIGNIFICANCE * se:
+        return Verdict.fails(
+            detail,
+            Basis.STATISTICAL,
+            f"mean growth of the l1,2 excess from alpha = 1e-2 to 1e-4 over "
+            f"{growth.size} problems: {mean:.4f} +- {se:.4f} (SE), "
+            f"{mean / se:.2f} SE > {_SIGNIFICANCE:g}",
+        )
+    return Verdict.inconclusive(detail, Reason.STATISTICAL)
 
 
 def _check_mtl_planted() -> Verdict:
@@ -163,7 +252,14 @@ def _check_mtl_planted() -> Verdict:
         f"1e-1, 1e-2, 1e-3: {np.array2string(relative, precision=3)}"
     )
     ok = bool(np.all(np.diff(relative) < 0) and relative[-1] <= 0.05)
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    if ok:
+        return Verdict.holds(
+            f"{detail}: decreasing, and within 5% at alpha = 1e-3", Basis.NUMERICAL
+        )
+    return Verdict.inconclusive(
+        f"{detail}: not decreasing to within 5% (one problem, no standard error)",
+        Reason.STATISTICAL,
+    )
 
 
 def _check_norms_versus_samples(quick: bool) -> Verdict:
@@ -179,7 +275,16 @@ def _check_norms_versus_samples(quick: bool) -> Verdict:
     )
     low_sample = mtl[0] < 1 and ptft[0] < 1
     converge = abs(mtl[-1] - 1) <= 0.05 and abs(ptft[-1] - 1) <= 0.05
-    return Verdict.holds(detail) if low_sample and converge else Verdict.fails(detail)
+    if low_sample and converge:
+        return Verdict.holds(
+            f"{detail}: below 1 at the smallest n, within 5% of 1 at the largest",
+            Basis.STATISTICAL,
+        )
+    return Verdict.inconclusive(
+        f"{detail}: not (below 1 at the smallest n and within 5% of 1 at the "
+        f"largest); medians of {result.mtl_l12.shape[1]} repeats, no standard error",
+        Reason.STATISTICAL,
+    )
 
 
 def _check_stl_contrast(norm: str) -> Verdict:
@@ -195,8 +300,21 @@ def _check_stl_contrast(norm: str) -> Verdict:
         f"{np.round(ratio, 3).tolist()} (rows: n; columns: repeats); below the truth "
         f"in every repeat at n = {result.sample_sizes[below].tolist()}"
     )
-    consistently_lower = bool(below[0])
-    return Verdict.fails(detail) if consistently_lower else Verdict.holds(detail)
+    if bool(below[0]):
+        # Below the truth in every repeat at the smallest n: with 2 repeats of a
+        # scaled-down configuration that is no evidence against "not
+        # consistently", so not a failure of the source.
+        return Verdict.inconclusive(
+            f"{detail}: below the truth in all {ratio.shape[1]} repeats at n = "
+            f"{int(result.sample_sizes[0])}; {ratio.shape[1]} repeats of our "
+            "scaled-down configuration cannot establish 'consistently'",
+            Reason.STATISTICAL,
+        )
+    return Verdict.holds(
+        f"{detail}: at n = {int(result.sample_sizes[0])} a repeat is at or above "
+        "the truth, so STL is not consistently below it",
+        Basis.SEARCH,
+    )
 
 
 def _check_rescaling_overlap(quick: bool) -> Verdict:
@@ -210,7 +328,15 @@ def _check_rescaling_overlap(quick: bool) -> Verdict:
         f"{result.rescales.tolist()}: {np.round(overlap, 3).tolist()}"
     )
     ok = bool(np.all(np.diff(overlap) >= 0) and overlap[0] < overlap[-1])
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    if ok:
+        return Verdict.holds(
+            f"{detail}: nondecreasing in the rescaling factor", Basis.STATISTICAL
+        )
+    return Verdict.inconclusive(
+        f"{detail}: not nondecreasing (medians of {result.ptft_overlap.shape[-1]} "
+        "repeats, no standard error)",
+        Reason.STATISTICAL,
+    )
 
 
 def _check_representation_numerics() -> Verdict:
@@ -227,7 +353,11 @@ def _check_representation_numerics() -> Verdict:
         worst = max(worst, abs(lhs - rhs) / abs(rhs))
         pr = float(participation_ratio(x))
         if not 1 <= pr <= 8:
-            return Verdict.fails(f"participation ratio {pr} outside [1, 8]")
+            return Verdict.inconclusive(
+                f"participation_ratio gives {pr}, outside [1, 8] (float64, not "
+                "certified)",
+                Reason.UNDECIDED,
+            )
     # Orthonormal columns orthogonal to the constant vector: mean-zero,
     # uncorrelated, equal variances.
     frame = np.column_stack([np.ones(500), rng.standard_normal((500, 10))])
@@ -239,7 +369,12 @@ def _check_representation_numerics() -> Verdict:
         f"{subset:.12f}"
     )
     ok = worst <= 1e-12 and abs(subset - 5) <= 1e-9
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    if ok:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    return Verdict.inconclusive(
+        f"{detail}: above the tolerances 1e-12 / 1e-9 (float64, not certified)",
+        Reason.UNDECIDED,
+    )
 
 
 NUMERIC_CLAIMS: tuple[Claim, ...] = (
@@ -251,6 +386,17 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "min_q_norm_interpolant solves min ||beta||_Q s.t. X beta = y (feasible, KKT)",
         _check_min_q_interpolant,
         Status.HOLDS,
+        quote=(
+            r"\|\beta_d\|_Q := \sum_{d=1}^D \left(((w_0)_d^{(1)})^2 + "
+            r"((w_0)_d^{(2)})^2 \right) q \left(\frac{2\beta_d}{((w_0)_d^{(1)})^2 + "
+            r"((w_0)_d^{(2)})^2} \right)"
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "n = 10, D = 40 Gaussian problems, init scales 1e-3, 1, 10: our evaluator "
+            "of the minimum of (22) subject to X beta = y; tolerances 1e-10 / 1e-8 "
+            "relative (float64 solver)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -262,6 +408,19 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         _check_stl_endpoint,
         Status.HOLDS,
         assumptions=("gradient descent, not flow: error first order in eta",),
+        quote=(
+            r"it follows that under the assumption that $\vec{\beta}(\infty)$ fits "
+            r"the training data with zero error, among all such solutions, "
+            r"$\vec{\beta}(\infty)$ minimizes the penalty"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "gradient descent (not flow) at eta = 0.04, 0.02, 0.01 on 4 problems with "
+            "n = 5, D = 10, w_+(0) = w_-(0) = w0 of scale 0.5, w0^(1) != w0^(2): the "
+            "text's Appendix A setting; an observed order within 0.15 of 1 (order 0 "
+            "or 2 would be far outside) is our reading of 'minimizes' for a "
+            "discretization"
+        ),
     ),
     Claim(
         SOURCE,
@@ -273,6 +432,19 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         _check_ptft_endpoint,
         Status.HOLDS,
         assumptions=("gradient descent, not flow: error first order in eta",),
+        quote=(
+            r"If we assume that the initialization of $w_0^{(2)}$ is a vector with "
+            r"constant entries γ and that $w_0^{(1)}$ is obtained from fitting "
+            r"solution to a pretraining task with effective weights "
+            r"$\vec{\beta}^{aux}$"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "pretraining from alpha = 0.3 on a 4-sparse task (D = 10, 8 samples), "
+            "rescale 1 and 0.5, gamma = 0.1, finetuning at eta = 0.04, 0.02, 0.01 on "
+            "n = 5: k_d from the pretrained first layer (our reading of the end of "
+            "Appendix A); order within 0.15 of 1"
+        ),
     ),
     Claim(
         SOURCE,
@@ -282,6 +454,13 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "q_potential evaluates eq. (23) to a few ulps on the whole real line",
         _check_q_accuracy,
         Status.HOLDS,
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.EXTENSION,
+        regime=(
+            "2000 float64 points with |z| from 1e-300 to 1e300: our evaluator of (23) "
+            "against a 50-digit reference, within 5 ulp (its rounding analysis bounds "
+            "the error by 4.6 ulp)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -293,6 +472,15 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         _check_mtl_min_l12,
         Status.FAILS,
         assumptions=("MSE loss, small equal initialization of both layers",),
+        quote=r"where the right-hand side of the equation is the $\ell_{1,2}$ norm.",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "MSE, gradient descent from every weight at alpha = 1e-2 and 1e-4, 24 "
+            "random problems with n = 5, D = 12, O = 2 dense targets: our "
+            "implicit-bias reading of (30) (Appendix B shows only that the minimum "
+            "PARAMETER norm is 2 ||beta||_{1,2}; Appendix C draws it for "
+            "cross-entropy)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -304,6 +492,14 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         _check_mtl_planted,
         Status.HOLDS,
         corrects=_claim_id("30", "gd-reaches-min-l12"),
+        quote=r"where the right-hand side of the equation is the $\ell_{1,2}$ norm.",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "one problem: n = 20, D = 40, O = 2 sharing 5 inputs (the planted B is "
+            "the unique min-l1,2 interpolant), alpha = 1e-1, 1e-2, 1e-3: our reading; "
+            "'recovers' = relative distance decreasing in alpha and below 5% at alpha "
+            "= 1e-3, a threshold of ours"
+        ),
     ),
     Claim(
         SOURCE,
@@ -316,6 +512,19 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         budget_seconds=120.0,
         slow=False,
+        quote=(
+            "as the amount of training data increases, the norms all converge to that "
+            "of the ground truth solution, but in the low-sample regime, MTL and "
+            "PT+FT find solutions with lower values of their corresponding norm than "
+            "the ground-truth function"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "quick configuration (D = 40, 4 shared features, n = 4..32, 2 repeats), "
+            "scaled down from Fig. 5a (40/40 overlapping features): 'lower' = median "
+            "ratio to the truth below 1 at the smallest n, 'converge' = within 5% at "
+            "the largest n, thresholds of ours"
+        ),
     ),
     Claim(
         SOURCE,
@@ -325,9 +534,21 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "by contrast, STL does not consistently find solutions with lower values of "
         "these norms (l1,2 and Q) than the ground truth",
         lambda: _check_stl_contrast("l12"),
-        Status.FAILS,
+        Status.INCONCLUSIVE,
+        expected_reason=Reason.STATISTICAL,
         assumptions=("two single-task networks stacked as the l1,2 predictor",),
         budget_seconds=120.0,
+        quote=(
+            "by contrast, STL does not consistently find solutions with lower values "
+            "of these norms than the ground truth"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "quick configuration (D = 40, 4 shared features, n = 4..32, 2 repeats), "
+            "scaled down from Fig. 5a; STL l1,2 = two single-task networks stacked "
+            "(our reading); 'consistently lower' = below the truth in every repeat at "
+            "the smallest n"
+        ),
     ),
     Claim(
         SOURCE,
@@ -335,11 +556,21 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "stl-contrast-q",
         Kind.SIMULATION,
         "STL does not consistently find solutions of lower Q norm than the ground "
-        "truth (the contrast holds for Q, not for l1,2)",
+        "truth (the Q half of the contrast)",
         lambda: _check_stl_contrast("q"),
         Status.HOLDS,
-        corrects=_claim_id("sec-E.1", "stl-contrast"),
         budget_seconds=120.0,
+        quote=(
+            "by contrast, STL does not consistently find solutions with lower values "
+            "of these norms than the ground truth"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "quick configuration (D = 40, 4 shared features, n = 4..32, 2 repeats), "
+            "scaled down from Fig. 5a; Q with the PT+FT k_d of the same repeat; 'not "
+            "consistently lower' = some repeat at or above the truth at the smallest "
+            "n"
+        ),
     ),
     Claim(
         SOURCE,
@@ -352,6 +583,18 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         budget_seconds=120.0,
         slow=False,
+        quote=(
+            "Our theory predicts that weight rescaling by a factor less than 1.0 "
+            "following pretraining reduces the propensity of the network to share "
+            "features between auxiliary and main tasks during finetuning."
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "quick configuration (D = 40, 6 auxiliary and 6 main features of which 3 "
+            "shared, rescaling 0.03-1, n = 6, 2 repeats), scaled down from Fig. 5b: "
+            "'reduces' = median overlap nondecreasing in the rescaling factor and "
+            "lower at the smallest than at 1"
+        ),
     ),
     Claim(
         SOURCE,
@@ -364,6 +607,18 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         budget_seconds=900.0,
         slow=True,
+        quote=(
+            "as the amount of training data increases, the norms all converge to that "
+            "of the ground truth solution, but in the low-sample regime, MTL and "
+            "PT+FT find solutions with lower values of their corresponding norm than "
+            "the ground-truth function"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "full configuration (D = 200, 20 shared features, n = 10..160, 5 "
+            "repeats), closer to Fig. 5a: 'lower' = median ratio below 1 at the "
+            "smallest n, 'converge' = within 5% at the largest n, thresholds of ours"
+        ),
     ),
     Claim(
         SOURCE,
@@ -376,6 +631,17 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         budget_seconds=900.0,
         slow=True,
+        quote=(
+            "Our theory predicts that weight rescaling by a factor less than 1.0 "
+            "following pretraining reduces the propensity of the network to share "
+            "features between auxiliary and main tasks during finetuning."
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "full configuration (D = 200, 20 auxiliary and 20 main features of which "
+            "10 shared, rescaling 0.01-1, n = 10, 5 repeats), closer to Fig. 5b: "
+            "median overlap nondecreasing in the rescaling factor"
+        ),
     ),
     Claim(
         SOURCE,
@@ -386,5 +652,17 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "[1, p], and the 10/5-units example",
         _check_representation_numerics,
         Status.HOLDS,
+        quote=(
+            "This measure is equal to the centered kernel alignment (CKA), a measure "
+            "of similarity of two network representations ([Kornblith et al., "
+            "2019a](#)), multiplied by the geometric mean of the participation ratios "
+            "of the two representations."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "20 random 200 x 8 / 200 x 6 float64 pairs and 10 equal-variance "
+            "orthonormal units: our evaluators against the identities, relative "
+            "tolerance 1e-12 (float64 traces)"
+        ),
     ),
 )

@@ -11,8 +11,23 @@ from __future__ import annotations
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, check_series
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_identity,
+    check_series,
+    judge_relation,
+    relation_check,
+)
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.ptft_diagonal_networks._common import (
     SIZE,
     check_entries,
@@ -30,9 +45,49 @@ _beta = sp.Symbol("beta", real=True)
 _k = sp.Symbol("k", positive=True)
 
 
-def _check_q_gradient() -> Verdict:
-    return check_identity(
-        sp.diff(theory.q_norm_term(_beta, _k), _beta), 2 * sp.asinh(_beta / _k)
+def _evaluated(relation: sp.Basic) -> sp.Basic:
+    """``relation`` with its derivatives carried out, still unevaluated itself."""
+    assert isinstance(relation, sp.core.relational.Relational)
+    return type(relation)(relation.lhs.doit(), relation.rhs.doit(), evaluate=False)
+
+
+def _judge_evaluated(relation: sp.Basic) -> Verdict:
+    """:func:`judge_relation` of ``relation`` with its derivatives carried out."""
+    return judge_relation(_evaluated(relation))
+
+
+def _relation_q_gradient() -> sp.Eq:
+    """d/dbeta_d of the summand of (22) against 2 asinh(beta_d/k_d)."""
+    beta, k = theory.beta_d, theory.k_d
+    return sp.Eq(
+        sp.Derivative(theory.q_norm_term(beta, k), beta),
+        2 * sp.asinh(beta / k),
+        evaluate=False,
+    )
+
+
+def _relation_ptft_coefficient() -> sp.Eq:
+    """k_d of (22) at (w0)^(1) = sqrt|beta_aux|, (w0)^(2) = gamma."""
+    return sp.Eq(
+        theory.ptft_coefficient(theory.beta_aux_d, gamma),
+        sp.Abs(theory.beta_aux_d) + gamma**2,
+        evaluate=False,
+    )
+
+
+def _relation_q_derivative() -> sp.Eq:
+    """q'(z) = asinh(z/2) for q of (23)."""
+    return sp.Eq(
+        sp.Derivative(theory.q_potential(theory.z), theory.z),
+        sp.asinh(theory.z / 2),
+        evaluate=False,
+    )
+
+
+def _relation_q_convex() -> sp.Gt:
+    """q''(z) > 0 for q of (23)."""
+    return sp.Gt(
+        sp.Derivative(theory.q_potential(theory.z), (theory.z, 2)), 0, evaluate=False
     )
 
 
@@ -67,13 +122,16 @@ def _check_kkt() -> Verdict:
         return stationarity.with_detail(f"stationarity: {stationarity.detail}")
     curvature = [sp.simplify(sp.diff(c, b)) for c, b in zip(closed, betas, strict=True)]
     if not all(c.is_positive for c in curvature):
-        return Verdict.inconclusive(f"could not show convexity: {curvature}")
-    return Verdict.holds(
+        return Verdict.inconclusive(
+            f"could not show convexity: {curvature}", Reason.UNDECIDED
+        )
+    return conjunction(
+        [form, stationarity],
         f"grad ||beta||_Q = 2 asinh(beta/k) ({form.detail}); at beta = k o "
         "sinh(-4 X^T R), R = int_0^oo r, it is -8 X^T R = X^T nu with nu = -8 R "
         f"(asinh(sinh a) = a for real a; {stationarity.detail}); ||beta||_Q is "
         f"separable with second derivatives {', '.join(sp.sstr(c) for c in curvature)}"
-        " > 0, so stationarity and X beta = y make beta(oo) the unique minimizer"
+        " > 0, so stationarity and X beta = y make beta(oo) the unique minimizer",
     )
 
 
@@ -83,40 +141,32 @@ def _check_q_norm_near_zero() -> Verdict:
     )
 
 
-def _check_ptft_coefficient() -> Verdict:
-    beta_aux = sp.Symbol("beta_aux", real=True)
-    return check_identity(
-        theory.ptft_coefficient(beta_aux, gamma), sp.Abs(beta_aux) + gamma**2
-    )
-
-
-def _check_q_derivative() -> Verdict:
-    return check_identity(sp.diff(theory.q_potential(_z), _z), sp.asinh(_z / 2))
-
-
-def _check_q_convex() -> Verdict:
-    second = sp.diff(theory.q_potential(_z), _z, 2)
-    verdict = check_identity(second, 1 / sp.sqrt(4 + _z**2))
-    if verdict.status != Status.HOLDS:
-        return verdict
-    if (1 / sp.sqrt(4 + _z**2)).is_positive:
-        return Verdict.holds(
-            f"q''(z) = 1/sqrt(4 + z^2) ({verdict.detail}) > 0 for real z"
-        )
-    return Verdict.inconclusive("SymPy could not decide the sign of 1/sqrt(4 + z^2)")
-
-
 def _check_q_even_zero() -> Verdict:
     q = theory.q_potential(_z)
     at_zero = sp.simplify(q.subs(_z, 0))
     slope = sp.simplify(sp.diff(q, _z).subs(_z, 0))
     even = check_identity(q.subs(_z, -_z), q)
-    if at_zero == 0 and slope == 0 and even.status == Status.HOLDS:
-        return Verdict.holds(
-            f"q(0) = 0, q'(0) = 0, q(-z) = q(z) ({even.detail}); with q'' > 0, "
-            "q(z) >= 0 with equality only at 0"
+    for name, value in (("q(0)", at_zero), ("q'(0)", slope)):
+        if value.is_number and value.is_zero is False:
+            return Verdict.fails(
+                f"{name} = {sp.sstr(value)}, not 0 (exact)",
+                Basis.PROOF,
+                f"{name} = {sp.sstr(value)} != 0",
+            )
+    if even.status != Status.HOLDS:
+        # check_identity's fails is certified at its counterexample.
+        return even.with_detail(f"q(-z) = q(z): {even.detail}")
+    if at_zero != 0 or slope != 0:
+        return Verdict.inconclusive(
+            f"q(0) = {at_zero}, q'(0) = {slope}: not simplified to 0",
+            Reason.UNDECIDED,
         )
-    return Verdict.fails(f"q(0) = {at_zero}, q'(0) = {slope}, evenness: {even.detail}")
+    assert even.basis is not None
+    return Verdict.holds(
+        f"q(0) = 0, q'(0) = 0 (exact), q(-z) = q(z) ({even.detail}); with q'' > 0, "
+        "q(z) >= 0 with equality only at 0",
+        even.basis,
+    )
 
 
 def _check_q_small_z() -> Verdict:
@@ -130,7 +180,7 @@ def _check_q_large_z() -> Verdict:
     verdict = check_series(expression, eps, expected, 3)
     if verdict.status != Status.HOLDS:
         return verdict
-    return Verdict.holds(
+    return verdict.with_detail(
         f"with z = 1/epsilon > 0: {verdict.detail}; q is even, so for |z| -> oo "
         "q(z) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) and "
         "k q(2 beta/k) = 2|beta| log(2|beta|/k) - 2|beta| + 2k + O(k^2/|beta|): "
@@ -146,16 +196,19 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "d/dbeta_d [k_d q(2 beta_d/k_d)] = 2 asinh(beta_d/k_d), the inverse of the "
         "sinh form (21)",
-        _check_q_gradient,
+        RelationCheck(_relation_q_gradient, _judge_evaluated),
         Status.HOLDS,
         assumptions=("k_d = (w0_d^(1))^2 + (w0_d^(2))^2 > 0",),
-        formula=lambda: sp.Eq(
-            sp.Derivative(
-                theory.k_d * sp.Function("q")(2 * theory.beta_d / theory.k_d),
-                theory.beta_d,
-            ),
-            2 * sp.asinh(theory.beta_d / theory.k_d),
-            evaluate=False,
+        formula=_relation_q_gradient,
+        quote=(
+            r"\|\beta_d\|_Q := \sum_{d=1}^D \left(((w_0)_d^{(1)})^2 + "
+            r"((w_0)_d^{(2)})^2 \right) q \left(\frac{2\beta_d}{((w_0)_d^{(1)})^2 + "
+            r"((w_0)_d^{(2)})^2} \right)"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "all real beta_d, k_d > 0: the step from the sinh form (21) to the "
+            "penalty (22) that the text leaves to Woodworth et al.'s argument"
         ),
     ),
     Claim(
@@ -175,6 +228,17 @@ CLAIMS: tuple[Claim, ...] = (
             SIZE,
         ),
         formula=theory.display_eq22,
+        quote=(
+            r"it follows that under the assumption that $\vec{\beta}(\infty)$ fits "
+            r"the training data with zero error, among all such solutions, "
+            r"$\vec{\beta}(\infty)$ minimizes the penalty"
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "X beta(oo) = y, int_0^oo r convergent, k_d > 0, explicit instance D = 2, "
+            "n = 2 with real symbolic X, y and weights: the text's assumption that "
+            "beta(oo) 'fits the training data with zero error'"
+        ),
     ),
     Claim(
         SOURCE,
@@ -193,6 +257,12 @@ CLAIMS: tuple[Claim, ...] = (
             + sp.O(theory.beta_d**6),
             evaluate=False,
         ),
+        quote="",
+        reading=Reading.EXTENSION,
+        regime=(
+            "beta -> 0 at fixed k > 0 (series to O(beta^6)): a consequence the text "
+            "does not draw"
+        ),
     ),
     Claim(
         SOURCE,
@@ -201,11 +271,20 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "with (w0)_d^(2) = gamma and (w0)_d^(1) = sqrt|beta_aux_d|, "
         "k_d = |beta_aux_d| + gamma^2",
-        _check_ptft_coefficient,
+        relation_check(_relation_ptft_coefficient),
         Status.HOLDS,
         assumptions=("balanced pretraining (constant magnitude alpha)",),
-        formula=lambda: sp.Eq(
-            theory.k_d, sp.Abs(theory.beta_aux_d) + gamma**2, evaluate=False
+        formula=_relation_ptft_coefficient,
+        quote=(
+            r"the assumption of constant magnitude α in the initialization of the "
+            r"first and second-layer weights implies $(w_0)_d^{(1)} = "
+            r"\sqrt{|\beta_d^{aux}|}$"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "all real beta_aux_d and gamma: the text's PT+FT initialization (w0^(2) = "
+            "gamma, w0^(1) = sqrt|beta_aux|) substituted into k_d of (22); the text "
+            "only says 'the result in Equation 3 follows'"
         ),
     ),
     Claim(
@@ -214,10 +293,14 @@ CLAIMS: tuple[Claim, ...] = (
         "derivative",
         Kind.IDENTITY,
         "q'(z) = asinh(z/2)",
-        _check_q_derivative,
+        RelationCheck(_relation_q_derivative, _judge_evaluated),
         Status.HOLDS,
-        formula=lambda: sp.Eq(
-            sp.Derivative(theory.q_of_z, theory.z), sp.asinh(theory.z / 2)
+        formula=_relation_q_derivative,
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "all real z, as (23) is stated: q' = asinh(z/2) is what makes (22) the "
+            "inverse of the sinh form (21), implied by the text's 'it follows'"
         ),
     ),
     Claim(
@@ -226,10 +309,14 @@ CLAIMS: tuple[Claim, ...] = (
         "convex",
         Kind.INEQUALITY,
         "q''(z) = 1/sqrt(4 + z^2) > 0: q is strictly convex",
-        _check_q_convex,
+        RelationCheck(_relation_q_convex, _judge_evaluated),
         Status.HOLDS,
-        formula=lambda: sp.Eq(
-            sp.Derivative(theory.q_of_z, (theory.z, 2)), 1 / sp.sqrt(4 + theory.z**2)
+        formula=_relation_q_convex,
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "all real z, as (23) is stated: strict convexity is what makes the "
+            "minimizer of (22) unique, implied by the text's 'minimizes the penalty'"
         ),
     ),
     Claim(
@@ -241,6 +328,9 @@ CLAIMS: tuple[Claim, ...] = (
         _check_q_even_zero,
         Status.HOLDS,
         formula=theory.display_eq23,
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.EXTENSION,
+        regime="all real z: properties of (23) the text does not state",
     ),
     Claim(
         SOURCE,
@@ -255,6 +345,9 @@ CLAIMS: tuple[Claim, ...] = (
             theory.q_small_z(theory.z) + sp.O(theory.z**6),
             evaluate=False,
         ),
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.EXTENSION,
+        regime="z -> 0 (series to O(z^6)): a consequence the text does not draw",
     ),
     Claim(
         SOURCE,
@@ -272,6 +365,12 @@ CLAIMS: tuple[Claim, ...] = (
             theory.q_large_z(theory.z_abs)
             + sp.O(theory.z_abs**-3, (theory.z_abs, sp.oo)),
             evaluate=False,
+        ),
+        quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
+        reading=Reading.EXTENSION,
+        regime=(
+            "|z| -> oo (series in 1/|z| to O(|z|^-3)): a consequence the text does "
+            "not draw"
         ),
     ),
 )

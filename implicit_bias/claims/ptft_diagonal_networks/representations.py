@@ -11,7 +11,16 @@ import itertools
 import sympy as sp
 
 from implicit_bias.claims.checks import check_identity
-from implicit_bias.claims.engine import Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.claims.ptft_diagonal_networks._common import claim_id
 from implicit_bias.claims.ptft_diagonal_networks.source import SOURCE
 from implicit_bias.theory import representations as reps
@@ -55,21 +64,25 @@ def _check_pr_eigenvalues() -> Verdict:
     # traces are cancelled one at a time (cancelling the quotient is slow).
     first = sp.cancel(large.trace()) - sp.Add(*lambdas)
     second = sp.cancel((large * large).trace()) - sp.Add(*(v**2 for v in lambdas))
-    three = (
-        Verdict.holds(
-            "exact: cancel(tr C - sum lambda) = cancel(tr C^2 - sum lambda^2) = 0"
+    if two.status != Status.HOLDS:
+        return two.with_detail(f"2 x 2: {two.detail}")
+    if not (first == 0 and second == 0 and orthogonal):
+        # A nonzero cancelled difference is a polynomial, not yet a point where
+        # it is nonzero; the 3 x 3 case is evidence for, not the statement.
+        return Verdict.inconclusive(
+            f"3 x 3: tr C - sum lambda = {first}; tr C^2 - sum lambda^2 = {second}; "
+            f"Q^T Q = I: {orthogonal}",
+            Reason.UNDECIDED,
         )
-        if first == 0 and second == 0
-        else Verdict.fails(
-            f"tr C - sum lambda = {first}; tr C^2 - sum lambda^2 = {second}"
-        )
+    three = Verdict.holds(
+        "exact: cancel(tr C - sum lambda) = cancel(tr C^2 - sum lambda^2) = 0",
+        Basis.PROOF,
     )
-    if two.status == three.status == Status.HOLDS and orthogonal:
-        return Verdict.holds(
-            f"2 x 2 symmetric [[a, b], [b, c]] with SymPy's eigenvalues: {two.detail}; "
-            f"3 x 3 Q diag(lambda) Q^T, Q a symbolic Cayley rotation: {three.detail}"
-        )
-    return Verdict.fails(f"2 x 2: {two.detail}; 3 x 3: {three.detail}")
+    return conjunction(
+        [two, three],
+        f"2 x 2 symmetric [[a, b], [b, c]] with SymPy's eigenvalues: {two.detail}; "
+        f"3 x 3 Q diag(lambda) Q^T, Q a symbolic Cayley rotation: {three.detail}",
+    )
 
 
 def _check_pr_range() -> Verdict:
@@ -83,17 +96,24 @@ def _check_pr_range() -> Verdict:
         spread = sp.Add(*((u - v) ** 2 for u, v in pairs))
         lower = check_identity(total**2 - squares, cross)
         upper = check_identity(p * squares - total**2, spread)
-        if lower.status != Status.HOLDS or upper.status != Status.HOLDS:
-            return Verdict.fails(f"p = {p}: lower {lower.detail}; upper {upper.detail}")
+        if lower.basis != Basis.PROOF or upper.basis != Basis.PROOF:
+            # The identities only rewrite the gaps; a gap that is not rewritten
+            # exactly is not shown of one sign, nor refuted.
+            return Verdict.inconclusive(
+                f"p = {p}: lower {lower.detail}; upper {upper.detail}",
+                Reason.UNDECIDED,
+            )
         if not (cross.is_nonnegative and spread.is_nonnegative):
-            return Verdict.inconclusive(f"p = {p}: signs not decided")
+            return Verdict.inconclusive(f"p = {p}: signs not decided", Reason.UNDECIDED)
         ones = [sp.Integer(1)] * p
         spike = [sp.Integer(1)] + [sp.Integer(0)] * (p - 1)
         if (
             reps.participation_ratio_of_eigenvalues(ones) != p
             or reps.participation_ratio_of_eigenvalues(spike) != 1
         ):
-            return Verdict.fails(f"p = {p}: the bounds are not attained")
+            return Verdict.inconclusive(
+                f"p = {p}: the bounds are not attained (exact)", Reason.UNDECIDED
+            )
         shown.append(p)
     return Verdict.holds(
         "for eigenvalues lambda_i >= 0 (C = X^T X / n is PSD), not all 0: "
@@ -101,7 +121,8 @@ def _check_pr_range() -> Verdict:
         "p sum lambda^2 - (sum lambda)^2 = sum_{i<j} (lambda_i - lambda_j)^2 >= 0 "
         f"(exact for p = {shown[0]}..{shown[-1]}; Lagrange's identity for every p), "
         "so 1 <= PR <= p, with PR = 1 for one nonzero eigenvalue and PR = p for "
-        "equal ones"
+        "equal ones",
+        Basis.PROOF,
     )
 
 
@@ -125,7 +146,8 @@ def _check_ensd_cka() -> Verdict:
             reps.participation_ratio_of_data(x) * reps.participation_ratio_of_data(y)
         ),
     )
-    return explicit.with_detail(
+    return conjunction(
+        [general, explicit],
         f"in the traces (positive for X, Y != 0): {general.detail}; on integer 3 x 2 "
         f"X, Y through the matrix formulas: {explicit.detail}",
     )
@@ -151,14 +173,41 @@ def _check_ensd_subset_as_printed() -> Verdict:
         label: sp.nsimplify(value.subs(dict(zip(variances, v, strict=True))))
         for label, v in counterexamples.items()
     }
-    if form.status == Status.HOLDS and all(v != 5 for v in values.values()):
+    exact = all(v.is_Rational for v in values.values())
+    if exact and all(v != 5 for v in values.values()):
         listing = "; ".join(f"{label}: ENSD = {v}" for label, v in values.items())
         return Verdict.fails(
             "X = 10 uncorrelated units (diagonal covariance with variances v_i), Y = "
             "units 1-5: ENSD = (sum_10 v)(sum_5 v)/sum_10 v^2 "
-            f"({form.detail}), which is 5 only for equal variances. {listing}"
+            f"({form.detail}), which is 5 only for equal variances. {listing}",
+            Basis.PROOF,
+            f"{listing} (exact rational arithmetic), not 5",
         )
-    return Verdict.holds(f"ENSD = {value}")
+    if exact and all(v == 5 for v in values.values()):
+        return Verdict.inconclusive(
+            f"ENSD = 5 at both variance profiles; in general ENSD = {value}",
+            Reason.UNDECIDED,
+        )
+    return Verdict.inconclusive(f"ENSD = {values}", Reason.UNDECIDED)
+
+
+def _exact_counterexample(
+    value: sp.Expr, expected: int, point: dict[sp.Symbol, int]
+) -> Verdict:
+    """``fails`` when ``value`` at the integer ``point`` is an exact rational other
+    than ``expected``, else ``inconclusive``."""
+    at_point = value.subs(point)
+    where = "all scales 1" if len(set(point.values())) == 1 else str(point)
+    if at_point.is_Rational and at_point != expected:
+        return Verdict.fails(
+            f"ENSD = {value}, which is {at_point} at {where}, not {expected}",
+            Basis.PROOF,
+            f"at {where}: ENSD = {at_point} != {expected} (exact rational arithmetic)",
+        )
+    return Verdict.inconclusive(
+        f"ENSD = {value}, not simplified to {expected}; at {where} it is {at_point}",
+        Reason.UNDECIDED,
+    )
 
 
 def _check_ensd_subset_equal() -> Verdict:
@@ -166,9 +215,11 @@ def _check_ensd_subset_equal() -> Verdict:
     value = _subset_ensd([variance] * 10)
     if value == 5:
         return Verdict.holds(
-            "exact: with all ten variances equal to v, ENSD(X, Y) = 5 for every v"
+            "exact: with all ten variances equal to v, ENSD(X, Y) = 5 for every v "
+            "(sympy.cancel of a rational function of v)",
+            Basis.PROOF,
         )
-    return Verdict.fails(f"ENSD = {value}")
+    return _exact_counterexample(value, 5, {variance: 1})
 
 
 def _check_ensd_disjoint() -> Verdict:
@@ -180,9 +231,10 @@ def _check_ensd_disjoint() -> Verdict:
     if value == 0:
         return Verdict.holds(
             "exact: 10 + 5 mean-centred uncorrelated units with arbitrary variances "
-            "and X^T Y = 0 give ENSD = 0"
+            "and X^T Y = 0 give ENSD = 0 (sympy.cancel)",
+            Basis.PROOF,
         )
-    return Verdict.fails(f"ENSD = {value}")
+    return _exact_counterexample(value, 0, {s: 1 for s in (*scales_x, *scales_y)})
 
 
 def _display_pr_range() -> sp.Basic:
@@ -203,6 +255,15 @@ CLAIMS: tuple[Claim, ...] = (
         _check_pr_trace_forms,
         Status.HOLDS,
         formula=reps.display_pr_traces,
+        quote=(
+            r"PR(X) = \frac{(\sum_{i=1}^p \lambda_i)^2}{\sum_{i=1}^p \lambda_i^2} = "
+            r"\frac{\text{trace}(\mathbf{C}_X)^2}{\text{trace}(\mathbf{C}_X^2)} = "
+            r"\frac{\text{trace}(\mathbf{X}^\top "
+            r"\mathbf{X})^2}{\text{trace}(\mathbf{X}^\top \mathbf{X} \mathbf{X}^\top "
+            r"\mathbf{X})}"
+        ),
+        reading=Reading.PRINTED,
+        regime="3 x 2 real symbolic X, symbolic n > 0, as the definition is stated",
     ),
     Claim(
         SOURCE,
@@ -215,6 +276,18 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("C_X symmetric",),
         formula=reps.display_pr_eigenvalues,
+        quote=(
+            r"PR(X) = \frac{(\sum_{i=1}^p \lambda_i)^2}{\sum_{i=1}^p \lambda_i^2} = "
+            r"\frac{\text{trace}(\mathbf{C}_X)^2}{\text{trace}(\mathbf{C}_X^2)} = "
+            r"\frac{\text{trace}(\mathbf{X}^\top "
+            r"\mathbf{X})^2}{\text{trace}(\mathbf{X}^\top \mathbf{X} \mathbf{X}^\top "
+            r"\mathbf{X})}"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "2 x 2 real symmetric C_X, and 3 x 3 C_X = Q diag(lambda) Q^T with a "
+            "symbolic rotation Q: the text's covariance matrices"
+        ),
     ),
     Claim(
         SOURCE,
@@ -226,6 +299,12 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("C_X = X^T X / n positive semidefinite, C_X != 0",),
         formula=_display_pr_range,
+        quote="The PR scales from 1 to p",
+        reading=Reading.PROSE,
+        regime=(
+            "eigenvalues lambda_i >= 0, not all 0, p = 1..6 exactly (Lagrange's "
+            "identity for every p): PSD covariances as in the text"
+        ),
     ),
     Claim(
         SOURCE,
@@ -238,6 +317,17 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("X, Y != 0",),
         formula=reps.display_ensd_cka,
+        quote=(
+            "This measure is equal to the centered kernel alignment (CKA), a measure "
+            "of similarity of two network representations ([Kornblith et al., "
+            "2019a](#)), multiplied by the geometric mean of the participation ratios "
+            "of the two representations."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "X, Y != 0 with positive traces, and integer 3 x 2 X, Y: CKA linear and "
+            "uncentred on the text's mean-centred responses"
+        ),
     ),
     Claim(
         SOURCE,
@@ -250,6 +340,16 @@ CLAIMS: tuple[Claim, ...] = (
         Status.FAILS,
         assumptions=("uncorrelated: diagonal covariance (any variances)",),
         formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+        quote=(
+            r"if \mathbf{X} consists of 10 uncorrelated units, if \mathbf{Y} is taken "
+            r"from a subset of five of those units, the $ENSD(\mathbf{X}, "
+            r"\mathbf{Y})$ will be 5"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "10 units with exactly diagonal covariance and ANY positive variances: "
+            "our reading; the text says only 'uncorrelated', not 'equal variance'"
+        ),
     ),
     Claim(
         SOURCE,
@@ -263,6 +363,16 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=("diagonal covariance", "equal variances"),
         corrects=claim_id("sec-G", "ensd-subset"),
         formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+        quote=(
+            r"if \mathbf{X} consists of 10 uncorrelated units, if \mathbf{Y} is taken "
+            r"from a subset of five of those units, the $ENSD(\mathbf{X}, "
+            r"\mathbf{Y})$ will be 5"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "10 uncorrelated units of equal variance v > 0: our reading of the "
+            "example under which it holds (then PR(X) = 10, as the example implies)"
+        ),
     ),
     Claim(
         SOURCE,
@@ -275,5 +385,15 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=("X^T Y = 0", "any variances"),
         formula=lambda: sp.Eq(reps.display_ensd().lhs, 0),
+        quote=(
+            r"If \mathbf{Y} is taken to be five uncorrelated units that are "
+            r"themselves uncorrelated with all those in \mathbf{X} , the "
+            r"$ENSD(\mathbf{X}, \mathbf{Y})$ will be zero."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "10 + 5 mean-centred units with exactly diagonal covariances, any "
+            "positive variances, X^T Y = 0: the text's example"
+        ),
     ),
 )

@@ -52,17 +52,21 @@ reversal as stated (error averaged over n, master seed 0) is not resolved in
 the quick run (inconclusive): at :math:`\rho = 0.9`, m = 0.01, PT+FT is worse
 than STL at n = 64 (0.037 against 0.012) but better at n = 16 (0.106 against
 0.170), and the average difference is -0.019 +- 0.017 (-1.1 SE); the slow run
-refutes it (below). The corrected statement restricts the reversal to the
-largest n, where STL has learned the teacher's features; it was suggested by
-the seed-0 run and is tested on independent draws (master seed 2), where it
+does not confirm it either (below). Our restricted statement (an extension)
+puts the reversal at the largest n, where STL has learned the teacher's
+features; it was suggested by the seed-0 run and is tested on independent
+draws (master seed 2), where it
 holds (+6.2 SE at m = 0.01, -4.9 SE at m = 1). An intermediate version that
 also asserted a PT+FT benefit at n = 16 for m = 0.01 was tried on master seed 1
 and failed there (-2.6 SE, below the 3 SE bar; the n = 64 reversal was +10.7
-SE); it is not kept. The slow runs decide: averaged over n in {8, ..., 128},
+SE); it is not kept. In the slow runs, averaged over n in {8, ..., 128},
 PT+FT at :math:`\rho = 0.9`, m = 0.01 is even significantly *better* than STL
 (-0.054 +- 0.014, -3.7 SE; it wins for n <= 32 and loses at n = 64 and 128,
-0.019 against 0.002 at n = 128), and the corrected statement holds on master
-seed 2 (+11.3 SE at m = 0.01, -8.1 SE at m = 1, n = 128).
+0.019 against 0.002 at n = 128), but those PT+FT runs are not converged
+(relative training loss up to 1.5e-2 against the criterion :data:`CONVERGED`),
+so the statement is inconclusive there, not refuted: a non-replication by runs
+stopped early is no error of the source. The restricted statement holds on
+master seed 2 (+11.3 SE at m = 0.01, -8.1 SE at m = 1, n = 128).
 
 Caveat: training budget. At m = 0.01 the PT+FT hidden weights move at a rate
 proportional to m (their gradient carries the readout), so finetuning is far
@@ -79,7 +83,15 @@ from dataclasses import replace
 
 import numpy as np
 
-from implicit_bias.claims.engine import Claim, Kind, Reason, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+)
 from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.validation.relu_sample_efficiency import (
@@ -90,6 +102,7 @@ from implicit_bias.validation.relu_sample_efficiency import (
 
 __all__ = [
     "CLAIMS",
+    "CONVERGED",
     "REPLICATE_SETUP",
     "SETUP",
     "SIGNIFICANCE",
@@ -100,6 +113,12 @@ __all__ = [
 #: A mean paired difference counts as significant beyond this many standard
 #: errors (module docstring: P(|t_5| > 3) ~ 0.03 for six seeds).
 SIGNIFICANCE = 3.0
+#: A run is converged when its final relative training loss is at most this: the
+#: fit then misses the targets by 0.1% of their mean square, a tenth of the
+#: smallest relative test-error differences the claims compare (~1e-2). A
+#: ``fails`` needs every compared run converged (a non-replication by runs
+#: stopped early is no error of the source).
+CONVERGED = 1e-3
 #: The default experiment (module docstring); each claim runs one correlation.
 SETUP = SampleEfficiencySetup()
 #: The default experiment on independent draws (master seed 2), for the corrected
@@ -151,22 +170,57 @@ def _run(setup: SampleEfficiencySetup, rho: float) -> SampleEfficiency:
     return sample_efficiency(replace(setup, correlations=(rho,)))
 
 
+def _convergence(result: SampleEfficiency) -> tuple[bool, str]:
+    """Whether every STL and PT+FT run reached :data:`CONVERGED`, in words."""
+    worst = float(max(result.stl_train_loss.max(), result.ptft_train_loss.max()))
+    converged = worst <= CONVERGED
+    return converged, (
+        f"runs {'converged' if converged else 'not converged'} (largest final "
+        f"relative training loss {worst:.1e}; criterion <= {CONVERGED:g})"
+    )
+
+
+def decide(shown: bool, refuted: bool, converged: bool, detail: str) -> Verdict:
+    """The verdict of a simulation claim from its significance tests.
+
+    ``holds`` when the stated effect is beyond :data:`SIGNIFICANCE` SE;
+    ``fails`` only when the opposite is, and every run converged; otherwise
+    ``inconclusive`` (``Reason.STATISTICAL``).
+    """
+    if shown:
+        return Verdict.holds(detail, Basis.STATISTICAL)
+    if refuted and converged:
+        return Verdict.fails(detail, Basis.STATISTICAL)
+    if refuted:
+        return Verdict.inconclusive(
+            detail + f"; the opposite is beyond {SIGNIFICANCE:g} SE, but by runs "
+            "that did not converge",
+            Reason.STATISTICAL,
+            Basis.STATISTICAL,
+        )
+    return Verdict.inconclusive(
+        detail + f"; within {SIGNIFICANCE:g} SE", Reason.STATISTICAL, Basis.STATISTICAL
+    )
+
+
 def _check_benefit_at_rho_1(setup: SampleEfficiencySetup) -> Verdict:
     result = _run(setup, 1.0)
-    findings, ok = [], True
+    findings, ok, refuted = [], True, False
     for magnitude in result.setup.magnitudes:
         mean, error = _paired(result, magnitude)
         ok &= -mean > SIGNIFICANCE * error
+        refuted |= mean > SIGNIFICANCE * error
         findings.append(
             f"m={magnitude:g}: mean(PT+FT - STL) = {mean:.4f} +- {error:.4f} SE "
             f"({-mean / error:.1f} SE better) [{_curves(result, magnitude)}]; "
             f"eq. (11) r~/2|m| = {_penalty_ratio(1.0, magnitude):.3g}"
         )
+    converged, convergence = _convergence(result)
     detail = (
         f"rho = 1, S = {result.setup.seeds} seeds, error averaged over n in "
-        f"{result.setup.sample_sizes}: " + " | ".join(findings)
+        f"{result.setup.sample_sizes}: " + " | ".join(findings) + f"; {convergence}"
     )
-    return Verdict.holds(detail) if ok else Verdict.fails(detail)
+    return decide(ok, refuted, converged, detail)
 
 
 def _check_reversal_at_rho_09(setup: SampleEfficiencySetup) -> Verdict:
@@ -186,12 +240,13 @@ def _check_reversal_at_rho_09(setup: SampleEfficiencySetup) -> Verdict:
         f"{_penalty_ratio(0.9, _SMALL):.3g} (m = {_SMALL:g}), "
         f"{_penalty_ratio(0.9, _COMPARABLE):.3g} (m = {_COMPARABLE:g})"
     )
-    if reversed_small and not reversed_comparable:
-        return Verdict.holds(detail)
-    if small_mean < -SIGNIFICANCE * small_error or reversed_comparable:
-        return Verdict.fails(detail)
-    # Within SIGNIFICANCE SE of no difference at m = 0.01: neither shown nor refuted.
-    return Verdict.inconclusive(detail, Reason.STATISTICAL)
+    converged, convergence = _convergence(result)
+    return decide(
+        reversed_small and not reversed_comparable,
+        small_mean < -SIGNIFICANCE * small_error or reversed_comparable,
+        converged,
+        f"{detail}; {convergence}",
+    )
 
 
 def _paired_at(
@@ -220,9 +275,14 @@ def _check_reversal_at_largest_n(setup: SampleEfficiencySetup) -> Verdict:
     )
     worse_small = small_mean > SIGNIFICANCE * small_error
     better_comparable = -comparable_mean > SIGNIFICANCE * comparable_error
-    if worse_small and better_comparable:
-        return Verdict.holds(detail)
-    return Verdict.fails(detail)
+    converged, convergence = _convergence(result)
+    return decide(
+        worse_small and better_comparable,
+        -small_mean > SIGNIFICANCE * small_error
+        or comparable_mean > SIGNIFICANCE * comparable_error,
+        converged,
+        f"{detail}; {convergence}",
+    )
 
 
 _ASSUMPTIONS = (
@@ -256,6 +316,38 @@ _REVERSAL = (
     "100), not at m = 1"
 )
 
+_BENEFIT_QUOTE = (
+    "For perfectly overlapping features (i.e. $\\rho = 1$), the pretrained network "
+    "is indeed much more sample efficient even when the finetuning task feature "
+    "weight is small relative to the pretraining task feature weight."
+)
+_REVERSAL_QUOTE = (
+    "However, as the correlation decreases this benefit vanishes and reverses "
+    "rapidly (but for small finetuning task feature weights only)."
+)
+_PROTOCOL = (
+    "our protocol (the source gives none; module docstring): six teacher units "
+    "(Fig. 1c's number), d = 8, m_aux = 1, m in {1, 0.01} (m_aux/m = 100 as in the "
+    "text's example), gamma = 0"
+)
+_QUICK = (
+    "; width 24, 256 pretraining samples, n in {16, 64}, 3000 steps, 6 seeds, "
+    "master seed 0; significant beyond 3 SE of the paired per-seed difference"
+)
+_SLOW = (
+    "; width 48, 1024 pretraining samples (the source's), n in {8, ..., 128}, "
+    "6000 steps, 12 seeds, master seed 0; significant beyond 3 SE"
+)
+_BENEFIT_READING = (
+    "; 'much more sample efficient' read as a lower error averaged over n by "
+    "more than 3 SE, at m = 1 and m = 0.01"
+)
+_REVERSAL_READING = (
+    "; rho = 0.9 (the text's example of a moderate correlation) read as where the "
+    "benefit has reversed: PT+FT worse than STL by more than 3 SE (error averaged "
+    "over n) at m = 0.01, not at m = 1"
+)
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE,
@@ -267,6 +359,9 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
+        quote=_BENEFIT_QUOTE,
+        reading=Reading.INTERPRETATION,
+        regime="rho = 1, " + _PROTOCOL + _QUICK + _BENEFIT_READING,
     ),
     Claim(
         SOURCE,
@@ -279,6 +374,9 @@ CLAIMS: tuple[Claim, ...] = (
         expected_reason=Reason.STATISTICAL,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
+        quote=_REVERSAL_QUOTE,
+        reading=Reading.INTERPRETATION,
+        regime="rho = 0.9, " + _PROTOCOL + _QUICK + _REVERSAL_READING,
     ),
     Claim(
         SOURCE,
@@ -294,6 +392,11 @@ CLAIMS: tuple[Claim, ...] = (
             "master seed 2: draws independent of the runs that suggested it",
         ),
         budget_seconds=60.0,
+        reading=Reading.EXTENSION,
+        regime="rho = 0.9, "
+        + _PROTOCOL
+        + _QUICK.replace("master seed 0", "master seed 2")
+        + "; at n = 64 only",
     ),
     Claim(
         SOURCE,
@@ -306,6 +409,9 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=_SLOW_ASSUMPTIONS,
         slow=True,
         budget_seconds=900.0,
+        quote=_BENEFIT_QUOTE,
+        reading=Reading.INTERPRETATION,
+        regime="rho = 1, " + _PROTOCOL + _SLOW + _BENEFIT_READING,
     ),
     Claim(
         SOURCE,
@@ -314,10 +420,14 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.SIMULATION,
         _REVERSAL,
         lambda: _check_reversal_at_rho_09(SLOW_SETUP),
-        Status.FAILS,
+        Status.INCONCLUSIVE,
+        expected_reason=Reason.STATISTICAL,
         assumptions=_SLOW_ASSUMPTIONS,
         slow=True,
         budget_seconds=900.0,
+        quote=_REVERSAL_QUOTE,
+        reading=Reading.INTERPRETATION,
+        regime="rho = 0.9, " + _PROTOCOL + _SLOW + _REVERSAL_READING,
     ),
     Claim(
         SOURCE,
@@ -332,8 +442,12 @@ CLAIMS: tuple[Claim, ...] = (
             "paired over 12 seeds at n = 128, significant beyond 3 SE",
             "master seed 2: draws independent of the runs that suggested it",
         ),
-        corrects=f"{SOURCE}:fig-1c:reversal-at-rho-0.9-large",
         slow=True,
         budget_seconds=900.0,
+        reading=Reading.EXTENSION,
+        regime="rho = 0.9, "
+        + _PROTOCOL
+        + _SLOW.replace("master seed 0", "master seed 2")
+        + "; at n = 128 only",
     ),
 )
