@@ -682,6 +682,9 @@ class RelationCheck:
 
     relation: Callable[[], sp.Basic]
     judge: Callable[[sp.Basic], Verdict]
+    #: The constraint the relation is stated under, as substitutions (e.g. a
+    #: unit norm solved for one coordinate), if any.
+    substitutions: Mapping[sp.Expr, sp.Expr] | None = None
 
     def __call__(self) -> Verdict:
         return self.judge(self.relation())
@@ -713,4 +716,4 @@ def relation_check(
             points=points,
         )
 
-    return RelationCheck(relation, judge)
+    return RelationCheck(relation, judge, substitutions)

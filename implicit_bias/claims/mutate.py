@@ -11,9 +11,11 @@ takes its relation as input (a :class:`~implicit_bias.claims.checks.RelationChec
 * two free symbols with the same SymPy assumptions are swapped;
 
 and the claim's own judge decides each mutant. A mutant is *killed* when its
-verdict is not ``holds``, *equivalent* when SymPy shows it is the same
-relation (its two sides differ from the original's by a difference that
-simplifies to 0), and otherwise *survives*: a mutation the check cannot see.
+verdict is not ``holds``, *equivalent* when SymPy shows the mutant true by
+itself (without the claim's check: a mutated identity that is still an
+identity, a limit that still diverges), and otherwise *survives*: an error
+the check cannot see. Only claims expected to hold are mutated: the question
+is whether their ``holds`` could have been anything else.
 
 For numeric and simulation claims whose decision goes through
 :func:`~implicit_bias.claims.checks.check_close`, :func:`injected_bias`
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy as sp
@@ -75,6 +77,8 @@ class Outcome:
 
     KILLED = "killed"
     SURVIVED = "survived"
+    #: The mutant is a true statement too (SymPy proves it without the
+    #: claim's check): no sound check could kill it.
     EQUIVALENT = "equivalent"
     #: The judge was undecided on the mutant (a timeout, a non-finite value):
     #: it did not say ``holds``, so the mutant counts as killed, but the
@@ -188,22 +192,39 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
     return mutants
 
 
-def _difference(relation: sp.Basic) -> sp.Expr:
-    if isinstance(relation, sp.Eq) and isinstance(relation.lhs, sp.Limit):
-        return relation.lhs.args[0] - relation.rhs
-    return relation.lhs - relation.rhs
+def _true_by_itself(
+    mutant: sp.Basic,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None,
+    budget_seconds: float,
+) -> bool:
+    """Whether SymPy shows the mutant relation true on its own, without the
+    claim's check (so a check ignoring its relation is not excused), under
+    the constraint the relation is stated with: an identity whose difference
+    simplifies to 0, a limit SymPy evaluates to the stated value, an
+    inequality whose gap SymPy shows of the right sign."""
 
+    def constrained(expression: sp.Expr) -> sp.Expr:
+        expression = expression.doit()
+        if substitutions:
+            expression = sp.expand(expression).subs(substitutions)
+        return expression
 
-def _equivalent(original: sp.Basic, mutant: sp.Basic, budget_seconds: float) -> bool:
-    """Whether SymPy shows the mutant is the same relation as the original."""
-    if type(original) is not type(mutant):
-        return False
     try:
         with time_limit(budget_seconds):
-            change = sp.simplify((_difference(mutant) - _difference(original)).doit())
+            if isinstance(mutant, sp.Eq) and isinstance(mutant.lhs, sp.Limit):
+                value = mutant.lhs.doit()
+                return bool(value == mutant.rhs or sp.simplify(value - mutant.rhs) == 0)
+            if isinstance(mutant, sp.Eq):
+                return bool(sp.simplify(constrained(mutant.lhs - mutant.rhs)) == 0)
+            if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+                gap = sp.simplify(constrained(mutant.gts - mutant.lts))
+                strict = isinstance(mutant, (sp.Lt, sp.Gt))
+                return bool(gap.is_positive if strict else gap.is_nonnegative)
     except CheckTimeout:
         return False
-    return bool(change == 0)
+    except Exception:  # SymPy gives up on some mutants (NotImplementedError...)
+        return False
+    return False
 
 
 def mutation_outcomes(
@@ -215,14 +236,14 @@ def mutation_outcomes(
       claim: a claim whose ``check`` is a
         :class:`~implicit_bias.claims.checks.RelationCheck`.
       limit: at most this many mutants (see :func:`symbolic_mutants`).
-      equivalence_seconds: CPU time to show a surviving mutant equivalent.
+      equivalence_seconds: CPU time to show a surviving mutant true by itself.
 
     Returns:
       One :class:`MutantOutcome` per mutant; empty when the check does not
-      take its relation as input.
+      take its relation as input or the claim is not expected to hold.
     """
     check = claim.check
-    if not isinstance(check, RelationCheck):
+    if not isinstance(check, RelationCheck) or claim.expected != Status.HOLDS:
         return []
     original = check.relation()
     outcomes = []
@@ -232,7 +253,7 @@ def mutation_outcomes(
             outcome = Outcome.KILLED
         elif verdict.status == Status.INCONCLUSIVE:
             outcome = Outcome.UNDECIDED
-        elif _equivalent(original, mutant.relation, equivalence_seconds):
+        elif _true_by_itself(mutant.relation, check.substitutions, equivalence_seconds):
             outcome = Outcome.EQUIVALENT
         else:
             outcome = Outcome.SURVIVED
@@ -259,6 +280,8 @@ def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
     can be shifted; for others the check's verdict is unchanged and the
     outcome is reported as not instrumented (empty list).
     """
+    if claim.expected != Status.HOLDS:
+        return []
     outcomes = []
     for factor in BIAS_FACTORS:
         for sign in (1.0, -1.0):
@@ -332,12 +355,24 @@ STEP_SECONDS = 3.0
 
 
 def _mutations(claim: Claim, limit: int | None, with_bias: bool) -> ClaimMutations:
-    with capped_budgets(STEP_SECONDS):
-        symbolic = mutation_outcomes(claim, limit=limit)
+    try:
+        with capped_budgets(STEP_SECONDS):
+            symbolic = mutation_outcomes(claim, limit=limit)
+    except Exception as error:
+        return ClaimMutations(
+            claim.id,
+            claim.source,
+            str(claim.kind),
+            (),
+            (),
+            f"mutation raised {error!r}",
+        )
     numeric = claim.kind in (Kind.NUMERIC, Kind.SIMULATION)
     bias = bias_outcomes(claim) if with_bias and numeric else []
     note = ""
-    if not symbolic and not bias:
+    if claim.expected != Status.HOLDS:
+        note = f"expected {claim.expected}: only claims that hold are mutated"
+    elif not symbolic and not bias:
         note = (
             "not instrumented: the check neither takes its relation as input "
             "nor compares through check_close"
