@@ -201,8 +201,8 @@ def _list(arguments: argparse.Namespace) -> int:
         flags = " [slow]" if claim.slow else ""
         corrects = f" (corrects {claim.corrects})" if claim.corrects else ""
         print(
-            f"{claim.id}  {claim.kind}  expected {claim.expected}{flags}: "
-            f"{claim.statement}{corrects}"
+            f"{claim.id}  {claim.kind}  {claim.reading}  expected {claim.expected}"
+            f"{flags}: {claim.statement}{corrects}"
         )
     return 0
 

@@ -20,8 +20,10 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 def test_list_prints_one_line_per_claim(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["list", "--source", "ptft-relu-penalty"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == len(claims_for("ptft-relu-penalty"))
-    assert all(line.startswith("ptft-relu-penalty:") for line in lines)
+    claims = claims_for("ptft-relu-penalty")
+    assert len(lines) == len(claims)
+    for line, claim in zip(lines, claims, strict=True):
+        assert line.startswith(f"{claim.id}  {claim.kind}  {claim.reading}  ")
 
 
 def test_verify_json_has_the_documented_records(
@@ -42,8 +44,24 @@ def test_verify_json_has_the_documented_records(
             "status",
             "detail",
             "seconds",
+            "basis",
+            "counterexample",
+            "quote",
+            "reading",
+            "regime",
         } <= set(record)
         assert record["status"] in {"holds", "fails", "inconclusive"}
+        assert record["reading"] in {"printed", "prose", "interpretation", "extension"}
+        if record["status"] != "inconclusive":
+            assert record["basis"] in {
+                "proof",
+                "certified",
+                "numerical",
+                "statistical",
+                "search",
+            }
+        if record["status"] == "fails":
+            assert record["counterexample"]
     assert any("corrects" in r for r in records)
 
 
