@@ -500,7 +500,8 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
             source["bias_claims"] += 1
             for factor, key in ((5, "detected_5x"), (2, "detected_2x")):
                 shifted = [o for o in report.bias if abs(o.factor or 0) == factor]
-                source[key] += all(o.outcome == Outcome.KILLED for o in shifted)
+                # The shift is the only change: any verdict but holds noticed it.
+                source[key] += all(o.outcome != Outcome.SURVIVED for o in shifted)
     return counts
 
 
@@ -524,9 +525,10 @@ def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
         "on altered copies of that relation (a constant times 1 +- 1e-3 or "
         "+- 1, a term's sign flipped or the term dropped, an exponent +- 1, "
         "two symbols of equal assumptions swapped); a mutant is *killed* "
-        "when the check does not say `holds`, *undecided* when the check is "
+        "when the check says `fails`, *undecided* when the check is "
         "inconclusive on it (not counted as killed), *equivalent* when SymPy "
-        "shows it is the same relation, and *survives* otherwise. Numeric "
+        "shows the mutant true by itself (no sound check could kill it), and "
+        "*survives* otherwise. Numeric "
         "and simulation claims deciding through `check_close` are run with "
         "the compared value shifted by +-2 and +-5 times the tolerance; a "
         "shift is detected when the claim's verdict is no longer `holds`.",
@@ -554,11 +556,18 @@ def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
         "## Survivors and undetected shifts",
         "",
     ]
+    # An undecided mutant is not counted as killed; a shifted comparison that
+    # leaves holds for any other verdict has been noticed.
     weak = [
         (report, outcome)
         for report in reports
-        for outcome in (*report.symbolic, *report.bias)
+        for outcome in report.symbolic
         if outcome.outcome in (Outcome.SURVIVED, Outcome.UNDECIDED)
+    ] + [
+        (report, outcome)
+        for report in reports
+        for outcome in report.bias
+        if outcome.outcome == Outcome.SURVIVED
     ]
     if not weak:
         lines += ["None.", ""]

@@ -254,3 +254,23 @@ def test_constant_sides_are_compared_not_waved_through() -> None:
     assert verdict.status == Status.FAILS
     assert "constants" in (verdict.counterexample or "")
     assert check_inequality(sp.Integer(3), sp.Integer(2)).status == Status.FAILS
+
+
+def test_a_non_strict_inequality_met_with_equality_holds_numerically() -> None:
+    verdict = check_inequality(
+        sp.sin(y) ** 2 + sp.cos(y) ** 2, sp.Integer(1), budget_seconds=1e-6
+    )
+    assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.NUMERICAL)
+
+
+def test_a_strict_inequality_with_a_tiny_certified_gap_holds() -> None:
+    # The gap exp(-x^2) (2 + sin x) is positive, e^-1e6 small at x >= 1e3, and
+    # SymPy cannot sign it: the sampled gap is 0 to 50 digits, and only its
+    # certified sign tells a strict inequality from an equality.
+    verdict = check_inequality(
+        sp.Integer(1),
+        1 + sp.exp(-(x**2)) * (2 + sp.sin(x)),
+        strict=True,
+        samplers={x: interval(1e3, 1e4)},
+    )
+    assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.NUMERICAL)

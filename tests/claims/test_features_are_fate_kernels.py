@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -89,3 +90,19 @@ def test_formulas_use_glyphed_symbols() -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+#: Cheap numeric claims whose decision goes through check_close.
+_SHIFTED = ["152-153:quadrature", "153:general-weights", "153:float64"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    # Mutation testing's bias injection: every compared value moved by 5
+    # tolerances must turn the verdict away from holds.
+    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)

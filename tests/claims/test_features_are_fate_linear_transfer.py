@@ -11,6 +11,8 @@ from tests.claims.claim_checks import (
     quick,
     quick_results,
 )
+from implicit_bias.claims.checks import RelationCheck, injected_bias
+from implicit_bias.claims.mutate import symbolic_mutants
 from implicit_bias.claims.engine import (
     Claim,
     Result,
@@ -70,3 +72,41 @@ def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+#: Numeric and simulation claims whose decision goes through check_close.
+_SHIFTED = ["120:linear-transfer-exact"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    # Mutation testing's bias injection: every compared value moved by 5
+    # tolerances must turn the verdict away from holds.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE}:{label}")
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)
+
+
+@pytest.mark.parametrize(
+    ("label", "description"),
+    [
+        ("118:substitution", "lhs: 2 -> 2 + 1"),
+        ("119:gamma-integral", "rhs: term n/2 dropped"),
+        ("120:value", "lhs: term n/2 dropped"),
+    ],
+)
+def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
+    # The check takes its relation as input: a one-step error in the relation
+    # (one of mutation testing's symbolic mutants) is refuted.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE}:{label}")
+    assert isinstance(claim.check, RelationCheck), claim.id
+    mutant = next(
+        m
+        for m in symbolic_mutants(claim.check.relation())
+        if m.description == description
+    )
+    verdict = claim.check.judge(mutant.relation)
+    assert verdict.status == Status.FAILS, (claim.id, verdict.detail)

@@ -11,7 +11,7 @@ from tests.claims.claim_checks import (
     quick,
     quick_results,
 )
-from implicit_bias.claims.checks import RelationCheck
+from implicit_bias.claims.checks import RelationCheck, injected_bias
 from implicit_bias.claims.engine import Basis, Claim, Kind, Result, Status
 from implicit_bias.claims.features_are_fate.random_matrix import CLAIMS
 
@@ -65,3 +65,19 @@ def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+#: Cheap numeric claims whose decision goes through check_close.
+_SHIFTED = ["95:finite-scratch-rate", "95:finite-scratch-risk"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    # Mutation testing's bias injection: every compared value moved by 5
+    # tolerances must turn the verdict away from holds.
+    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)

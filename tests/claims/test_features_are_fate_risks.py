@@ -15,6 +15,7 @@ from tests.claims.claim_checks import (
     quick,
     quick_results,
 )
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import (
     Claim,
     Result,
@@ -57,3 +58,19 @@ def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+#: Numeric and simulation claims whose decision goes through check_close.
+_SHIFTED = ["13:boundaries-numeric", "10-17:evaluators"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    # Mutation testing's bias injection: every compared value moved by 5
+    # tolerances must turn the verdict away from holds.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE}:{label}")
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -67,3 +68,19 @@ def test_failures_report_the_numbers(
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+#: Cheap numeric claims whose decision goes through check_close.
+_SHIFTED = ["12:monte-carlo"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    # Mutation testing's bias injection: every compared value moved by 5
+    # tolerances must turn the verdict away from holds.
+    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)

@@ -15,6 +15,7 @@ from tests.claims.claim_checks import (
     quick,
     quick_results,
 )
+from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import (
     Claim,
     Result,
@@ -22,6 +23,7 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.claims.features_are_fate.task_distance import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
+from implicit_bias.claims.mutate import symbolic_mutants
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +61,24 @@ def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+@pytest.mark.parametrize(
+    ("label", "description"),
+    [
+        ("28:upper-bound", "lhs: term -cos(g_x) dropped"),
+        ("28:choice-of-g", "lhs: 1/2 -> 1/2 - 1"),
+    ],
+)
+def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
+    # The check takes its relation as input: a one-step error in the relation
+    # (one of mutation testing's symbolic mutants) is refuted.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE}:{label}")
+    assert isinstance(claim.check, RelationCheck), claim.id
+    mutant = next(
+        m
+        for m in symbolic_mutants(claim.check.relation())
+        if m.description == description
+    )
+    verdict = claim.check.judge(mutant.relation)
+    assert verdict.status == Status.FAILS, (claim.id, verdict.detail)

@@ -87,6 +87,12 @@ _DISPLAYED_OTHERWISE = {
     "ptft-relu-penalty:8:cosine-form",
     # The checked relation with its nonzero m_h renamed to the paper's glyph.
     "ptft-relu-penalty:6:divergence-nonzero-m",
+    # The checks work in indexed coordinates (beta_1, m_1, beta_11, x_ij) that
+    # have no glyph; the ledger shows the equation in the paper's notation.
+    "ptft-diagonal-networks:28:objective",
+    "ptft-diagonal-networks:30:l12-total",
+    "ptft-diagonal-networks:33:objective",
+    "ptft-diagonal-networks:sec-G:pr-trace-forms",
 }
 
 

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from implicit_bias.claims.adaptive_tangent_features.source import SOURCE
+from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -58,6 +59,7 @@ from implicit_bias.claims.engine import (
     Reason,
     Status,
     Verdict,
+    conjunction,
 )
 from implicit_bias.numerics.tangent_features import (
     Penalty,
@@ -110,22 +112,28 @@ def _relaxed_problems() -> list[tuple[np.ndarray, np.ndarray]]:
     return problems
 
 
-def _deterministic(ok: bool, converged: bool, criterion: str, detail: str) -> Verdict:
+def _deterministic(
+    comparisons: list[Verdict], converged: bool, criterion: str, detail: str
+) -> Verdict:
     """The verdict of a direct (deterministic) solution against a prediction.
 
-    ``holds`` (numerically) when the solution converged (``criterion``) and
-    agrees; ``inconclusive`` otherwise: an unconverged descent decides nothing
-    (budget), and a converged one that disagrees has no standard error to
-    count it in, so it is reported, not taken as a refutation (undecided).
+    ``comparisons`` are :func:`check_close` verdicts of the solution against
+    the prediction. ``holds`` (numerically) when the solution converged
+    (``criterion``) and every comparison holds; ``inconclusive`` otherwise: an
+    unconverged descent decides nothing (budget), and a converged one that
+    disagrees has no standard error to count it in, so it is reported, not
+    taken as a refutation (undecided).
     """
+    evidence = "; ".join(part.detail for part in comparisons)
+    compared = conjunction(comparisons, f"{detail} [{evidence}]")
     if not converged:
         return Verdict.inconclusive(
-            f"{detail}; not converged ({criterion})", Reason.BUDGET
+            f"{compared.detail}; not converged ({criterion})", Reason.BUDGET
         )
-    if ok:
-        return Verdict.holds(f"{detail}; converged ({criterion})", Basis.NUMERICAL)
+    if compared.status == Status.HOLDS:
+        return compared.with_detail(f"{compared.detail}; converged ({criterion})")
     return Verdict.inconclusive(
-        f"{detail}; converged ({criterion}) but outside the tolerance: a "
+        f"{compared.detail}; converged ({criterion}) but outside the tolerance: a "
         "deterministic float64 descent, not a certified or statistical refutation",
         Reason.UNDECIDED,
     )
@@ -139,6 +147,7 @@ def _rounding(features: np.ndarray, matrix: np.ndarray, value: float) -> float:
 
 def _check_theorem_one_value() -> Verdict:
     worst_excess, worst_gap, count = -math.inf, 0.0, 0
+    predictions, centres, half_widths = [], [], []
     for features, targets in _relaxed_problems():
         for penalty in _PENALTIES:
             predicted = theorem_one_value(features, targets, penalty)
@@ -157,6 +166,13 @@ def _check_theorem_one_value() -> Verdict:
                 below = solution.dual_bound - predicted - rounding
                 above = predicted - solution.objective - rounding
                 worst_excess = max(worst_excess, below, above)
+                # predicted in [dual bound, objective] up to rounding: within
+                # half the interval plus rounding of its centre.
+                predictions.append(predicted)
+                centres.append((solution.dual_bound + solution.objective) / 2.0)
+                half_widths.append(
+                    (solution.objective - solution.dual_bound) / 2.0 + rounding
+                )
                 worst_gap = max(
                     worst_gap, solution.duality_gap / (1.0 + abs(predicted))
                 )
@@ -170,7 +186,14 @@ def _check_theorem_one_value() -> Verdict:
     )
     # The certificate pins the minimum to the gap; 1e-7 asks for 7 digits.
     return _deterministic(
-        worst_excess <= 0.0,
+        [
+            check_close(
+                predictions,
+                centres,
+                half_widths,
+                what="omega~(||beta_hat||) vs the centre of [dual bound, objective]",
+            )
+        ],
         worst_gap <= _PINNED,
         f"every duality gap <= {_PINNED:g} relative to 1 + minimum",
         detail,
@@ -179,9 +202,10 @@ def _check_theorem_one_value() -> Verdict:
 
 def _theorem_one_minimizer(
     features: np.ndarray, targets: np.ndarray, seed: int
-) -> tuple[float, float, float, float, bool]:
-    """Errors over tolerances (matrix, coefficients, kernel), the scalar excess
-    and whether the descent converged (gradient norm below its tolerance)."""
+) -> tuple[dict[str, tuple[float, float, float]], bool]:
+    """(observed, reference, tolerance) of each compared quantity (matrix,
+    coefficients, scalar value, kernel) and whether the descent converged
+    (gradient norm below its tolerance)."""
     penalty = squared_deviation
     solution = solve_relaxed_problem(
         features, targets, penalty, init_scale=0.5, seed=seed
@@ -193,18 +217,14 @@ def _theorem_one_minimizer(
     s = float(direction @ matrix @ direction)
     predicted_map = np.eye(matrix.shape[0]) + (s - 1.0) * np.outer(direction, direction)
     distance = 2.0 * solution.location_bound + math.sqrt(_EPS)
-    matrix_error = float(np.linalg.norm(matrix - predicted_map)) / distance
+    matrix_error = float(np.linalg.norm(matrix - predicted_map))
 
     gap = max(solution.duality_gap, 0.0) + _rounding(features, matrix, rho)
     coefficients_tol = s * math.sqrt(gap) + rho * distance
-    coefficients_error = (
-        float(np.linalg.norm(solution.coefficients - beta / s)) / coefficients_tol
-    )
+    coefficients_error = float(np.linalg.norm(solution.coefficients - beta / s))
     # s must minimize omega(z) + rho^2 / z^2 (Theorem 1): its value exceeds the
     # minimum by at most the duality gap.
-    scalar_excess = (
-        float(penalty(s)) + rho**2 / s**2 - float(omega_tilde(penalty, rho)) - gap
-    )
+    scalar_value = float(penalty(s)) + rho**2 / s**2
     kernel = features @ matrix @ matrix @ features.T
     predicted_kernel = features @ features.T + (s**2 - 1.0) / rho**2 * np.outer(
         targets, targets
@@ -212,45 +232,57 @@ def _theorem_one_minimizer(
     spectral = float(np.linalg.norm(features, 2)) ** 2
     kernel_tol = spectral * (2.0 * float(np.linalg.norm(predicted_map, 2)) + distance)
     kernel_tol *= distance
-    kernel_error = float(np.linalg.norm(kernel - predicted_kernel)) / kernel_tol
-    return (
-        matrix_error,
-        coefficients_error,
-        scalar_excess,
-        kernel_error,
-        solution.converged,
-    )
+    kernel_error = float(np.linalg.norm(kernel - predicted_kernel))
+    compared = {
+        "matrix": (matrix_error, 0.0, distance),
+        "coefficients": (coefficients_error, 0.0, coefficients_tol),
+        "scalar": (scalar_value, float(omega_tilde(penalty, rho)), gap),
+        "kernel": (kernel_error, 0.0, kernel_tol),
+    }
+    return compared, solution.converged
+
+
+#: What each comparison of Theorem 1's minimizer compares.
+_MINIMIZER_COMPARED = {
+    "matrix": "||M - (I + (s-1) b b^T / ||b||^2)||_F",
+    "coefficients": "||theta - theta0 - beta_hat / s||",
+    "scalar": "omega(s) + ||beta_hat||^2/s^2 vs omega~(||beta_hat||) (to the gap)",
+    "kernel": "||J M^2 J^T - K0 - (s^2 - 1) ||beta_hat||^-2 K_y||_F",
+}
 
 
 def _check_theorem_one_minimizer(kernel: bool) -> Verdict:
-    ratios = []
-    excess = -math.inf
+    compared: dict[str, list[tuple[float, float, float]]] = {
+        name: [] for name in _MINIMIZER_COMPARED
+    }
     converged = True
     for index, (features, targets) in enumerate(_relaxed_problems()):
-        matrix_error, coefficient_error, scalar_excess, kernel_error, done = (
-            _theorem_one_minimizer(features, targets, seed=index)
-        )
-        ratios.append((matrix_error, coefficient_error, kernel_error))
-        excess = max(excess, scalar_excess)
+        values, done = _theorem_one_minimizer(features, targets, seed=index)
+        for name, value in values.items():
+            compared[name].append(value)
         converged = converged and done
-    worst = np.max(np.array(ratios), axis=0)
+
+    def comparison(name: str) -> Verdict:
+        observed, reference, tolerance = np.array(compared[name]).T
+        return check_close(
+            observed, reference, tolerance, what=_MINIMIZER_COMPARED[name]
+        )
+
     criterion = "every descent's gradient norm below its tolerance"
     if kernel:
         detail = (
             "adapted kernel J M^2 J^T of the direct solution (omega = (z-1)^2) vs "
-            "K0 + (s^2 - 1) ||beta_hat||^-2 K_y (eq. 9), 4 problems: largest "
-            f"||difference||_F / tolerance = {worst[2]:.2e}"
+            "K0 + (s^2 - 1) ||beta_hat||^-2 K_y (eq. 9), 4 problems"
         )
-        return _deterministic(worst[2] <= 1.0, converged, criterion, detail)
+        return _deterministic([comparison("kernel")], converged, criterion, detail)
     detail = (
         "direct solutions of (4), omega = (z-1)^2, 4 problems, random starts: "
-        "||M - (I + (s-1) b b^T / ||b||^2)||_F / tolerance <= "
-        f"{worst[0]:.2e}; ||theta - theta0 - beta_hat / s|| / tolerance <= "
-        f"{worst[1]:.2e}; omega(s) + ||beta_hat||^2/s^2 - omega~ - gap <= "
-        f"{excess:.1e} (s the eigenvalue of M along beta_hat)"
+        "M = I + (s-1) b b^T / ||b||^2, theta = theta0 + beta_hat / s and s "
+        "minimizes omega(z) + ||beta_hat||^2/z^2 (s the eigenvalue of M along "
+        "beta_hat)"
     )
-    ok = worst[0] <= 1.0 and worst[1] <= 1.0 and excess <= 0.0
-    return _deterministic(ok, converged, criterion, detail)
+    parts = [comparison(name) for name in ("matrix", "coefficients", "scalar")]
+    return _deterministic(parts, converged, criterion, detail)
 
 
 def _two_sided_cases() -> list[tuple[np.ndarray, Penalty, Penalty]]:
@@ -276,6 +308,7 @@ def _lemma_five_predicted(
 
 def _check_lemma_five_value() -> Verdict:
     worst, count, converged = -math.inf, 0, True
+    objectives, predictions, tolerances = [], [], []
     for target, left, right in _two_sided_cases():
         predicted, _, numerics = _lemma_five_predicted(target, left, right)
         for seed in (0, 1):
@@ -286,6 +319,9 @@ def _check_lemma_five_value() -> Verdict:
                 solution.gap_bound + 64.0 * _EPS * (1.0 + abs(predicted)) + numerics
             )
             worst = max(worst, abs(solution.objective - predicted) / tolerance)
+            objectives.append(solution.objective)
+            predictions.append(predicted)
+            tolerances.append(tolerance)
             converged = converged and solution.converged
             count += 1
     detail = (
@@ -295,7 +331,14 @@ def _check_lemma_five_value() -> Verdict:
         f"{worst:.2e}"
     )
     return _deterministic(
-        worst <= 1.0,
+        [
+            check_close(
+                objectives,
+                predictions,
+                tolerances,
+                what="objective of (27) vs sum_j (omega1 (+) omega2)~(sigma_j(B))",
+            )
+        ],
         converged,
         "every descent's gradient norm below its tolerance",
         detail,
@@ -305,6 +348,12 @@ def _check_lemma_five_value() -> Verdict:
 def _check_lemma_five_structure() -> Verdict:
     worst_commutator, worst_split, worst_below_one = 0.0, 0.0, 0.0
     converged = True
+    commutators: list[float] = []
+    commutator_bounds: list[float] = []
+    splits: list[np.ndarray] = []
+    split_tolerances: list[np.ndarray] = []
+    shortfalls: list[float] = []
+    distances: list[float] = []
     for target, left, right in _two_sided_cases():
         _, per_value, numerics = _lemma_five_predicted(target, left, right)
         solution = solve_two_sided_problem(target, left, right, init_scale=0.5, seed=3)
@@ -319,6 +368,8 @@ def _check_lemma_five_structure() -> Verdict:
             commutator = float(np.linalg.norm(matrix @ gram - gram @ matrix))
             bound = 2.0 * float(np.linalg.norm(gram, 2)) * distance
             worst_commutator = max(worst_commutator, commutator / bound)
+            commutators.append(commutator)
+            commutator_bounds.append(bound)
         rank = singular.size
         s1 = np.einsum("ij,ik,kj->j", u[:, :rank], solution.left_map, u[:, :rank])
         s2 = np.einsum("ji,ik,jk->j", vt[:rank], solution.right_map, vt[:rank])
@@ -332,9 +383,12 @@ def _check_lemma_five_structure() -> Verdict:
         worst_split = max(
             worst_split, float(np.max(np.abs(split) / (tolerance + slope * distance)))
         )
-        worst_below_one = max(
-            worst_below_one, float(np.max(1.0 - np.minimum(s1, s2)) / distance)
-        )
+        shortfall = max(float(np.max(1.0 - np.minimum(s1, s2))), 0.0)
+        worst_below_one = max(worst_below_one, shortfall / distance)
+        splits.append(split)
+        split_tolerances.append(tolerance + slope * distance)
+        shortfalls.append(shortfall)
+        distances.append(distance)
     detail = (
         "minimizers of (27): M1, M2 commute with B B^T, B^T B (largest "
         f"||[M, BB^T]||_F / tolerance {worst_commutator:.2e}); along B's singular "
@@ -342,9 +396,23 @@ def _check_lemma_five_structure() -> Verdict:
         f"(largest |difference| / tolerance {worst_split:.2e}); s1, s2 >= 1 "
         f"(largest shortfall / tolerance {worst_below_one:.2e})"
     )
-    ok = worst_commutator <= 1.0 and worst_split <= 1.0 and worst_below_one <= 1.0
+    comparisons = [
+        check_close(commutators, 0.0, commutator_bounds, what="||[M, BB^T]||_F"),
+        check_close(
+            np.concatenate(splits),
+            0.0,
+            np.concatenate(split_tolerances),
+            what="omega1(s1) + omega2(s2) + sigma^2 - (omega1 (+) omega2)~(d_j)",
+        ),
+        check_close(
+            shortfalls, 0.0, distances, what="shortfall of min(s1, s2) below 1"
+        ),
+    ]
     return _deterministic(
-        ok, converged, "every descent's gradient norm below its tolerance", detail
+        comparisons,
+        converged,
+        "every descent's gradient norm below its tolerance",
+        detail,
     )
 
 

@@ -21,9 +21,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+import numpy.typing as npt
+
+from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import Basis, Reason, Status, Verdict, conjunction
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.theory import transfer_asymptotics as theory
+from implicit_bias.validation.transfer_experiments import MeanComparison
 
 #: Monte Carlo means must be within this many standard errors of the exact value.
 STANDARD_ERRORS = 4.0
@@ -104,7 +108,12 @@ def rate_verdict(
     tolerance = 2 * float(np.max(np.abs(ratio / (1 + ratio))))
     scaled = sizes * difference
     bound = 2 * abs(second) / sizes
-    ok = abs(slope + 1) <= tolerance and bool(np.all(np.abs(scaled - first) <= bound))
+    # The decisive comparison |n (finite - limit) - c1| <= 2|c2|/n goes through
+    # check_close (so mutation testing can shift it); the slope is a fit.
+    close = check_close(
+        scaled, first, bound, what=f"{label}: n (finite - limit) against c1"
+    )
+    ok = abs(slope + 1) <= tolerance and close.status == Status.HOLDS
     detail = (
         f"{label}: n = {sizes.astype(int).tolist()}; |finite - limit| = "
         f"{np.array2string(np.abs(difference), precision=3)}; fitted log-log slope "
@@ -113,6 +122,43 @@ def rate_verdict(
         f"{first:.5f} (within 2|c2|/n, c2 = {second:.4g})"
     )
     return holds_or_undecided(ok, detail, Basis.NUMERICAL)
+
+
+def close_or_undecided(
+    observed: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    tolerance: npt.ArrayLike,
+    *,
+    what: str,
+    relative: bool = False,
+) -> Verdict:
+    """:func:`~implicit_bias.claims.checks.check_close` on a numerical basis, for
+    floating-point evidence about closed forms: a miss is ``inconclusive``
+    (``Reason.UNDECIDED``), not a certified ``fails`` (as :func:`holds_or_undecided`).
+    """
+    verdict = check_close(observed, reference, tolerance, what=what, relative=relative)
+    if verdict.status != Status.FAILS:
+        return verdict
+    return Verdict.inconclusive(
+        f"{verdict.detail}; outside the tolerance in floating point, not certified",
+        Reason.UNDECIDED,
+        Basis.NUMERICAL,
+    )
+
+
+def mean_close(comparison: MeanComparison, what: str) -> Verdict:
+    """A Monte-Carlo mean against its prediction through
+    :func:`~implicit_bias.claims.checks.check_close` on a statistical basis:
+    within ``z`` standard errors plus the comparison's bias bound (the
+    tolerance of :attr:`MeanComparison.agrees`)."""
+    tolerance = comparison.z * comparison.standard_error + comparison.bias_bound
+    return check_close(
+        comparison.mean,
+        comparison.predicted,
+        tolerance,
+        what=what,
+        basis=Basis.STATISTICAL,
+    )
 
 
 def all_hold(verdicts: dict[str, Verdict]) -> Verdict:

@@ -21,6 +21,7 @@ import sympy as sp
 
 from implicit_bias.claims.checks import (
     RelationCheck,
+    check_close,
     check_limit,
     relation_check,
 )
@@ -29,6 +30,7 @@ from implicit_bias.claims.engine import (
     Claim,
     Kind,
     Reading,
+    Reason,
     Status,
     Verdict,
     conjunction,
@@ -36,7 +38,7 @@ from implicit_bias.claims.engine import (
 from implicit_bias.claims.features_are_fate._common import (
     STANDARD_ERRORS,
     as_asymptotics_symbols,
-    holds_if,
+    close_or_undecided,
     holds_or_undecided,
     rate_verdict,
 )
@@ -57,7 +59,7 @@ _sigma = theory.sigma
 
 def _check_scratch_monte_carlo() -> Verdict:
     rows = []
-    ok = True
+    comparisons = []
     for index, (samples, dimension, noise) in enumerate(
         ((10, 40, 0.5), (40, 10, 0.5), (8, 30, 1.0))
     ):
@@ -67,16 +69,24 @@ def _check_scratch_monte_carlo() -> Verdict:
         mean = float(draws.mean())
         error = float(draws.std(ddof=1) / np.sqrt(draws.size))
         exact = float(numerics.scratch_risk_finite(samples, dimension, noise))
-        ok &= abs(mean - exact) <= STANDARD_ERRORS * error
+        comparisons.append(
+            check_close(
+                mean,
+                exact,
+                STANDARD_ERRORS * error,
+                what=f"(n, d, sigma) = ({samples}, {dimension}, {noise}): Monte "
+                "Carlo mean risk against the exact finite risk",
+                basis=Basis.STATISTICAL,
+            )
+        )
         rows.append(
             f"(n, d, sigma) = ({samples}, {dimension}, {noise}): Monte Carlo "
             f"{mean:.4f} +- {error:.4f} vs exact {exact:.4f}"
         )
-    return holds_if(
-        ok,
+    return conjunction(
+        comparisons,
         f"4000 draws each, |Monte Carlo - exact| within {STANDARD_ERRORS:g} SE; "
         + "; ".join(rows),
-        Basis.STATISTICAL,
     )
 
 
@@ -150,6 +160,8 @@ def _check_stieltjes_branch() -> Verdict:
     ]
     worst, worst_single, worst_decay = 0.0, 0.0, 0.0
     worst_sign = -np.inf
+    relatives: list[float] = []
+    decays: list[float] = []
     with mpmath.workdps(30):
         for ratio in ("0.1", "0.3", "0.7"):
             g = mpmath.mpf(ratio)
@@ -173,15 +185,15 @@ def _check_stieltjes_branch() -> Verdict:
                     lambda v, p=point, rho=density: rho(v) / (p - v),
                     [lower, 1, upper],
                 )
-                worst = max(
-                    worst, float(abs(printed(point) - integral) / abs(integral))
-                )
+                relatives.append(float(abs(printed(point) - integral) / abs(integral)))
+                worst = max(worst, relatives[-1])
                 worst_single = max(
                     worst_single, float(abs(single(point) - integral) / abs(integral))
                 )
             for angle in (0.3, 1.5, 2.8):
                 point = mpmath.mpf(10) ** 8 * mpmath.expjpi(angle / mpmath.pi)
-                worst_decay = max(worst_decay, float(abs(point * printed(point) - 1)))
+                decays.append(float(abs(point * printed(point) - 1)))
+                worst_decay = max(worst_decay, decays[-1])
                 worst_sign = max(worst_sign, float(mpmath.im(printed(point))))
                 near = mpmath.mpc(1, 0.05) * angle
                 worst_sign = max(worst_sign, float(mpmath.im(printed(near))))
@@ -196,8 +208,19 @@ def _check_stieltjes_branch() -> Verdict:
     )
     # 30-digit quadrature: 1e-20 leaves 10 digits for the integrable endpoint
     # singularities of rho; |z g - 1| = O(1/|z|) = 1e-8 at |z| = 1e8.
-    ok = worst <= 1e-20 and worst_decay <= 1e-7 and worst_sign < 0
-    return holds_or_undecided(ok and worst_single > 1e-3, detail, Basis.NUMERICAL)
+    parts = (
+        close_or_undecided(
+            relatives, 0.0, 1e-20, what="eq. (101) against the MP integral, relative"
+        ),
+        close_or_undecided(decays, 0.0, 1e-7, what="|z g(z) - 1| at |z| = 1e8"),
+        # Orderings: the sign of Im g, and that the one-root form is off.
+        holds_or_undecided(
+            worst_sign < 0 and worst_single > 1e-3,
+            "Im g < 0 for Im z > 0 and the one-root form differs by > 1e-3",
+            Basis.NUMERICAL,
+        ),
+    )
+    return conjunction(parts, f"{detail}; {parts[0].detail}; {parts[1].detail}")
 
 
 def _stieltjes_limit_relation() -> sp.Basic:
@@ -217,13 +240,42 @@ def _judge_below_one(relation: sp.Basic) -> Verdict:
     limit, expected = relation.args
     expression, variable, point, direction = limit.args
     below_one = {_gamma: 1 / (1 + _MARGIN) ** 2}
-    verdict = check_limit(
-        expression.subs(below_one),
-        variable,
-        point,
-        expected.subs(below_one),
-        direction=str(direction),
-    )
+    expression, expected = expression.subs(below_one), expected.subs(below_one)
+    try:
+        verdict = check_limit(
+            expression, variable, point, expected, direction=str(direction)
+        )
+    except ValueError as error:
+        # SymPy raises when the one-sided limits differ: the two-sided limit
+        # then does not exist, and it equals ``expected`` only if both sides
+        # do. Decide each side, for symbolic p and then at a few rational p
+        # (a relation stated for every gamma < 1 is refuted by one gamma):
+        # one that differs refutes the relation.
+        for margin in (None, sp.Integer(1), sp.Rational(1, 3), sp.Integer(3)):
+            at = {} if margin is None else {_MARGIN: margin}
+            for side, name in (("+", "right"), ("-", "left")):
+                part = check_limit(
+                    expression.subs(at),
+                    variable,
+                    point,
+                    expected.subs(at),
+                    direction=side,
+                )
+                if part.status == Status.FAILS:
+                    where = (
+                        "every p > 0"
+                        if margin is None
+                        else f"p = {margin} (gamma = {1 / (1 + margin) ** 2})"
+                    )
+                    return part.with_detail(
+                        f"the two-sided limit does not exist ({error}); at "
+                        f"{where}, from the {name}: {part.detail}"
+                    )
+        return Verdict.inconclusive(
+            f"SymPy: {error}; neither one-sided limit is shown to differ from "
+            f"{sp.sstr(expected)}",
+            Reason.UNDECIDED,
+        )
     return verdict.with_detail(
         f"for every gamma = 1/(1 + p)^2 < 1 (p > 0), two-sided: {verdict.detail}"
     )

@@ -18,6 +18,7 @@ must have log-log slopes within 0.15 of -1.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import mpmath
@@ -26,14 +27,18 @@ import sympy as sp
 
 from implicit_bias.claims.certify import certified_nonzero
 from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_close,
     check_equal,
     check_identity,
     interval,
+    judge_relation,
     log_uniform,
     relation_check,
 )
 from implicit_bias.claims.engine import (
     Basis,
+    CheckTimeout,
     Claim,
     Kind,
     Reading,
@@ -82,6 +87,19 @@ def _numerical_or_undecided(ok: bool, detail: str) -> Verdict:
         return Verdict.holds(detail, Basis.NUMERICAL)
     return Verdict.inconclusive(
         f"{detail}; outside the tolerance in floating point, not certified",
+        Reason.UNDECIDED,
+        Basis.NUMERICAL,
+    )
+
+
+def _undecided_on_miss(verdict: Verdict) -> Verdict:
+    """``verdict`` of a floating-point comparison with a closed form or a
+    reference, except that a miss refutes nothing without a certificate: a
+    ``fails`` becomes ``inconclusive`` (``Reason.UNDECIDED``)."""
+    if verdict.status != Status.FAILS:
+        return verdict
+    return Verdict.inconclusive(
+        f"{verdict.detail}; outside the tolerance in floating point, not certified",
         Reason.UNDECIDED,
         Basis.NUMERICAL,
     )
@@ -190,7 +208,7 @@ def _check_ridge_risk_identity() -> Verdict:
 
 def _check_ridge_monte_carlo() -> Verdict:
     rows = []
-    ok = True
+    comparisons = []
     for index, (samples, dimension, ridge, angle, noise) in enumerate(
         ((10, 15, 0.3, 0.7, 0.4), (30, 8, 1.0, 0.3, 0.2), (5, 6, 0.05, 1.2, 0.6))
     ):
@@ -200,19 +218,25 @@ def _check_ridge_monte_carlo() -> Verdict:
         mean = float(draws.mean())
         error = float(draws.std(ddof=1) / np.sqrt(draws.size))
         exact = float(numerics.ridge_transfer_risk_finite(samples, ridge, angle, noise))
-        ok &= abs(mean - exact) <= STANDARD_ERRORS * error
-        rows.append(
-            f"(n, d, lambda, theta, sigma) = ({samples}, {dimension}, {ridge}, "
-            f"{angle}, {noise}): {mean:.4f} +- {error:.4f} vs exact {exact:.4f}"
+        setting = f"(n, d, lambda, theta, sigma) = ({samples}, {dimension}, {ridge}, "
+        setting += f"{angle}, {noise})"
+        comparisons.append(
+            check_close(
+                mean,
+                exact,
+                STANDARD_ERRORS * error,
+                what=f"Monte Carlo mean at {setting}",
+                basis=Basis.STATISTICAL,
+            )
         )
+        rows.append(f"{setting}: {mean:.4f} +- {error:.4f} vs exact {exact:.4f}")
     # Each draw solves (121) exactly (no iterative training to converge), so a
     # miss beyond STANDARD_ERRORS standard errors is a statistical failure.
-    return Verdict.decide(
-        ok,
+    return conjunction(
+        comparisons,
         "ridge readout (121) on Phi = (X beta_s) v^T, full d x d solve, 4000 draws, "
         f"each mean within {STANDARD_ERRORS:g} standard errors of the exact risk "
         "required: " + "; ".join(rows),
-        Basis.STATISTICAL,
     )
 
 
@@ -262,44 +286,75 @@ def _check_spherical_coordinates() -> Verdict:
 
 def _check_float64_integrals() -> Verdict:
     worst, where = 0.0, (0, 0.0)
+    fast_values, references = [], []
     for samples in (3, 7, 300, 30000):
         for ridge in (0.0, 1e-6, 0.5, 10.0):
             fast = numerics.chi_square_ridge_integrals(samples, ridge)
             slow = numerics.chi_square_ridge_integrals_mp(samples, ridge, dps=20)
             for a, b in zip(fast, slow, strict=True):
+                fast_values.append(float(a))
+                references.append(float(b))
                 error = float(abs(mpmath.mpf(float(a)) / b - 1))
                 if error > worst:
                     worst, where = error, (samples, ridge)
-    return _numerical_or_undecided(
-        worst <= _QUADRATURE_RTOL,
-        "chi_square_ridge_integrals (float64 Gauss-Legendre in log chi2) vs the "
-        "mpmath tanh-sinh reference at n = 3..30000, lambda = 0..10: max relative "
-        f"error {worst:.1e} at (n, lambda) = {where} (tolerance {_QUADRATURE_RTOL:g})",
+    # The reference rounded to float64 moves by <= u = 1.1e-16 relative, far
+    # below the tolerance.
+    comparison = check_close(
+        fast_values,
+        references,
+        _QUADRATURE_RTOL,
+        what="float64 I_1(n+2), I_1(n), I_2(n)",
+        relative=True,
+    )
+    return _undecided_on_miss(
+        comparison.with_detail(
+            "chi_square_ridge_integrals (float64 Gauss-Legendre in log chi2) vs the "
+            "mpmath tanh-sinh reference at n = 3..30000, lambda = 0..10: max "
+            f"relative error {worst:.1e} at (n, lambda) = {where} (tolerance "
+            f"{_QUADRATURE_RTOL:g}); {comparison.detail}"
+        )
     )
 
 
-def _check_substitution(eq: str) -> Verdict:
-    if eq == "131":
-        source = theory.ridge_integrand_radial(_n, True) / (
-            theory.sphere_area() / (2 * sp.pi) ** (_n / 2)
+#: CPU seconds for simplifying the ratio of the two sides of a relation.
+_RATIO_SECONDS = 20.0
+
+
+def _judge_ratio(relation: sp.Basic) -> Verdict:
+    """Decide ``Eq(lhs, rhs)`` between products of powers of the positive n, u,
+    t, lambda: ``holds`` (proof) when lhs/rhs, its powers and logs combined,
+    simplifies to 1; else :func:`check_identity` of the two sides (a certified
+    ``fails`` or a numeric ``holds``). Other relations: :func:`judge_relation`."""
+    if not isinstance(relation, sp.Eq):
+        return judge_relation(relation, samplers=_SAMPLERS)
+    lhs, rhs = relation.lhs, relation.rhs
+    ratio: sp.Expr = lhs / rhs
+    with contextlib.suppress(CheckTimeout), time_limit(_RATIO_SECONDS):
+        ratio = sp.simplify(
+            sp.powsimp(
+                sp.expand_log(sp.expand_power_base(lhs / rhs, force=True), force=True),
+                force=True,
+            )
         )
-        transformed = source.subs(theory.r, sp.sqrt(2 * theory.u)) / sp.sqrt(
-            2 * theory.u
-        )
-        target = theory.ridge_i1_eq131()
-        words = "r = sqrt(2u), dr = du/sqrt(2u)"
-    else:
-        transformed = theory.ridge_i1_eq131().subs(theory.u, _n * theory.t) * _n
-        target = theory.ridge_i1_eq132()
-        words = "u = n t, du = n dt"
-    ratio = sp.simplify(
-        sp.powsimp(sp.expand_power_base(transformed / target, force=True), force=True)
+    return _ratio_is_one(ratio, lhs, rhs, f"lhs/rhs = {sp.sstr(ratio)}")
+
+
+def _substitution_131() -> sp.Basic:
+    """r = sqrt(2u), dr = du/sqrt(2u) in the radial integrand of I_1(n) (angular
+    factor dropped) gives (131)'s integrand."""
+    source = theory.ridge_integrand_radial(_n, True) / (
+        theory.sphere_area() / (2 * sp.pi) ** (_n / 2)
     )
-    return _ratio_is_one(
-        ratio,
-        transformed,
-        target,
-        f"{words} maps the integrand onto eq. ({eq})'s (ratio {ratio})",
+    transformed = source.subs(theory.r, sp.sqrt(2 * theory.u)) / sp.sqrt(2 * theory.u)
+    return sp.Eq(transformed, theory.ridge_i1_eq131(), evaluate=False)
+
+
+def _substitution_132() -> sp.Basic:
+    """u = n t, du = n dt in (131)'s integrand gives (132)'s."""
+    return sp.Eq(
+        theory.ridge_i1_eq131().subs(theory.u, _n * theory.t) * _n,
+        theory.ridge_i1_eq132(),
+        evaluate=False,
     )
 
 
@@ -325,7 +380,9 @@ def _check_laplace_form() -> Verdict:
     )
 
 
-def _check_saddle_value() -> Verdict:
+def _saddle_value() -> sp.Basic:
+    """Laplace's method at t0 = 1/2, n (2n)^(n/2) sqrt(2 pi/(n |f''(t0)|)) g(t0)
+    e^(n f(t0)), is eq. (135)."""
     t0 = sp.Rational(1, 2)
     exponent, prefactor = theory.laplace_exponent(), theory.laplace_prefactor()
     curvature = -sp.diff(exponent, theory.t, 2).subs(theory.t, t0)
@@ -336,17 +393,7 @@ def _check_saddle_value() -> Verdict:
         * prefactor.subs(theory.t, t0)
         * sp.exp(_n * exponent.subs(theory.t, t0))
     )
-    ratio = sp.simplify(
-        sp.powsimp(
-            sp.expand_log(laplace / theory.ridge_i1_eq135(), force=True), force=True
-        )
-    )
-    return _ratio_is_one(
-        ratio,
-        laplace,
-        theory.ridge_i1_eq135(),
-        f"the saddle-point value (134) at t0 = 1/2 is eq. (135) (ratio {ratio})",
-    )
+    return sp.Eq(laplace, theory.ridge_i1_eq135(), evaluate=False)
 
 
 def _sci(values: np.ndarray) -> str:
@@ -376,20 +423,23 @@ def _check_laplace_accuracy() -> Verdict:
     remainder = sizes * relative - correction
     slope = float(np.polyfit(np.log(sizes), np.log(np.abs(relative)), 1)[0])
     remainder_slope = float(np.polyfit(np.log(sizes), np.log(np.abs(remainder)), 1)[0])
-    ok = (
-        abs(slope + 1) <= ORDER_TOLERANCE
-        and abs(remainder_slope + 1) <= ORDER_TOLERANCE
+    slopes = check_close(
+        [slope, remainder_slope],
+        -1.0,
+        ORDER_TOLERANCE,
+        what="log-log slopes of the relative error and of its remainder",
     )
-    return _numerical_or_undecided(
-        ok,
-        "exact integral (132) / saddle-point value (134), lambda = 0.5, at n = "
-        f"{sizes.astype(int).tolist()}: relative error "
-        f"{_sci(relative)} (log-log "
-        f"slope {slope:.3f}); "
-        f"n x relative error - a = {np.array2string(remainder, precision=3)} "
-        f"(slope {remainder_slope:.3f}) with the next saddle-point term a = "
-        f"{correction:.5f}: relative error a/n + O(1/n^2); both slopes within "
-        f"{ORDER_TOLERANCE} of -1",
+    return _undecided_on_miss(
+        slopes.with_detail(
+            "exact integral (132) / saddle-point value (134), lambda = 0.5, at n = "
+            f"{sizes.astype(int).tolist()}: relative error "
+            f"{_sci(relative)} (log-log "
+            f"slope {slope:.3f}); "
+            f"n x relative error - a = {np.array2string(remainder, precision=3)} "
+            f"(slope {remainder_slope:.3f}) with the next saddle-point term a = "
+            f"{correction:.5f}: relative error a/n + O(1/n^2); both slopes within "
+            f"{ORDER_TOLERANCE} of -1; {slopes.detail}",
+        )
     )
 
 
@@ -665,8 +715,9 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "u = r^2/2: I_1(n) is proportional to 2^{n/2} int u^{n/2} e^{-u}/(2u + n "
         "lambda)^2 du",
-        lambda: _check_substitution("131"),
+        RelationCheck(_substitution_131, _judge_ratio),
         Status.HOLDS,
+        formula=_substitution_131,
         quote="I1(n, λ) ∝ 2^{n/2} ∫ u^{n/2} e^{−u}/(2u + nλ)² du (131)",
         reading=Reading.PRINTED,
         regime="all n, u > 0, lambda >= 0 symbolic, with the text's u = r²/2",
@@ -677,8 +728,9 @@ CLAIMS: tuple[Claim, ...] = (
         "substitution",
         Kind.IDENTITY,
         "t = u/n: = n (2n)^{n/2} int t^{n/2} e^{-nt}/(2nt + n lambda)^2 dt",
-        lambda: _check_substitution("132"),
+        RelationCheck(_substitution_132, _judge_ratio),
         Status.HOLDS,
+        formula=_substitution_132,
         quote="= n(2n)^{n/2} ∫ t^{n/2} e^{−nt}/(2nt + nλ)² dt (132)",
         reading=Reading.PRINTED,
         regime="all n, t > 0, lambda >= 0 symbolic, with the text's t = u/n",
@@ -721,8 +773,9 @@ CLAIMS: tuple[Claim, ...] = (
         "saddle-value",
         Kind.IDENTITY,
         "the saddle-point value is sqrt(pi n) n^{n/2} e^{-n/2}/(n + n lambda)^2",
-        _check_saddle_value,
+        RelationCheck(_saddle_value, _judge_ratio),
         Status.HOLDS,
+        formula=_saddle_value,
         quote="I1(n, λ) ∝ √(πn) n^{n/2} e^{−n/2}/(n + nλ)² (135)",
         reading=Reading.PRINTED,
         regime="all n > 0, lambda >= 0 symbolic, t0 = 1/2 as the text finds it",

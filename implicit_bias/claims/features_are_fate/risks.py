@@ -18,7 +18,12 @@ import sympy as sp
 from fractions import Fraction
 
 from implicit_bias.claims.certify import certified_sign
-from implicit_bias.claims.checks import check_identity, check_limit, relation_check
+from implicit_bias.claims.checks import (
+    check_close,
+    check_identity,
+    check_limit,
+    relation_check,
+)
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -27,6 +32,7 @@ from implicit_bias.claims.engine import (
     Reason,
     Status,
     Verdict,
+    conjunction,
     time_limit,
 )
 from implicit_bias.claims.features_are_fate._common import all_hold
@@ -410,13 +416,15 @@ def _check_anomalous_positive() -> Verdict:
     )
 
 
-def _numerical_or_undecided(ok: bool, detail: str) -> Verdict:
-    """``holds`` on a numerical basis if ``ok``; a floating-point miss against a
-    closed form refutes nothing without a certificate, so it is ``inconclusive``."""
-    if ok:
-        return Verdict.holds(detail, Basis.NUMERICAL)
+def _numerical_or_undecided(verdict: Verdict) -> Verdict:
+    """``verdict`` of a floating-point comparison with a closed form, except that
+    a miss refutes nothing without a certificate: a ``fails`` becomes
+    ``inconclusive`` (``Reason.UNDECIDED``)."""
+    if verdict.status != Status.FAILS:
+        return verdict
     return Verdict.inconclusive(
-        f"{detail}; outside the rounding bound in floating point, not certified",
+        f"{verdict.detail}; outside the rounding bound in floating point, not "
+        "certified",
         Reason.UNDECIDED,
         Basis.NUMERICAL,
     )
@@ -428,7 +436,7 @@ def _check_boundaries_numeric() -> Verdict:
     A root computed with relative error e moves T_lt by about
     :math:`|\gamma T_{lt}'(\gamma)|\,e`, and evaluating T_lt adds
     :math:`O(u)(\mathbb E\mathcal R_{sc}+\sin^2\theta)`; the residual is
-    measured in units of u times the sum of the two scales (bound _ULPS).
+    compared with _ULPS u times the sum of the two scales (:func:`check_close`).
     """
     rng = np.random.default_rng(13)
     sigma_values = rng.uniform(0.0, 0.9, 400)
@@ -444,7 +452,12 @@ def _check_boundaries_numeric() -> Verdict:
         modules="numpy",
     )
     worst = 0.0
-    for root in (low, high, threshold):
+    comparisons = []
+    for name, root in (
+        ("gamma_-", low),
+        ("gamma_+", high),
+        ("1 + sigma^2/sin^2 theta", threshold),
+    ):
         usable = root != 1.0
         arguments = (root[usable], theta_values[usable], sigma_values[usable])
         value = numerics.linear_transferability(*arguments)
@@ -454,17 +467,30 @@ def _check_boundaries_numeric() -> Verdict:
             + np.sin(arguments[1]) ** 2
         )
         worst = max(worst, float(np.max(np.abs(value) / (_U * scale))))
+        comparisons.append(
+            check_close(value, 0.0, _ULPS * _U * scale, what=f"T_lt at {name}")
+        )
     middle = numerics.linear_transferability(
         0.5 * (low + high), theta_values, sigma_values
     )
+    negative = bool(np.all(middle < 0))
     detail = (
         f"400 random (theta, sigma) with |cos theta| < 1 - sigma: |T_lt| at gamma_-, "
         f"gamma_+ and 1 + sigma^2/sin^2 theta <= {worst:.2f} u x (|gamma T_lt'| + "
         f"R_sc + sin^2 theta) (bound {_ULPS:g}); T_lt < 0 at every midpoint of "
-        f"(gamma_-, gamma_+): {bool(np.all(middle < 0))}"
+        f"(gamma_-, gamma_+): {negative}"
     )
-    ok = worst <= _ULPS and bool(np.all(middle < 0))
-    return _numerical_or_undecided(ok, detail)
+    # The sign at the midpoints is a sign pattern, not a tolerance comparison.
+    sign = (
+        Verdict.holds("T_lt < 0 at every midpoint", Basis.NUMERICAL)
+        if negative
+        else Verdict.fails("T_lt >= 0 at a midpoint", Basis.NUMERICAL)
+    )
+    verdict = conjunction(
+        [*comparisons, sign],
+        f"{detail}; " + "; ".join(c.detail for c in comparisons),
+    )
+    return _numerical_or_undecided(verdict)
 
 
 def _check_evaluators() -> Verdict:
@@ -527,26 +553,36 @@ def _check_evaluators() -> Verdict:
         ),
     ]
     report = []
-    ok = True
+    comparisons = []
     with mpmath.workdps(50):
         for name, fast, expression, symbols, arguments in cases:
             terms = sp.Add.make_args(sp.expand(_branch_sum_of_abs(expression)))
             exact = sp.lambdify(symbols, expression, modules="mpmath")
             size_of = sp.lambdify(symbols, sp.Add(*terms), modules="mpmath")
-            worst = 0.0
+            # The error fast - exact at 50 digits, then rounded: its relative
+            # rounding (u) is far below the bound it is compared with.
+            errors = np.empty(size)
+            scales = np.empty(size)
             for index in range(size):
                 point = [mpmath.mpf(float(a[index])) for a in arguments]
-                error = abs(mpmath.mpf(float(fast[index])) - exact(*point))
-                scale = abs(size_of(*point)) + mpmath.mpf(2) ** -1074
-                worst = max(worst, float(error / scale) / _U)
-            ok = ok and worst <= _ULPS
+                errors[index] = float(mpmath.mpf(float(fast[index])) - exact(*point))
+                scales[index] = float(abs(size_of(*point)) + mpmath.mpf(2) ** -1074)
+            worst = float(np.max(np.abs(errors) / scales)) / _U
+            comparisons.append(
+                check_close(
+                    errors, 0.0, _ULPS * _U * scales, what=f"{name} - 50-digit value"
+                )
+            )
             report.append(f"{name} {worst:.2f}")
     detail = (
         f"{size} random points (gamma in (0.01, 5) away from 1, theta in [0, pi], "
         "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]): max error in units of "
         f"u x (sum of |terms|): {', '.join(report)} (bound {_ULPS:g})"
     )
-    return _numerical_or_undecided(ok, detail)
+    verdict = conjunction(
+        comparisons, f"{detail}; " + "; ".join(c.detail for c in comparisons)
+    )
+    return _numerical_or_undecided(verdict)
 
 
 def _branch_sum_of_abs(expression: sp.Expr) -> sp.Expr:

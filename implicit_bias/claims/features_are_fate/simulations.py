@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -34,6 +35,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
+from implicit_bias.claims.features_are_fate._common import mean_close
 from implicit_bias.claims.features_are_fate.source import SOURCE
 from implicit_bias.numerics.transfer_asymptotics import (
     ridge_transfer_risk_finite,
@@ -96,8 +98,13 @@ def _order_verdict(errors: EndpointErrors, name: str, what: str, order: int) -> 
         f"{np.array2string(errors.errors[name], precision=3)}, observed orders "
         f"{np.round(observed, 3).tolist()} (predicted {order})"
     )
-    ok = bool(np.all(np.abs(observed - order) <= _ORDER_TOLERANCE))
-    return _replicated(ok, detail, Basis.NUMERICAL)
+    close = check_close(
+        observed,
+        float(order),
+        _ORDER_TOLERANCE,
+        what=f"L = {errors.depth}: observed order in alpha",
+    )
+    return _replicated(close.status == Status.HOLDS, detail, Basis.NUMERICAL)
 
 
 def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
@@ -177,7 +184,7 @@ def _check_printed_finetune_endpoint() -> Verdict:
 
 
 def _check_scratch_risk() -> Verdict:
-    parts, ok = [], True
+    parts, verdicts = [], []
     for samples, dimension, sigma in ((30, 60, 0.5), (90, 60, 0.5)):
         risks = endpoint_risks(samples, dimension, 0.4, sigma, draws=300, seed=3)
         exact = float(scratch_risk_finite(samples, dimension, sigma))
@@ -186,7 +193,11 @@ def _check_scratch_risk() -> Verdict:
         asymptotic = compare_mean(
             risks.scratch, limit, z=_Z, bias_bound=abs(exact - limit)
         )
-        ok &= finite.agrees and asymptotic.agrees
+        where = f"n = {samples}, d = {dimension}"
+        verdicts += [
+            mean_close(finite, f"{where}: mean risk against the exact finite risk"),
+            mean_close(asymptotic, f"{where}: mean risk against eq. (10) + bias"),
+        ]
         parts.append(
             f"n = {samples}, d = {dimension}, sigma = {sigma}, 300 draws: "
             f"{finite.describe()} (exact finite-size); eq. (10) = {limit:.5f}, "
@@ -195,17 +206,19 @@ def _check_scratch_risk() -> Verdict:
     detail = f"within {_Z:g} SE (+ the exact finite-size bias for eq. (10)): " + (
         "; ".join(parts)
     )
-    return Verdict.decide(ok, detail, Basis.STATISTICAL)
+    return conjunction(verdicts, detail)
 
 
 def _check_linear_transfer_risk() -> Verdict:
-    parts, ok = [], True
+    parts, verdicts = [], []
     for samples, theta, sigma in ((12, np.pi / 8, 0.2), (40, 3 * np.pi / 8, 1.0)):
         risks = endpoint_risks(samples, 30, theta, sigma, draws=2000, seed=4)
         comparison = compare_mean(
             risks.linear, float(linear_transfer_risk(samples, theta, sigma)), z=_Z
         )
-        ok &= comparison.agrees
+        verdicts.append(
+            mean_close(comparison, f"n = {samples}: mean risk against eq. (12)")
+        )
         parts.append(
             f"n = {samples}, theta = {theta:.4f}, sigma = {sigma}: "
             f"{comparison.describe()}"
@@ -214,7 +227,7 @@ def _check_linear_transfer_risk() -> Verdict:
         f"eq. (12) is exact at finite n; 2000 draws each, within {_Z:g} SE: "
         + "; ".join(parts)
     )
-    return Verdict.decide(ok, detail, Basis.STATISTICAL)
+    return conjunction(verdicts, detail)
 
 
 def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
@@ -232,7 +245,7 @@ def _check_transferability_slices(kind: str) -> Verdict:
     slices = transferability_slices(
         _THETAS, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=5
     )
-    parts, ok = [], True
+    parts, verdicts = [], []
     for i, theta in enumerate(_THETAS):
         for j, gamma in enumerate(gammas):
             samples = round(gamma * dimension)
@@ -263,7 +276,9 @@ def _check_transferability_slices(kind: str) -> Verdict:
             # for fine-tuning, and SE ~ 0).
             bias = abs(exact - limit) + correction + 1e-4
             comparison = compare_mean(sample, limit, z=_Z, bias_bound=bias)
-            ok &= comparison.agrees
+            verdicts.append(
+                mean_close(comparison, f"(theta, gamma) = ({theta:.4f}, {gamma})")
+            )
             parts.append(
                 f"({theta / np.pi * 8:.0f}pi/8, {gamma}): {comparison.mean:+.3f} +- "
                 f"{comparison.standard_error:.3f} vs {limit:+.3f}"
@@ -276,7 +291,8 @@ def _check_transferability_slices(kind: str) -> Verdict:
     )
     # GD-trained at d = 60 with 16 draws (the paper: d = 500, 20 draws): a miss
     # of this small protocol is not evidence against the figure.
-    return _replicated(ok, detail, Basis.STATISTICAL)
+    combined = conjunction(verdicts, detail)
+    return _replicated(combined.status == Status.HOLDS, detail, Basis.STATISTICAL)
 
 
 def _check_transferability_surface(kind: str) -> Verdict:
@@ -286,7 +302,7 @@ def _check_transferability_surface(kind: str) -> Verdict:
     surface = transferability_surface(
         thetas, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=8
     )
-    worst, largest_bias, failures, ok = 0.0, 0.0, [], True
+    worst, largest_bias, failures, verdicts = 0.0, 0.0, [], []
     for i, theta in enumerate(thetas):
         for j, gamma in enumerate(gammas):
             samples = round(gamma * dimension)
@@ -312,11 +328,11 @@ def _check_transferability_surface(kind: str) -> Verdict:
             # endpoints are the same least-squares fit (fine-tuning, gamma > 1)
             # the sample is constant and must equal it exactly.
             comparison = compare_mean(sample, exact, z=_Z, bias_bound=correction)
-            agrees = comparison.agrees
+            verdict = mean_close(comparison, f"(theta, gamma) = ({theta:.4f}, {gamma})")
+            verdicts.append(verdict)
             if comparison.standard_error > 0:
                 worst = max(worst, abs(comparison.deviation))
-            if not agrees:
-                ok = False
+            if verdict.status != Status.HOLDS:
                 failures.append(f"(theta {theta:.3f}, gamma {gamma})")
     detail = (
         f"closed-form endpoints, d = {dimension}, sigma = {sigma}, {draws} draws at "
@@ -328,11 +344,11 @@ def _check_transferability_surface(kind: str) -> Verdict:
         f"{largest_bias:.3f}"
         + (f"; outside at {', '.join(failures)}" if failures else "")
     )
-    return Verdict.decide(ok, detail, Basis.STATISTICAL)
+    return conjunction(verdicts, detail)
 
 
 def _check_ridge_risk() -> Verdict:
-    parts, ok = [], True
+    parts, verdicts = [], []
     lams = (0.0, 0.2, 0.6)
     for samples in (40, 250):
         risks = endpoint_risks(
@@ -345,7 +361,11 @@ def _check_ridge_risk() -> Verdict:
             asymptotic = compare_mean(
                 risks.ridge[r], limit, z=_Z, bias_bound=abs(exact - limit)
             )
-            ok &= finite.agrees and asymptotic.agrees
+            where = f"n = {samples}, lambda = {lam}"
+            verdicts += [
+                mean_close(finite, f"{where}: mean risk against eq. (128)"),
+                mean_close(asymptotic, f"{where}: mean risk against eq. (15) + bias"),
+            ]
             parts.append(
                 f"n = {samples}, lambda = {lam}: {finite.describe()}; eq. (15) "
                 f"{limit:.5f}"
@@ -354,7 +374,7 @@ def _check_ridge_risk() -> Verdict:
         f"theta = pi/8, sigma = 0.2, 600 draws, within {_Z:g} SE (+ the exact "
         "finite-size bias for eq. (15)): " + "; ".join(parts)
     )
-    return Verdict.decide(ok, detail, Basis.STATISTICAL)
+    return conjunction(verdicts, detail)
 
 
 def _finetune_excess(
@@ -423,7 +443,9 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
         f"theta), c^2 = {float(c2):.4f} (finite-size means), allowed {_Z:g} SE + "
         f"bias {bias:.3f}"
     )
-    return Verdict.decide(comparison.agrees, detail, Basis.STATISTICAL)
+    return mean_close(
+        comparison, "mean R_ft - R_sc against the corrected limit + bias"
+    ).with_detail(detail)
 
 
 CLAIMS: tuple[Claim, ...] = (

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity
+from implicit_bias.claims.checks import check_identity, relation_check
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -147,12 +147,14 @@ def _check_wlog_plus_branch() -> Verdict:
     )
 
 
-def _check_objective(outputs: int) -> Verdict:
-    z = sp.Symbol("z", positive=True)
-    beta = symbolic_vector("beta", outputs)
-    return check_identity(
+def _relation_objective() -> sp.Eq:
+    """(27)_d at w_+,d^(1) = z_d, w_+,o,d^(2) = beta_o,d/z_d against (28), O = 3."""
+    z = theory.z_d
+    beta = symbolic_vector("beta", 3)
+    return sp.Eq(
         theory.mtl_parameter_norm_eq27(z, beta / z),
         theory.mtl_objective_eq28(z, theory.norm(beta)),
+        evaluate=False,
     )
 
 
@@ -206,7 +208,8 @@ def _check_minimum(objective_of: _Objective) -> Verdict:
     )
 
 
-def _check_l12_total() -> Verdict:
+def _relation_l12_total() -> sp.Eq:
+    """Sum over d of (27) at z_d^2 = ||beta_d|| against 2 ||beta||_{1,2}."""
     outputs, dimension = 3, 2
     betas = sp.Matrix(
         outputs,
@@ -224,7 +227,7 @@ def _check_l12_total() -> Verdict:
     at_minimum = total.subs(
         {z[d]: sp.sqrt(theory.norm(betas[:, d])) for d in range(dimension)}
     )
-    return check_identity(at_minimum, 2 * theory.l12_norm(betas))
+    return sp.Eq(at_minimum, 2 * theory.l12_norm(betas), evaluate=False)
 
 
 def _check_single_output() -> Verdict:
@@ -275,12 +278,16 @@ def _check_unit_direction() -> Verdict:
     )
 
 
-def _check_relu_objective() -> Verdict:
-    z = sp.Symbol("z", positive=True)
+def _relation_relu_objective() -> sp.Eq:
+    """||w^(1)||^2 + ||w^(2)||^2 at ||w^(1)|| = z_h, w^(2) = m_h/z_h against (33)."""
+    z = theory.z_h
     m = symbolic_vector("m", 3)
     # ||w^(1)||^2 = z^2 by definition of z; w^(2) = m/z.
-    lhs = z**2 + theory.norm(m / z) ** 2
-    return check_identity(lhs, theory.relu_objective_eq33(z, theory.norm(m)))
+    return sp.Eq(
+        z**2 + theory.norm(m / z) ** 2,
+        theory.relu_objective_eq33(z, theory.norm(m)),
+        evaluate=False,
+    )
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -333,7 +340,7 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "with w_+,d^(1) = z_d and w_+,o,d^(2) = beta_o,d/z_d, (27)_d = z_d^2 + "
         "||beta_d||^2/z_d^2",
-        lambda: _check_objective(3),
+        relation_check(_relation_objective),
         Status.HOLDS,
         assumptions=("z_d > 0", "O = 3"),
         formula=theory.display_eq28,
@@ -387,7 +394,7 @@ CLAIMS: tuple[Claim, ...] = (
         "l12-total",
         Kind.IDENTITY,
         "summing (27) at z_d^2 = ||beta_d|| gives 2 ||beta||_{1,2}",
-        _check_l12_total,
+        relation_check(_relation_l12_total),
         Status.HOLDS,
         assumptions=("O = 3, D = 2", "beta_d != 0"),
         formula=theory.display_eq30,
@@ -465,7 +472,7 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "with ||w_h^(1)|| = z_h and w_h^(2) = m_h/z_h, ||w_h^(1)||^2 + ||w_h^(2)||^2 = "
         "z_h^2 + ||m_h||^2/z_h^2",
-        _check_relu_objective,
+        relation_check(_relation_relu_objective),
         Status.HOLDS,
         assumptions=("z_h > 0", "O = 3"),
         formula=theory.display_eq33,

@@ -20,6 +20,7 @@ from implicit_bias.claims.checks import (
 )
 from implicit_bias.claims.engine import (
     Basis,
+    CheckTimeout,
     Claim,
     Kind,
     Reading,
@@ -27,6 +28,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
     conjunction,
+    time_limit,
 )
 from implicit_bias.claims.ptft_diagonal_networks._common import (
     SIZE,
@@ -40,15 +42,29 @@ from implicit_bias.theory.symbols import gamma
 __all__ = ["CLAIMS"]
 
 
+#: CPU seconds to expand a series whose comparison check_series left undecided.
+_SERIES_SECONDS = 30.0
+
 _z = sp.Symbol("z", real=True)
-_beta = sp.Symbol("beta", real=True)
-_k = sp.Symbol("k", positive=True)
+
+
+def _pointwise(expression: sp.Expr) -> sp.Expr:
+    """``expression`` with its derivatives carried out, evaluated pointwise away
+    from the zeros of their arguments: sign(a) = a/|a| and DiracDelta(a) = 0
+    for a != 0 (so that ball arithmetic can certify a counterexample)."""
+    return (
+        expression.doit()
+        .replace(sp.sign, lambda a: a / sp.Abs(a))
+        .replace(sp.DiracDelta, lambda *_: sp.S.Zero)
+    )
 
 
 def _evaluated(relation: sp.Basic) -> sp.Basic:
     """``relation`` with its derivatives carried out, still unevaluated itself."""
     assert isinstance(relation, sp.core.relational.Relational)
-    return type(relation)(relation.lhs.doit(), relation.rhs.doit(), evaluate=False)
+    return type(relation)(
+        _pointwise(relation.lhs), _pointwise(relation.rhs), evaluate=False
+    )
 
 
 def _judge_evaluated(relation: sp.Basic) -> Verdict:
@@ -84,10 +100,26 @@ def _relation_q_derivative() -> sp.Eq:
     )
 
 
-def _relation_q_convex() -> sp.Gt:
-    """q''(z) > 0 for q of (23)."""
-    return sp.Gt(
-        sp.Derivative(theory.q_potential(theory.z), (theory.z, 2)), 0, evaluate=False
+def _relation_q_second_derivative() -> sp.Eq:
+    """q''(z) = 1/sqrt(4 + z^2) for q of (23)."""
+    return sp.Eq(
+        sp.Derivative(theory.q_potential(theory.z), (theory.z, 2)),
+        1 / sp.sqrt(4 + theory.z**2),
+        evaluate=False,
+    )
+
+
+def _judge_q_convex(relation: sp.Basic) -> Verdict:
+    """The identity q'' = f, then f > 0: the whole statement q'' = f > 0."""
+    assert isinstance(relation, sp.Eq)
+    identity = _judge_evaluated(relation)
+    if identity.status != Status.HOLDS:
+        return identity.with_detail(f"q'' = {relation.rhs}: {identity.detail}")
+    positive = judge_relation(sp.Gt(relation.rhs, 0, evaluate=False))
+    return conjunction(
+        [identity, positive],
+        f"q'' = {sp.sstr(relation.rhs)} ({identity.detail}), which is > 0 "
+        f"({positive.detail})",
     )
 
 
@@ -135,9 +167,81 @@ def _check_kkt() -> Verdict:
     )
 
 
-def _check_q_norm_near_zero() -> Verdict:
-    return check_series(
-        theory.q_norm_term(_beta, _k), _beta, _beta**2 / _k - _beta**4 / (12 * _k**3), 6
+def _judge_series(relation: sp.Basic) -> Verdict:
+    """``Eq(f, g + O(x**n))`` (x -> 0) or ``Eq(f, g + O(x**-n, (x, oo)))`` as
+    :func:`check_series` of f against g to that order (at infinity in
+    epsilon = 1/x > 0, logarithms written out); a relation without an order
+    term is an identity, judged by :func:`judge_relation`."""
+    assert isinstance(relation, sp.Eq)
+    expression, stated = relation.lhs, relation.rhs
+    order = stated.getO() if isinstance(stated, sp.Expr) else None
+    if order is None:
+        return judge_relation(relation)
+    expected = stated.removeO()
+    variable, point = order.variables[0], order.point[0]
+    base, exponent = order.expr.as_base_exp()
+    if base != variable or not exponent.is_Integer:
+        return Verdict.inconclusive(
+            f"the order term {sp.sstr(order)} is not a power of {variable}",
+            Reason.UNEVALUATED,
+        )
+    if point == 0:
+        at_zero = (expression, variable, expected, int(exponent))
+    elif point is sp.oo:
+        eps = sp.Symbol("epsilon", positive=True)
+        at_zero = (
+            expression.subs(variable, 1 / eps).rewrite(sp.log),
+            eps,
+            expected.subs(variable, 1 / eps),
+            -int(exponent),
+        )
+    else:
+        return Verdict.inconclusive(
+            f"an expansion at {point} is not supported", Reason.UNEVALUATED
+        )
+    verdict = check_series(*at_zero)
+    if verdict.status != Status.INCONCLUSIVE:
+        return verdict
+    return _coefficient_mismatch(*at_zero) or verdict
+
+
+def _coefficient_mismatch(
+    expression: sp.Expr, variable: sp.Symbol, expected: sp.Expr, order: int
+) -> Verdict | None:
+    """``fails`` when the truncated series of ``expression`` and ``expected``
+    differ in the coefficient of some monomial variable^a log(variable)^b
+    (these are linearly independent functions, so one coefficient that SymPy
+    shows nonzero refutes the expansion); None when none is shown nonzero."""
+    try:
+        with time_limit(_SERIES_SECONDS):
+            series = sp.series(expression, variable, 0, order).removeO()
+            difference = sp.expand(series - expected)
+            coefficients: dict[sp.Expr, sp.Expr] = {}
+            for term in sp.Add.make_args(difference):
+                coefficient, monomial = term.as_independent(variable, as_Add=False)
+                coefficients[monomial] = coefficients.get(monomial, 0) + coefficient
+            for monomial, coefficient in coefficients.items():
+                coefficient = sp.simplify(coefficient)
+                if coefficient.is_zero is False:
+                    return Verdict.fails(
+                        f"series to O({variable}**{order}) minus the stated terms has "
+                        f"the coefficient {sp.sstr(coefficient)} != 0 at "
+                        f"{sp.sstr(monomial)} (exact)",
+                        Basis.PROOF,
+                        f"coefficient of {sp.sstr(monomial)}: {sp.sstr(coefficient)}",
+                    )
+    except CheckTimeout:
+        return None
+    return None
+
+
+def _relation_q_norm_near_zero() -> sp.Eq:
+    """k q(2 beta/k) = beta^2/k - beta^4/(12 k^3) + O(beta^6)."""
+    beta, k = theory.beta_d, theory.k_d
+    return sp.Eq(
+        theory.q_norm_term(beta, k),
+        beta**2 / k - beta**4 / (12 * k**3) + sp.O(beta**6),
+        evaluate=False,
     )
 
 
@@ -169,19 +273,32 @@ def _check_q_even_zero() -> Verdict:
     )
 
 
-def _check_q_small_z() -> Verdict:
-    return check_series(theory.q_potential(_z), _z, theory.q_small_z(_z), 6)
+def _relation_q_small_z() -> sp.Eq:
+    """q(z) = z^2/4 - z^4/192 + O(z^6) for q of (23)."""
+    return sp.Eq(
+        theory.q_potential(theory.z),
+        theory.q_small_z(theory.z) + sp.O(theory.z**6),
+        evaluate=False,
+    )
 
 
-def _check_q_large_z() -> Verdict:
-    eps = sp.Symbol("epsilon", positive=True)
-    expression = theory.q_potential(1 / eps).rewrite(sp.log)
-    expected = theory.q_large_z(1 / eps)
-    verdict = check_series(expression, eps, expected, 3)
+def _relation_q_large_z() -> sp.Eq:
+    """q(|z|) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) as |z| -> oo."""
+    # |z| as a positive atom: sympy.Order cannot expand Abs at infinity.
+    a = theory.z_abs
+    return sp.Eq(
+        theory.q_potential(a),
+        theory.q_large_z(a) + sp.O(a**-3, (a, sp.oo)),
+        evaluate=False,
+    )
+
+
+def _judge_q_large_z(relation: sp.Basic) -> Verdict:
+    verdict = _judge_series(relation)
     if verdict.status != Status.HOLDS:
         return verdict
     return verdict.with_detail(
-        f"with z = 1/epsilon > 0: {verdict.detail}; q is even, so for |z| -> oo "
+        f"with |z| = 1/epsilon > 0: {verdict.detail}; q is even, so for |z| -> oo "
         "q(z) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) and "
         "k q(2 beta/k) = 2|beta| log(2|beta|/k) - 2|beta| + 2k + O(k^2/|beta|): "
         "l1 up to the logarithm"
@@ -247,16 +364,9 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.LIMIT,
         "k q(2 beta/k) = beta^2/k - beta^4/(12 k^3) + O(beta^6): a weighted l2 "
         "penalty for small beta (our expansion)",
-        _check_q_norm_near_zero,
+        RelationCheck(_relation_q_norm_near_zero, _judge_series),
         Status.HOLDS,
         assumptions=("k > 0",),
-        formula=lambda: sp.Eq(
-            theory.k_d * sp.Function("q")(2 * theory.beta_d / theory.k_d),
-            theory.beta_d**2 / theory.k_d
-            - theory.beta_d**4 / (12 * theory.k_d**3)
-            + sp.O(theory.beta_d**6),
-            evaluate=False,
-        ),
         quote="",
         reading=Reading.EXTENSION,
         regime=(
@@ -309,9 +419,8 @@ CLAIMS: tuple[Claim, ...] = (
         "convex",
         Kind.INEQUALITY,
         "q''(z) = 1/sqrt(4 + z^2) > 0: q is strictly convex",
-        RelationCheck(_relation_q_convex, _judge_evaluated),
+        RelationCheck(_relation_q_second_derivative, _judge_q_convex),
         Status.HOLDS,
-        formula=_relation_q_convex,
         quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
         reading=Reading.INTERPRETATION,
         regime=(
@@ -338,13 +447,8 @@ CLAIMS: tuple[Claim, ...] = (
         "small-z",
         Kind.LIMIT,
         "q(z) = z^2/4 - z^4/192 + O(z^6) (l2-like near 0)",
-        _check_q_small_z,
+        RelationCheck(_relation_q_small_z, _judge_series),
         Status.HOLDS,
-        formula=lambda: sp.Eq(
-            theory.q_of_z,
-            theory.q_small_z(theory.z) + sp.O(theory.z**6),
-            evaluate=False,
-        ),
         quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
         reading=Reading.EXTENSION,
         regime="z -> 0 (series to O(z^6)): a consequence the text does not draw",
@@ -356,16 +460,8 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.LIMIT,
         "q(z) = |z| log|z| - |z| + 2 - 1/|z| + O(|z|^-3) as |z| -> oo (l1-like up to "
         "the log)",
-        _check_q_large_z,
+        RelationCheck(_relation_q_large_z, _judge_q_large_z),
         Status.HOLDS,
-        formula=lambda: sp.Eq(
-            theory.q_of_z,
-            # O(|z|^-3) as an opaque function: sympy.Order cannot take |z| at oo.
-            # |z| as a positive atom: sympy.Order cannot expand Abs at infinity.
-            theory.q_large_z(theory.z_abs)
-            + sp.O(theory.z_abs**-3, (theory.z_abs, sp.oo)),
-            evaluate=False,
-        ),
         quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
         reading=Reading.EXTENSION,
         regime=(

@@ -10,7 +10,7 @@ import itertools
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity
+from implicit_bias.claims.checks import RelationCheck, check_identity, judge_relation
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -28,13 +28,19 @@ from implicit_bias.theory import representations as reps
 __all__ = ["CLAIMS"]
 
 
-def _check_pr_trace_forms() -> Verdict:
+def _relation_pr_trace_forms() -> sp.Eq:
+    """PR(C_X) with C_X = X^T X / n against trace(X^T X)^2/trace((X^T X)^2)."""
     x = reps.symbolic_responses("x", 3, 2)
     n = sp.Symbol("n", positive=True)
-    verdict = check_identity(
+    return sp.Eq(
         reps.participation_ratio(reps.covariance(x, n)),
         reps.participation_ratio_of_data(x),
+        evaluate=False,
     )
+
+
+def _judge_pr_trace_forms(relation: sp.Basic) -> Verdict:
+    verdict = judge_relation(relation)
     return verdict.with_detail(
         f"3 x 2 symbolic X, C = X^T X / n with n > 0 symbolic: {verdict.detail}",
     )
@@ -252,7 +258,7 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.IDENTITY,
         "trace(C_X)^2/trace(C_X^2) = trace(X^T X)^2/trace(X^T X X^T X) with "
         "C_X = X^T X / n",
-        _check_pr_trace_forms,
+        RelationCheck(_relation_pr_trace_forms, _judge_pr_trace_forms),
         Status.HOLDS,
         formula=reps.display_pr_traces,
         quote=(
