@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
-from implicit_bias.claims.mutate import ClaimMutations, mutate_claims
+from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
 from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
 from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
@@ -215,7 +215,10 @@ def _mutate(arguments: argparse.Namespace) -> int:
     )
 
     def progress(report: ClaimMutations, done: int, total: int) -> None:
-        killed = sum(o.killed for o in (*report.symbolic, *report.bias))
+        killed = sum(
+            o.outcome != Outcome.SURVIVED if o.factor is not None else o.killed
+            for o in (*report.symbolic, *report.bias)
+        )
         tried = len(report.symbolic) + len(report.bias)
         print(
             f"[{done:>3}/{total}] {report.claim_id}: {killed}/{tried} killed"

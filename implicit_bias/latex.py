@@ -259,12 +259,19 @@ def _note(
 ) -> str:
     observed = verdicts.get(claim.id)
     status = observed.status if isinstance(observed, Verdict) else observed
+    # A bare Status carries no reason; a Verdict's reason must be the expected one.
+    reason = observed.reason if isinstance(observed, Verdict) else None
+    expected_reason = claim.expected_reason if isinstance(observed, Verdict) else None
     if status is None:
         note = rf"\emph{{expected {claim.expected}}}"
-    elif status == claim.expected:
-        note = str(status)
+    elif (status, reason) == (claim.expected, expected_reason):
+        note = str(status) if reason is None else f"{status} ({reason})"
     else:
-        note = rf"\textbf{{{status}}} (expected {claim.expected})"
+        shown = str(status) if reason is None else f"{status} ({reason})"
+        wanted = str(claim.expected) + (
+            "" if claim.expected_reason is None else f" ({claim.expected_reason})"
+        )
+        note = rf"\textbf{{{shown}}} (expected {wanted})"
     if isinstance(observed, Verdict) and observed.basis is not None:
         note += f", {observed.basis}"
     if claim.reading is not None:

@@ -340,7 +340,10 @@ def _claim_section(
     if verdict.reason is not None:
         status += f" ({verdict.reason})"
     if (verdict.status, verdict.reason) != (claim.expected, claim.expected_reason):
-        status += f" (NOT AS EXPECTED: the registry expects {claim.expected})"
+        wanted = str(claim.expected) + (
+            "" if claim.expected_reason is None else f" ({claim.expected_reason})"
+        )
+        status += f" (NOT AS EXPECTED: the registry expects {wanted})"
     facts = [f"`{claim.id}`", _equation_words(claim.equation), str(claim.kind)]
     if claim.reading is not None:
         facts.append(f"reading: {claim.reading}")

@@ -19,7 +19,7 @@ import sympy as sp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import Basis, Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import Basis, Claim, Kind, Reason, Status, Verdict
 from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import (
@@ -403,3 +403,14 @@ def test_document_compiles_with_pdflatex(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stdout[-3000:]
     assert (tmp_path / "claims.pdf").stat().st_size > 10_000
+
+
+def test_an_inconclusive_for_another_reason_is_not_as_expected() -> None:
+    claim = get_claim("ptft-relu-penalty:sec-1.2:l1-like-at-0.99")
+    assert claim.expected_reason == Reason.UNDECIDED
+    crashed = ledger_latex([claim], {claim.id: Verdict.inconclusive("x", Reason.CRASH)})
+    assert (
+        r"\textbf{inconclusive (crash)} (expected inconclusive (undecided))" in crashed
+    )
+    expected = ledger_latex([claim], {claim.id: Verdict.inconclusive("x")})
+    assert r"\verdict{inconclusive (undecided); \emph{interpretation}}" in expected

@@ -93,7 +93,10 @@ def _exact_ball(value: mpmath.mpf | Fraction) -> arb:
 
 
 def _coordinate(value: mpmath.mpf | Fraction | float) -> mpmath.mpf | Fraction:
-    return value if isinstance(value, Fraction) else mpmath.mpf(value)
+    # mpmath.mpf(an mpf) would round it to the working precision: keep it.
+    if isinstance(value, (Fraction, mpmath.mpf)):
+        return value
+    return mpmath.mpf(value)
 
 
 def _ball(expression: sp.Basic, values: Mapping[sp.Symbol, arb]) -> arb:

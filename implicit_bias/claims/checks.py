@@ -10,6 +10,7 @@ verdict: ``holds (numerically, 200 points, max residual ...)``.
 from __future__ import annotations
 
 import contextlib
+import decimal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -176,6 +177,8 @@ def _numeric_residual(
     With ``signed``, the largest residual / (|scale| + 1e-300) instead (the
     most positive, not the largest in size).
     """
+    if points < 1:
+        raise InvalidArgumentError(f"points: must be >= 1, got {points!r}")
     rng = np.random.default_rng(seed)
     symbols = sorted(residual.free_symbols | scale.free_symbols, key=str)
     with mpmath.workdps(DEFAULT_DPS):
@@ -192,7 +195,8 @@ def _numeric_residual(
                 # A constant side lambdifies to a Python number: make it mpmath's.
                 difference = mpmath.mpmathify(f_residual(*values))
                 size = mpmath.mpmathify(f_scale(*values))
-            except (ZeroDivisionError, OverflowError):
+            except (ZeroDivisionError, OverflowError, ValueError):
+                # A pole (mpmath raises ValueError there) is a non-finite point.
                 difference = size = mpmath.nan
             if not (_finite_real(difference) and _finite_real(size)):
                 non_finite += 1
@@ -223,18 +227,24 @@ def _decimal_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> dict[sp.Symbol, Fra
 
 
 def _certify(
-    expression: sp.Expr, point: Mapping[sp.Symbol, mpmath.mpf], sign: int | None
+    expression: sp.Expr,
+    point: Mapping[sp.Symbol, mpmath.mpf],
+    sign: int | None,
+    *,
+    violated: bool,
 ) -> tuple[Certificate, str]:
-    """Certify ``expression`` nonzero (or of ``sign``) at ``point`` rounded to 15
-    digits, else at ``point`` itself; the certificate and the point it holds at,
-    written exactly (the binary point takes up to 50 digits)."""
-    rounded = _decimal_point(point)
-    candidates = (
-        (rounded, _joined(f"{s}={_shortest(v)}" for s, v in rounded.items())),
-        (
-            dict(point),
-            _joined(f"{s}={mpmath.nstr(v, DEFAULT_DPS)}" for s, v in point.items()),
-        ),
+    """Certify ``expression`` nonzero (or of ``sign``) at the sampled ``point``,
+    or, when the sample shows a clear violation there (``violated``), at the
+    point rounded to 15 digits, a neighbour short enough to report. Returns
+    the certificate and the point it holds at, written exactly."""
+    candidates = []
+    if violated:
+        rounded = _decimal_point(point)
+        candidates.append(
+            (rounded, _joined(f"{s}={_shortest(v)}" for s, v in rounded.items()))
+        )
+    candidates.append(
+        (dict(point), _joined(f"{s}={_exact_decimal(v)}" for s, v in point.items()))
     )
     certificate = Certificate(False, "", 0)
     for candidate, written in candidates:
@@ -246,6 +256,16 @@ def _certify(
         if certificate.certified:
             return certificate, written
     return certificate, ""
+
+
+def _exact_decimal(value: mpmath.mpf) -> str:
+    """A binary float written out exactly in decimal (it has a finite expansion)."""
+    sign, mantissa, exponent, _ = value._mpf_
+    digits = decimal.Decimal(int(mantissa)).scaleb(0)
+    with decimal.localcontext() as context:
+        context.prec = 2 * (int(mantissa).bit_length() + abs(int(exponent))) + 10
+        exact = digits * decimal.Decimal(2) ** int(exponent)
+    return format(-exact if sign else exact, "f")
 
 
 def _shortest(value: Fraction) -> str:
@@ -300,7 +320,7 @@ def check_identity(
         scale = scale.subs(substitutions)
     try:
         sample = _numeric_residual(difference, scale, samplers or {}, points, seed)
-    except (TypeError, NameError) as error:
+    except (TypeError, NameError, NotImplementedError) as error:
         # lambdify leaves what it cannot translate (an unevaluated Integral,
         # an undefined function) as a name or object mpmath cannot evaluate.
         return Verdict.inconclusive(
@@ -309,7 +329,9 @@ def check_identity(
         )
     if sample.worst_point is not None and sample.worst > _RELATIVE_ZERO:
         where = _format_point(sample.worst_point)
-        certificate, exact = _certify(difference, sample.worst_point, None)
+        certificate, exact = _certify(
+            difference, sample.worst_point, None, violated=True
+        )
         if certificate.certified:
             counterexample = (
                 f"at {exact} (exactly), lhs - rhs is in {certificate.enclosure} (ball "
@@ -369,11 +391,20 @@ def check_close(
     given number of tolerances, so mutation testing can ask whether a claim
     notices an error of that size.
     """
+    raw = [np.asarray(v) for v in (observed, reference, tolerance)]
+    complex_values = [v for v in raw if np.iscomplexobj(v) and np.any(np.imag(v))]
+    if complex_values:
+        return Verdict.inconclusive(
+            f"{what}: a compared value or tolerance is complex, where a real is due",
+            Reason.NON_FINITE,
+        )
     observed_array, reference_array, tolerance_array = np.broadcast_arrays(
-        np.asarray(observed, dtype=np.float64),
-        np.asarray(reference, dtype=np.float64),
-        np.asarray(tolerance, dtype=np.float64),
+        *(np.real(v).astype(np.float64) for v in raw)
     )
+    if np.any(tolerance_array < 0):
+        raise InvalidArgumentError(
+            f"tolerance: must be >= 0 (a derived bound), got {tolerance_array.min()}"
+        )
     bound = tolerance_array * (np.abs(reference_array) if relative else 1.0)
     injection = _INSTRUMENTATION.injection
     if injection is not None:
@@ -382,8 +413,10 @@ def check_close(
     values = (observed_array, reference_array, bound)
     if not all(np.all(np.isfinite(v)) for v in values):
         bad = int(np.sum(~np.isfinite(observed_array) | ~np.isfinite(reference_array)))
+        bad_bounds = int(np.sum(~np.isfinite(bound)))
         return Verdict.inconclusive(
-            f"{what}: {bad} of {observed_array.size} compared values are not finite",
+            f"{what}: {bad} of {observed_array.size} compared values and "
+            f"{bad_bounds} tolerances are not finite",
             Reason.NON_FINITE,
         )
     excess = np.abs(observed_array - reference_array) - bound
@@ -451,14 +484,16 @@ def check_inequality(
         sample = _numeric_residual(
             -gap, scale, samplers or {}, points, seed, signed=True
         )
-    except (TypeError, NameError) as error:
+    except (TypeError, NameError, NotImplementedError) as error:
         return Verdict.inconclusive(
             f"the gap cannot be evaluated numerically ({error})", Reason.UNEVALUATED
         )
     relation = "<" if strict else "<="
     if sample.worst_point is not None and sample.worst > -_RELATIVE_ZERO:
         where = _format_point(sample.worst_point)
-        certificate, exact = _certify(gap, sample.worst_point, -1)
+        certificate, exact = _certify(
+            gap, sample.worst_point, -1, violated=sample.worst > _RELATIVE_ZERO
+        )
         if certificate.certified:
             counterexample = (
                 f"at {exact} (exactly), rhs - lhs is in {certificate.enclosure} (ball "
@@ -577,7 +612,8 @@ def check_limit(
             value = sp.limit(expression, variable, point, dir=direction)
     except CheckTimeout:
         return Verdict.inconclusive(
-            f"sympy.limit did not finish within {budget_seconds:g} s", Reason.BUDGET
+            f"sympy.limit did not finish within {_budget(budget_seconds):g} s",
+            Reason.BUDGET,
         )
     return check_equal(value, expected, what="limit", budget_seconds=budget_seconds)
 
@@ -601,7 +637,8 @@ def check_series(
             series = sp.expand(sp.series(expression, variable, 0, order).removeO())
     except CheckTimeout:
         return Verdict.inconclusive(
-            f"sympy.series did not finish within {budget_seconds:g} s", Reason.BUDGET
+            f"sympy.series did not finish within {_budget(budget_seconds):g} s",
+            Reason.BUDGET,
         )
     return check_equal(
         series,
@@ -635,7 +672,15 @@ def judge_relation(
         if not isinstance(lhs, sp.Limit):
             # A relation may state a derivative or an integral unevaluated (as
             # the source writes it); the check compares what it evaluates to.
-            lhs, rhs = lhs.doit(), rhs.doit()
+            try:
+                with time_limit(_budget(budget_seconds)):
+                    lhs, rhs = lhs.doit(), rhs.doit()
+            except CheckTimeout:
+                return Verdict.inconclusive(
+                    f"evaluating the sides (doit) did not finish within "
+                    f"{_budget(budget_seconds):g} s",
+                    Reason.BUDGET,
+                )
         if isinstance(lhs, sp.Limit) and not substitutions:
             expression, variable, point, direction = lhs.args
             return check_limit(

@@ -219,7 +219,12 @@ def conjunction(parts: Sequence[Verdict], detail: str) -> Verdict:
     on that part's basis), else ``inconclusive`` with the first undecided
     part's reason if any part is undecided, else ``holds`` on the weakest of
     the parts' bases (a proof and a numerical check make a numerical check).
+
+    Raises:
+      InvalidArgumentError: ``parts`` is empty (nothing was shown).
     """
+    if not parts:
+        raise InvalidArgumentError("parts: a conjunction needs at least one verdict")
     for part in parts:
         if part.status == Status.FAILS:
             return part.with_detail(detail)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
     CheckTimeout,
     Claim,
@@ -99,8 +100,8 @@ class MutantOutcome:
 
     @property
     def killed(self) -> bool:
-        """Whether the check did not let the mutant pass as ``holds``."""
-        return self.outcome in (Outcome.KILLED, Outcome.UNDECIDED)
+        """Whether the check refuted the mutant (an undecided one is not)."""
+        return self.outcome == Outcome.KILLED
 
 
 def _rebuilt(expression: sp.Basic, args: Sequence[sp.Basic]) -> sp.Basic:
@@ -177,6 +178,8 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
       >>> len(symbolic_mutants(relation, limit=5))
       5
     """
+    if limit is not None and limit < 1:
+        raise InvalidArgumentError(f"limit: must be >= 1 or None, got {limit!r}")
     mutants: list[Mutant] = []
     seen: set[sp.Basic] = {relation}
     for description, mutated in itertools.chain(
@@ -404,7 +407,12 @@ def mutate_claims(
 
     Returns:
       One :class:`ClaimMutations` per claim, in the order of ``claims``.
+
+    Raises:
+      InvalidArgumentError: ``limit`` is below 1.
     """
+    if limit is not None and limit < 1:
+        raise InvalidArgumentError(f"limit: must be >= 1 or None, got {limit!r}")
     reports: dict[int, ClaimMutations] = {}
 
     def done(index: int, value: object, seconds: float) -> None:

@@ -93,3 +93,12 @@ def test_an_exact_rational_point_is_enclosed_exactly() -> None:
 def test_a_sign_other_than_plus_or_minus_one_is_refused() -> None:
     with pytest.raises(ValueError, match="sign"):
         certified_sign(ARCTANGENTS, {x: mpmath.mpf(-1)}, 0)
+
+
+def test_a_point_keeps_every_bit_it_was_sampled_with() -> None:
+    # x - c is 0 at the double nearest 1/3 but not at the 50-digit 1/3: the
+    # certificate must be computed at the point as sampled, not rounded.
+    with mpmath.workdps(50):
+        third = mpmath.mpf(1) / 3
+    nearest_double = sp.Rational(*float(third).as_integer_ratio())
+    assert certified_nonzero(x - nearest_double, {x: third}).certified

@@ -274,3 +274,35 @@ def test_a_strict_inequality_with_a_tiny_certified_gap_holds() -> None:
         samplers={x: interval(1e3, 1e4)},
     )
     assert (verdict.status, verdict.basis) == (Status.HOLDS, Basis.NUMERICAL)
+
+
+def test_what_lambdify_cannot_print_is_unevaluated_not_a_crash() -> None:
+    verdict = check_identity(sp.Limit(sp.sin(x) / x, x, 0), 2 * x, budget_seconds=1e-6)
+    assert (verdict.status, verdict.reason) == (
+        Status.INCONCLUSIVE,
+        Reason.UNEVALUATED,
+    )
+
+
+def test_a_pole_is_a_non_finite_point_not_a_crash() -> None:
+    verdict = check_inequality(
+        sp.gamma(y),
+        sp.gamma(y) ** 2 + 1,
+        samplers={y: lambda rng: mpmath.mpf(-2)},
+        budget_seconds=1e-6,
+    )
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.NON_FINITE)
+
+
+def test_an_empty_sample_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="points"):
+        check_identity(sp.besselj(0, x), x, points=0, budget_seconds=1e-6)
+
+
+def test_complex_values_and_negative_tolerances_are_not_compared() -> None:
+    verdict = check_close(np.array([1 + 1j]), 1.0, 1e-9, what="v")
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.NON_FINITE)
+    with pytest.raises(InvalidArgumentError, match="tolerance"):
+        check_close(1.0, 1.0, -1e-9, what="v")
+    nan_bound = check_close(1.0, 1.0, np.nan, what="v")
+    assert "1 tolerances are not finite" in nan_bound.detail

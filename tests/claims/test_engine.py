@@ -354,3 +354,8 @@ def test_workers_report_what_became_of_a_task_without_a_value() -> None:
         True, "exceeded its time budget of 1 s of CPU time"
     )
     assert outcomes[2] == WorkerDeath(False, "worker died (exit code 3)")
+
+
+def test_a_conjunction_of_nothing_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="parts"):
+        conjunction((), "nothing shown")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from implicit_bias.claims.checks import (
@@ -12,7 +13,9 @@ from implicit_bias.claims.checks import (
     relation_check,
 )
 from implicit_bias.claims.engine import Basis, Claim, Kind, Status, Verdict
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.mutate import (
+    MutantOutcome,
     Outcome,
     bias_outcomes,
     mutate_claims,
@@ -114,3 +117,15 @@ def test_claims_are_mutated_in_workers_in_order() -> None:
     assert reports[0].bias == ()
     assert len(reports[1].bias) == 4
     assert reports[2].note.startswith("not instrumented")
+
+
+def test_a_limit_below_one_is_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="limit"):
+        symbolic_mutants(_binomial(), limit=0)
+    with pytest.raises(InvalidArgumentError, match="limit"):
+        mutate_claims([], limit=-1)
+
+
+def test_an_undecided_mutant_is_not_killed() -> None:
+    assert not MutantOutcome("a", "b", Outcome.UNDECIDED, "").killed
+    assert MutantOutcome("a", "b", Outcome.KILLED, "").killed
