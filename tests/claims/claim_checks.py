@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from implicit_bias.claims.checks import RelationCheck, injected_bias
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -12,6 +13,7 @@ from implicit_bias.claims.engine import (
     Status,
     run_claims,
 )
+from implicit_bias.claims.mutate import symbolic_mutants
 
 #: Kinds whose checks are symbolic: when they hold, they hold exactly.
 SYMBOLIC_KINDS = (Kind.IDENTITY, Kind.LIMIT, Kind.INEQUALITY)
@@ -58,3 +60,25 @@ def assert_failures_are_refutations(results: dict[str, Result]) -> None:
             else (Basis.PROOF, Basis.CERTIFIED)
         )
         assert verdict.basis in allowed, claim_id
+
+
+def assert_shift_detected(claim: Claim, factor: float) -> None:
+    """Mutation testing's bias injection: every value the claim compares moved by
+    ``factor`` tolerances must turn its verdict away from ``holds``."""
+    with injected_bias(factor) as record:
+        verdict = claim.check()
+    assert record.comparisons > 0, claim.id
+    assert verdict.status != Status.HOLDS, (claim.id, verdict.detail)
+
+
+def assert_judge_refutes(claim: Claim, description: str) -> None:
+    """The claim's check takes its relation: the symbolic mutant named by
+    ``description`` (a one-step error in the relation) is refuted."""
+    assert isinstance(claim.check, RelationCheck), claim.id
+    mutant = next(
+        m
+        for m in symbolic_mutants(claim.check.relation())
+        if m.description == description
+    )
+    verdict = claim.check.judge(mutant.relation)
+    assert verdict.status == Status.FAILS, (claim.id, verdict.detail)

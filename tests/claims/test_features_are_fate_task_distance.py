@@ -11,11 +11,11 @@ import pytest
 from tests.claims.claim_checks import (
     assert_detail_mentions,
     assert_failures_are_refutations,
+    assert_judge_refutes,
     assert_symbolic_claims_exact,
     quick,
     quick_results,
 )
-from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import (
     Claim,
     Result,
@@ -23,7 +23,6 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.claims.features_are_fate.task_distance import CLAIMS
 from implicit_bias.claims.features_are_fate.source import SOURCE
-from implicit_bias.claims.mutate import symbolic_mutants
 
 
 @pytest.fixture(scope="module")
@@ -74,11 +73,4 @@ def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> Non
     # The check takes its relation as input: a one-step error in the relation
     # (one of mutation testing's symbolic mutants) is refuted.
     claim = next(c for c in CLAIMS if c.id == f"{SOURCE}:{label}")
-    assert isinstance(claim.check, RelationCheck), claim.id
-    mutant = next(
-        m
-        for m in symbolic_mutants(claim.check.relation())
-        if m.description == description
-    )
-    verdict = claim.check.judge(mutant.relation)
-    assert verdict.status == Status.FAILS, (claim.id, verdict.detail)
+    assert_judge_refutes(claim, description)
