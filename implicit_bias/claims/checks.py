@@ -30,6 +30,7 @@ from implicit_bias.claims.engine import (
     Basis,
     CheckTimeout,
     Reason,
+    Status,
     Verdict,
     time_limit,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "check_inequality",
     "check_limit",
     "check_series",
+    "close_or_undecided",
     "default_sampler",
     "injected_bias",
     "interval",
@@ -437,6 +439,28 @@ def check_close(
         detail,
         basis,
         f"{what} = {flat[0]:.10g}, reference {flat[1]:.10g}, beyond {flat[2]:.3g}",
+    )
+
+
+def close_or_undecided(
+    observed: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    tolerance: npt.ArrayLike,
+    *,
+    what: str,
+    relative: bool = False,
+) -> Verdict:
+    """:func:`check_close` on a numerical basis, for floating-point evidence about
+    a closed form: a miss is ``inconclusive`` (``Reason.UNDECIDED``), not a
+    ``fails`` (a float outside its tolerance is no certified counterexample to a
+    closed-form statement)."""
+    verdict = check_close(observed, reference, tolerance, what=what, relative=relative)
+    if verdict.status != Status.FAILS:
+        return verdict
+    return Verdict.inconclusive(
+        f"{verdict.detail}; outside the tolerance in floating point, not certified",
+        Reason.UNDECIDED,
+        Basis.NUMERICAL,
     )
 
 

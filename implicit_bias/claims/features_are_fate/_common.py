@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-import numpy.typing as npt
 
 from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import Basis, Reason, Status, Verdict, conjunction
@@ -122,28 +121,6 @@ def rate_verdict(
         f"{first:.5f} (within 2|c2|/n, c2 = {second:.4g})"
     )
     return holds_or_undecided(ok, detail, Basis.NUMERICAL)
-
-
-def close_or_undecided(
-    observed: npt.ArrayLike,
-    reference: npt.ArrayLike,
-    tolerance: npt.ArrayLike,
-    *,
-    what: str,
-    relative: bool = False,
-) -> Verdict:
-    """:func:`~implicit_bias.claims.checks.check_close` on a numerical basis, for
-    floating-point evidence about closed forms: a miss is ``inconclusive``
-    (``Reason.UNDECIDED``), not a certified ``fails`` (as :func:`holds_or_undecided`).
-    """
-    verdict = check_close(observed, reference, tolerance, what=what, relative=relative)
-    if verdict.status != Status.FAILS:
-        return verdict
-    return Verdict.inconclusive(
-        f"{verdict.detail}; outside the tolerance in floating point, not certified",
-        Reason.UNDECIDED,
-        Basis.NUMERICAL,
-    )
 
 
 def mean_close(comparison: MeanComparison, what: str) -> Verdict:

@@ -36,6 +36,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import (
+    close_or_undecided,
     check_close,
     check_equal,
     check_identity,
@@ -53,7 +54,6 @@ from implicit_bias.claims.engine import (
     time_limit,
 )
 from implicit_bias.claims.features_are_fate._common import (
-    close_or_undecided,
     holds_or_undecided,
 )
 from implicit_bias.claims.features_are_fate.source import SOURCE

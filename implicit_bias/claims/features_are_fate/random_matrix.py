@@ -20,6 +20,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import (
+    close_or_undecided,
     RelationCheck,
     check_close,
     check_limit,
@@ -38,7 +39,6 @@ from implicit_bias.claims.engine import (
 from implicit_bias.claims.features_are_fate._common import (
     STANDARD_ERRORS,
     as_asymptotics_symbols,
-    close_or_undecided,
     holds_or_undecided,
     rate_verdict,
 )

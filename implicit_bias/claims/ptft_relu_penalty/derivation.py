@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import (
+    close_or_undecided,
     RelationCheck,
     check_limit,
     relation_check,
@@ -37,7 +38,6 @@ from implicit_bias.claims.ptft_relu_penalty.source import (
     REGIME_GAMMA,
     REGIME_M,
     SOURCE,
-    close_or_undecided,
     domain_sample,
     regime_sample,
 )

@@ -18,6 +18,7 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import (
+    close_or_undecided,
     RelationCheck,
     check_identity,
     check_limit,
@@ -41,7 +42,6 @@ from implicit_bias.claims.ptft_relu_penalty.derivation import (
 from implicit_bias.claims.ptft_relu_penalty.source import (
     REGIME,
     SOURCE,
-    close_or_undecided,
     domain_sample,
     regime_sample,
 )

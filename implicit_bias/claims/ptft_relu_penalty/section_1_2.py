@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from implicit_bias.claims.checks import close_or_undecided
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -24,7 +25,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
-from implicit_bias.claims.ptft_relu_penalty.source import SOURCE, close_or_undecided
+from implicit_bias.claims.ptft_relu_penalty.source import SOURCE
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, u

@@ -13,11 +13,8 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import numpy.typing as npt
 import sympy as sp
 
-from implicit_bias.claims.checks import check_close
-from implicit_bias.claims.engine import Basis, Reason, Status, Verdict
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
@@ -26,7 +23,6 @@ __all__ = [
     "REGIME_GAMMA",
     "REGIME_M",
     "SOURCE",
-    "close_or_undecided",
     "deviation_mp",
     "domain_sample",
     "regime_sample",
@@ -104,25 +100,3 @@ def deviation_mp(scale: Any, point: tuple[float, ...]) -> Any:
     and evaluated at the working precision; ``point`` is ``(m, rho, m0, gamma)``.
     """
     return _deviation_mpmath(scale, *(mpmath.mpf(value) for value in point))
-
-
-def close_or_undecided(
-    observed: npt.ArrayLike,
-    reference: npt.ArrayLike,
-    tolerance: npt.ArrayLike,
-    *,
-    what: str,
-    relative: bool = False,
-) -> Verdict:
-    """:func:`~implicit_bias.claims.checks.check_close` on a numerical basis, for
-    floating-point evidence about closed forms: a miss is ``inconclusive``
-    (``Reason.UNDECIDED``), not a ``fails`` (a float outside its tolerance is no
-    certified counterexample to a closed-form statement)."""
-    verdict = check_close(observed, reference, tolerance, what=what, relative=relative)
-    if verdict.status != Status.FAILS:
-        return verdict
-    return Verdict.inconclusive(
-        f"{verdict.detail}: outside the tolerance in floating point, not certified",
-        Reason.UNDECIDED,
-        Basis.NUMERICAL,
-    )
