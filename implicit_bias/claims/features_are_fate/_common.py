@@ -19,6 +19,7 @@ its endpoint error must have observed order in the step size within 0.15 of 1.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import sympy as sp
 
 
@@ -136,6 +137,22 @@ def mean_close(comparison: MeanComparison, what: str) -> Verdict:
         what=what,
         basis=Basis.STATISTICAL,
     )
+
+
+def draws_close(
+    draws: npt.ArrayLike, exact: float, *, standard_errors: float, what: str
+) -> tuple[Verdict, str]:
+    """The mean of Monte-Carlo draws against an exact value, within
+    ``standard_errors`` standard errors of the mean, through
+    :func:`~implicit_bias.claims.checks.check_close` on a statistical basis;
+    also ``"mean +- se"`` for the evidence."""
+    values = np.asarray(draws, dtype=np.float64)
+    mean = float(values.mean())
+    error = float(values.std(ddof=1) / np.sqrt(values.size))
+    verdict = check_close(
+        mean, exact, standard_errors * error, what=what, basis=Basis.STATISTICAL
+    )
+    return verdict, f"{mean:.4f} +- {error:.4f}"
 
 
 def all_hold(verdicts: dict[str, Verdict]) -> Verdict:

@@ -14,13 +14,11 @@ fixed).
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.certify import certified_nonzero
 from implicit_bias.claims.checks import (
     RelationCheck,
-    check_close,
     check_equal,
     check_identity,
     interval,
@@ -38,6 +36,7 @@ from implicit_bias.claims.engine import (
     time_limit,
 )
 from implicit_bias.claims.features_are_fate._common import (
+    draws_close,
     STANDARD_ERRORS,
     as_asymptotics_symbols,
     claim_id,
@@ -264,20 +263,16 @@ def _check_linear_transfer_exact() -> Verdict:
         draws = numerics.ridge_transfer_risk_samples(
             samples, dimension, 0.0, angle, noise, draws=4000, seed=200 + index
         )
-        mean = float(draws.mean())
-        error = float(draws.std(ddof=1) / np.sqrt(draws.size))
         exact = float(limits.linear_transfer_risk(samples, angle, noise))
         setting = f"(n, d, theta, sigma) = ({samples}, {dimension}, {angle}, {noise})"
-        comparisons.append(
-            check_close(
-                mean,
-                exact,
-                STANDARD_ERRORS * error,
-                what=f"Monte Carlo mean at {setting}",
-                basis=Basis.STATISTICAL,
-            )
+        verdict, estimate = draws_close(
+            draws,
+            exact,
+            standard_errors=STANDARD_ERRORS,
+            what=f"Monte Carlo mean at {setting}",
         )
-        rows.append(f"{setting}: {mean:.4f} +- {error:.4f} vs eq. (12) {exact:.4f}")
+        comparisons.append(verdict)
+        rows.append(f"{setting}: {estimate} vs eq. (12) {exact:.4f}")
     # Each draw solves the readout exactly (no iterative training to converge),
     # so a miss beyond STANDARD_ERRORS standard errors is a statistical failure.
     return conjunction(
