@@ -1,4 +1,9 @@
-"""The command line: ``implicit-bias verify | latex | list | docs | figure | sweep``.
+"""The command line: ``implicit-bias verify | latex | list | docs | mutate | figure |
+sweep``.
+
+Commands that take claims see every installed source (the entry-point group
+``implicit_bias.sources``) plus those of ``--file FILE`` and ``--module MOD``;
+a source that fails to load is reported on stderr and the others still run.
 
 Each subcommand is added to the parser by its own ``_add_<name>`` function and
 run by its own ``_<name>`` function (``set_defaults(handler=...)``).
@@ -7,6 +12,7 @@ run by its own ``_<name>`` function (``set_defaults(handler=...)``).
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import shutil
 import sys
@@ -16,7 +22,7 @@ from typing import Any
 
 from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
-from implicit_bias.claims.registry import SOURCES, claims_for, get_claim
+from implicit_bias.claims.discovery import default_registry, load_file, load_module
 from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
 from implicit_bias.reports import (
@@ -37,8 +43,37 @@ from implicit_bias.validation.sweeps import (
 __all__ = ["main"]
 
 
-def _selected(source: str | None, quick: bool = False) -> list[Claim]:
-    claims = claims_for(source)
+def _load_sources(arguments: argparse.Namespace) -> None:
+    """Add the sources of ``--file`` and ``--module`` to the registry; report
+    every source that failed to load."""
+    registry = default_registry()
+    for path in getattr(arguments, "file", None) or ():
+        load_file(registry, path)
+    for name in getattr(arguments, "module", None) or ():
+        load_module(registry, name)
+    for error in registry.errors:
+        print(f"implicit-bias: source not loaded: {error}", file=sys.stderr)
+
+
+def _selected(arguments: argparse.Namespace, quick: bool = False) -> list[Claim]:
+    """The claims the options name: ``--claim``, else ``--source``, ``--file`` and
+    ``--module`` (all those given), else every registered claim."""
+    registry = default_registry()
+    if getattr(arguments, "claim", None):
+        return [registry.claim(claim_id) for claim_id in arguments.claim]
+    chosen = list(arguments.source or ())
+    for origin_kind, values in (("file", "file"), ("module", "module")):
+        for value in getattr(arguments, values, None) or ():
+            chosen += [
+                source_id
+                for source_id, origin in registry.origins.items()
+                if origin == f"{origin_kind} {value}" and source_id not in chosen
+            ]
+    claims = (
+        [c for source in chosen for c in registry.claims(source)]
+        if chosen
+        else registry.claims()
+    )
     return [c for c in claims if not (quick and c.slow)]
 
 
@@ -93,7 +128,7 @@ def _table(results: Sequence[Result]) -> str:
 
 
 def _verify(arguments: argparse.Namespace) -> int:
-    claims = _selected(arguments.source, arguments.quick)
+    claims = _selected(arguments, arguments.quick)
     results = run_claims(claims, workers=arguments.workers, on_result=_progress)
     unexpected = [r for r in results if not r.as_expected]
     if arguments.json:
@@ -122,9 +157,7 @@ def _recorded(arguments: argparse.Namespace) -> dict[str, Verdict]:
 
 
 def _latex(arguments: argparse.Namespace) -> int:
-    claims = (
-        [get_claim(arguments.claim)] if arguments.claim else _selected(arguments.source)
-    )
+    claims = _selected(arguments)
     ledger = arguments.ledger or arguments.run or bool(arguments.verdicts)
     if arguments.output is None and not ledger:
         print(claims_latex(claims), end="")
@@ -163,8 +196,8 @@ def _docs(arguments: argparse.Namespace) -> int:
         for problem in problems:
             print(problem)
         return 1 if problems else 0
-    sources = [arguments.source] if arguments.source else list(SOURCES)
-    claims = [claim for source in sources for claim in claims_for(source)]
+    claims = _selected(arguments)
+    sources = list(dict.fromkeys(claim.source for claim in claims))
     verdicts = gather_verdicts(
         claims,
         _recorded(arguments),
@@ -197,7 +230,13 @@ def _docs(arguments: argparse.Namespace) -> int:
 
 
 def _list(arguments: argparse.Namespace) -> int:
-    for claim in _selected(arguments.source):
+    if arguments.sources:
+        for source_id, source in default_registry().sources.items():
+            cited = source.citation.text() if source.citation else "(no citation)"
+            count = len(source.all_claims())
+            print(f"{source_id}  {count} claims  {source.title}: {cited}")
+        return 0
+    for claim in _selected(arguments):
         flags = " [slow]" if claim.slow else ""
         corrects = f" (corrects {claim.corrects})" if claim.corrects else ""
         print(
@@ -208,11 +247,7 @@ def _list(arguments: argparse.Namespace) -> int:
 
 
 def _mutate(arguments: argparse.Namespace) -> int:
-    claims = (
-        [get_claim(arguments.claim)]
-        if arguments.claim
-        else _selected(arguments.source, quick=False)
-    )
+    claims = _selected(arguments)
 
     def progress(report: ClaimMutations, done: int, total: int) -> None:
         killed = sum(
@@ -255,8 +290,7 @@ def _add_mutate(commands: Any, source_help: str) -> None:
         "own check, and shift the values numeric checks compare by 2 and 5 "
         "tolerances; report kill rates per source and every survivor.",
     )
-    mutate.add_argument("--source", help=source_help)
-    mutate.add_argument("--claim", help="only this claim id (source:equation:label)")
+    _add_selection_options(mutate, source_help)
     mutate.add_argument(
         "--limit", type=int, default=40, help="most symbolic mutants per claim"
     )
@@ -271,11 +305,33 @@ def _add_mutate(commands: Any, source_help: str) -> None:
 
 def _add_verify(commands: Any, source_help: str) -> None:
     verify = commands.add_parser("verify", help="check the claims and print verdicts")
-    verify.add_argument("--source", help=source_help)
+    _add_selection_options(verify, source_help)
     verify.add_argument("--quick", action="store_true", help="skip slow simulations")
     verify.add_argument("--json", action="store_true", help="print JSON records")
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
     verify.set_defaults(handler=_verify)
+
+
+def _add_selection_options(parser: argparse.ArgumentParser, source_help: str) -> None:
+    parser.add_argument("--source", action="append", metavar="ID", help=source_help)
+    parser.add_argument(
+        "--claim",
+        action="append",
+        metavar="ID",
+        help="only this claim (source:equation:label); repeatable",
+    )
+    parser.add_argument(
+        "--file",
+        action="append",
+        metavar="PATH",
+        help="also load the sources a Python file defines; repeatable",
+    )
+    parser.add_argument(
+        "--module",
+        action="append",
+        metavar="NAME",
+        help="also load the sources an importable module defines; repeatable",
+    )
 
 
 def _add_verdict_options(parser: argparse.ArgumentParser) -> None:
@@ -301,8 +357,7 @@ def _add_latex(commands: Any, source_help: str) -> None:
         "verdicts come from --verdicts records, else from running the claims "
         "(--run), else the expected verdict is shown, labelled 'expected'.",
     )
-    latex.add_argument("--source", help=source_help)
-    latex.add_argument("--claim", help="only this claim id (source:equation:label)")
+    _add_selection_options(latex, source_help)
     latex.add_argument("--output", metavar="FILE", help="write a standalone .tex")
     latex.add_argument("--ledger", action="store_true", help="print the align* ledgers")
     latex.add_argument(
@@ -314,7 +369,10 @@ def _add_latex(commands: Any, source_help: str) -> None:
 
 def _add_list(commands: Any, source_help: str) -> None:
     listing = commands.add_parser("list", help="list the claims, one per line")
-    listing.add_argument("--source", help=source_help)
+    _add_selection_options(listing, source_help)
+    listing.add_argument(
+        "--sources", action="store_true", help="list the sources and their citations"
+    )
     listing.set_defaults(handler=_list)
 
 
@@ -330,7 +388,7 @@ def _add_docs(commands: Any, source_help: str) -> None:
         "verdict is not the expected one.",
     )
     docs.add_argument("--output", default="docs", help="the docs directory")
-    docs.add_argument("--source", help=source_help)
+    _add_selection_options(docs, source_help)
     docs.add_argument(
         "--prefaces", metavar="DIR", help="the prefaces (default OUTPUT/prefaces)"
     )
@@ -447,13 +505,21 @@ def _add_figure(commands: Any, source_help: str) -> None:
     figure.set_defaults(handler=_figure)
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("implicit-bias")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="implicit-bias",
         description="Verify the claims of implicit-bias theory papers.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
-    source_help = f"only this source ({', '.join(sorted(SOURCES))})"
+    source_help = "only this source id (`implicit-bias list --sources`); repeatable"
     for add in (
         _add_verify,
         _add_latex,
@@ -472,6 +538,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     arguments.argv = list(sys.argv[1:] if argv is None else argv)[1:]
     try:
+        _load_sources(arguments)
         return int(arguments.handler(arguments))
     except (ValueError, OSError) as error:
         print(f"implicit-bias: error: {error}", file=sys.stderr)

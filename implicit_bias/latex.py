@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import sympy as sp
 
 from implicit_bias.claims.engine import Claim, Status, Verdict
-from implicit_bias.claims.registry import GLYPHS, SOURCES
+from implicit_bias.claims.discovery import default_registry
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = [
@@ -150,7 +150,9 @@ def formula_latex(claim: Claim) -> str | None:
     """The claim's formula as LaTeX in its source's notation, or None if it has none."""
     if claim.formula is None:
         return None
-    return sp.latex(claim.formula(), symbol_names=GLYPHS.get(claim.source, {}))
+    return sp.latex(
+        claim.formula(), symbol_names=default_registry().glyphs(claim.source)
+    )
 
 
 def _tag(claim: Claim) -> str:
@@ -247,7 +249,12 @@ def _source_references(claims: Sequence[Claim]) -> dict[str, str]:
     """References counted over each claim's whole source, so they never shift."""
     references = {}
     for source in dict.fromkeys(claim.source for claim in claims):
-        population = SOURCES.get(source) or [c for c in claims if c.source == source]
+        registered = default_registry().sources.get(source)
+        population = (
+            list(registered.all_claims())
+            if registered is not None
+            else [c for c in claims if c.source == source]
+        )
         references.update(equation_references(population))
     return references
 
@@ -286,7 +293,7 @@ def _formula_row(claim: Claim) -> str | None:
     if claim.formula is None:
         return None
     formula = claim.formula()
-    glyphs = GLYPHS.get(claim.source, {})
+    glyphs = default_registry().glyphs(claim.source)
     body = sp.latex(formula, symbol_names=glyphs)
     if isinstance(formula, sp.core.relational.Relational):
         lhs = sp.latex(formula.lhs, symbol_names=glyphs)

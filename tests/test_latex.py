@@ -20,7 +20,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from implicit_bias.claims.engine import Basis, Claim, Kind, Reason, Status, Verdict
-from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
+from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.registry import all_claims, claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import (
     PACKAGES,
@@ -36,6 +37,10 @@ from implicit_bias.latex import (
 from implicit_bias.theory import relu_penalty as theory
 
 # --- a structural checker of the generated LaTeX
+
+#: Source id -> its claims (chains included), as registered.
+SOURCES = {s.id: s.all_claims() for s in default_registry().sources.values()}
+
 
 _MATH_ENVIRONMENTS = {"align", "align*", "equation", "equation*"}
 # Commands whose braced arguments are typeset in text mode, even inside math.

@@ -11,7 +11,11 @@ from pathlib import Path
 import pytest
 
 import implicit_bias
-from implicit_bias.claims.registry import SOURCES
+from implicit_bias.claims.discovery import default_registry
+
+#: Source id -> its claims (chains included), as registered.
+SOURCES = {s.id: s.all_claims() for s in default_registry().sources.values()}
+
 
 PACKAGES = [
     "implicit_bias",

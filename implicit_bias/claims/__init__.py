@@ -1,5 +1,31 @@
-"""Claims of the source papers, the engine that checks them, and the registry."""
+"""The claim framework: sources, claims, derivation chains, checks and verdicts.
 
+This is the authoring API (see ``docs/authoring.md``): a :class:`Source`
+holds a paper's (or a note's) :class:`Claim` objects and :class:`Derivation`
+chains; checks from :mod:`implicit_bias.claims.checks` decide them and return
+a :class:`Verdict`. Sources are found through the entry-point group
+``implicit_bias.sources`` (:mod:`implicit_bias.claims.discovery`).
+"""
+
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_close,
+    check_equal,
+    check_identity,
+    check_inequality,
+    check_limit,
+    check_series,
+    judge_relation,
+    relation_check,
+)
+from implicit_bias.claims.derivation import Derivation, Step
+from implicit_bias.claims.discovery import (
+    ENTRY_POINT_GROUP,
+    LoadError,
+    Registry,
+    default_registry,
+    discover,
+)
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -12,21 +38,39 @@ from implicit_bias.claims.engine import (
     conjunction,
     run_claims,
 )
-from implicit_bias.claims.registry import SOURCES, all_claims, claims_for, get_claim
+from implicit_bias.claims.registry import all_claims, claims_for, get_claim
+from implicit_bias.claims.source import Citation, Source
 
 __all__ = [
-    "SOURCES",
+    "ENTRY_POINT_GROUP",
     "Basis",
+    "Citation",
     "Claim",
+    "Derivation",
     "Kind",
+    "LoadError",
     "Reading",
     "Reason",
+    "Registry",
+    "RelationCheck",
     "Result",
+    "Source",
     "Status",
+    "Step",
     "Verdict",
     "all_claims",
+    "check_close",
+    "check_equal",
+    "check_identity",
+    "check_inequality",
+    "check_limit",
+    "check_series",
     "claims_for",
     "conjunction",
+    "default_registry",
+    "discover",
     "get_claim",
+    "judge_relation",
+    "relation_check",
     "run_claims",
 ]

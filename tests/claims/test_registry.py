@@ -7,13 +7,14 @@ import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import Reading, Status
-from implicit_bias.claims.registry import (
-    GLYPHS,
-    SOURCES,
-    all_claims,
-    claims_for,
-    get_claim,
-)
+from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.registry import all_claims, claims_for, get_claim
+
+
+#: Source id -> its claims (chains included), as registered.
+SOURCES = {s.id: s.all_claims() for s in default_registry().sources.values()}
+#: Source id -> its glyph map.
+GLYPHS = {s.id: dict(s.glyphs) for s in default_registry().sources.values()}
 
 
 def test_ids_are_unique_and_sources_are_paper_stems() -> None:

@@ -1,5 +1,0 @@
-"""The source id of the claims of "Features are fate" (Tahir, Ganguli, Rotskoff)."""
-
-__all__ = ["SOURCE"]
-
-SOURCE = "features-are-fate"

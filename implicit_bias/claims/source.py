@@ -1,0 +1,180 @@
+r"""A source: one paper (or a user's own note) and everything checked of it.
+
+A :class:`Source` describes itself: its id, its bibliographic record
+(:class:`Citation`), its notation (a glyph map for LaTeX), the regimes its
+claims are checked on, its claims and its derivation chains. Sources are
+found through the entry-point group ``implicit_bias.sources`` (see
+:mod:`implicit_bias.claims.discovery`); the four papers the toolkit ships
+register there exactly as a third party's package does.
+
+Examples:
+  >>> from implicit_bias.claims import Claim, Kind, Status, relation_check
+  >>> import sympy as sp
+  >>> x = sp.Symbol("x", positive=True)
+  >>> claim = Claim(
+  ...     "my-note", "1", "log-square", Kind.IDENTITY, "log x^2 = 2 log x",
+  ...     relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))), Status.HOLDS,
+  ... )
+  >>> note = Source("my-note", "My note", claims=(claim,))
+  >>> [c.id for c in note.all_claims()]
+  ['my-note:1:log-square']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+import sympy as sp
+
+from implicit_bias.claims.engine import Claim
+from implicit_bias.errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from implicit_bias.claims.derivation import Derivation
+
+__all__ = ["Citation", "Source"]
+
+_SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """The bibliographic record of a source.
+
+    Attributes:
+      title: the title as published.
+      authors: the authors, each as "Given Family".
+      year: the year of the version cited.
+      venue: where it appeared ("NeurIPS 2024"), "" for a preprint or note.
+      arxiv: the arXiv identifier ("2310.02396"), if any.
+      arxiv_version: the arXiv version the equation numbers follow ("v3"),
+        "" when it is not known (``version_note`` then says what is).
+      doi: the DOI, if any.
+      url: a stable address, if there is no arXiv id or DOI.
+      version_note: which text the equation numbers follow, in words.
+    """
+
+    title: str
+    authors: tuple[str, ...]
+    year: int
+    venue: str = ""
+    arxiv: str = ""
+    arxiv_version: str = ""
+    doi: str = ""
+    url: str = ""
+    version_note: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.title.strip():
+            raise InvalidArgumentError("title: a citation names its title")
+        if not self.authors or any(not a.strip() for a in self.authors):
+            raise InvalidArgumentError("authors: a citation names its authors")
+        if self.arxiv_version and not re.fullmatch(r"v[1-9][0-9]*", self.arxiv_version):
+            raise InvalidArgumentError(
+                f"arxiv_version: 'v1', 'v2', ..., got {self.arxiv_version!r}"
+            )
+
+    @property
+    def author_list(self) -> str:
+        """The authors as a sentence: "A", "A and B", "A, B and C"."""
+        if len(self.authors) == 1:
+            return self.authors[0]
+        return ", ".join(self.authors[:-1]) + " and " + self.authors[-1]
+
+    def text(self) -> str:
+        """The citation in one line of plain text.
+
+        Examples:
+          >>> Citation("A note", ("Ada Lovelace",), 1843, arxiv="1843.00001").text()
+          'Ada Lovelace, "A note", 1843; arXiv:1843.00001.'
+        """
+        parts = [f'{self.author_list}, "{self.title}"']
+        parts.append(
+            f"{self.venue} {self.year}".strip() if self.venue else str(self.year)
+        )
+        text = ", ".join(parts)
+        identifiers = []
+        if self.arxiv:
+            identifiers.append(f"arXiv:{self.arxiv}{self.arxiv_version}")
+        if self.doi:
+            identifiers.append(f"doi:{self.doi}")
+        if self.url and not identifiers:
+            identifiers.append(self.url)
+        return text + ("; " + "; ".join(identifiers) if identifiers else "") + "."
+
+    def bibtex(self, key: str) -> str:
+        """A BibTeX entry under ``key`` (``@article`` with the arXiv fields, or
+        ``@misc`` for a note without a venue)."""
+        fields = {
+            "title": "{" + self.title + "}",
+            "author": " and ".join(self.authors),
+            "year": str(self.year),
+        }
+        if self.venue:
+            fields["journal"] = self.venue
+        if self.arxiv:
+            fields["eprint"] = self.arxiv + self.arxiv_version
+            fields["archivePrefix"] = "arXiv"
+        if self.doi:
+            fields["doi"] = self.doi
+        if self.url:
+            fields["url"] = self.url
+        kind = "article" if self.venue else "misc"
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields.items())
+        return f"@{kind}{{{key},\n{body}\n}}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A paper or note, its notation, its regimes, its claims and derivations.
+
+    Attributes:
+      id: the id every claim of the source carries (``claim.source``):
+        lower case letters, digits, ``.``, ``_`` and ``-``.
+      title: a short title for listings and pages.
+      citation: the bibliographic record (``None`` for an unpublished note).
+      claims: the claims, in the order of the text.
+      derivations: the derivation chains (:class:`~implicit_bias.claims.
+        derivation.Derivation`); each step is a claim of its own.
+      glyphs: SymPy symbol -> its LaTeX in the source's notation.
+      regimes: a name -> the domain in words, for the regimes claims use.
+      description: a paragraph saying what the source is and what is checked.
+    """
+
+    id: str
+    title: str
+    citation: Citation | None = None
+    claims: tuple[Claim, ...] = ()
+    derivations: tuple[Derivation, ...] = ()
+    glyphs: Mapping[sp.Symbol, str] = field(default_factory=dict)
+    regimes: Mapping[str, str] = field(default_factory=dict)
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not _SOURCE_ID.fullmatch(self.id):
+            raise InvalidArgumentError(
+                f"id: lower case letters, digits, '.', '_' and '-', got {self.id!r}"
+            )
+        object.__setattr__(self, "claims", tuple(self.claims))
+        object.__setattr__(self, "derivations", tuple(self.derivations))
+        object.__setattr__(self, "glyphs", MappingProxyType(dict(self.glyphs)))
+        object.__setattr__(self, "regimes", MappingProxyType(dict(self.regimes)))
+        seen: set[str] = set()
+        for claim in self.all_claims():
+            if claim.source != self.id:
+                raise InvalidArgumentError(
+                    f"claims: {claim.id} belongs to source {claim.source!r}, "
+                    f"not {self.id!r}"
+                )
+            if claim.id in seen:
+                raise InvalidArgumentError(f"claims: duplicate claim id {claim.id!r}")
+            seen.add(claim.id)
+
+    def all_claims(self) -> tuple[Claim, ...]:
+        """The claims, then every derivation's steps, chain by chain."""
+        steps = tuple(c for d in self.derivations for c in d.claims)
+        return self.claims + steps

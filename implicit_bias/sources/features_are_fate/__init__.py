@@ -1,0 +1,99 @@
+"""Claims of features-are-fate (Tahir, Ganguli, Rotskoff): theory, proofs, networks.
+
+:mod:`.task_distance` checks Theorem 2.2 and its proof (eqs. (23)-(34));
+:mod:`.risks` the risks of Section 3 (eqs. (10)-(17)); the proof steps of
+Appendix B ((35)-(144)) and the exact finite-size risks are in
+:mod:`.random_matrix` (the scratch risk, (95)-(102)), :mod:`.linear_transfer`
+((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
+(the conservation law (35) and (142)-(144)); :mod:`.kernels` Section 4 and
+Appendix C (the ReLU arc-cosine kernel and RKHS projections); :mod:`.simulations`
+trains deep linear networks by gradient descent against the theory.
+"""
+
+from implicit_bias.claims.source import Citation, Source
+from implicit_bias.theory import relu_kernels as relu_kernels_theory
+from implicit_bias.theory import task_distance as task_distance_theory
+from implicit_bias.theory import transfer_asymptotics as transfer_asymptotics_theory
+from implicit_bias.theory import transfer_risks as transfer_risks_theory
+from implicit_bias.claims.engine import in_paper_order
+from implicit_bias.sources.features_are_fate.finetuning import (
+    CLAIMS as FINETUNING_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
+from implicit_bias.sources.features_are_fate.linear_transfer import (
+    CLAIMS as LINEAR_TRANSFER_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.random_matrix import (
+    CLAIMS as RANDOM_MATRIX_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.ridge_transfer import (
+    CLAIMS as RIDGE_TRANSFER_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.risks import CLAIMS as RISK_CLAIMS
+from implicit_bias.sources.features_are_fate.simulations import (
+    CLAIMS as SIMULATION_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.sources.features_are_fate.task_distance import (
+    CLAIMS as TASK_DISTANCE_CLAIMS,
+)
+
+__all__ = ["CITATION", "CLAIMS", "SOURCE", "SOURCE_ID"]
+
+#: Where the claims that are not about one numbered equation sit in the paper.
+_POSITIONS = {
+    "thm-2.2": 8.5,  # Theorem 2.2, between (8) and (9)
+    "thm-3.4": 9.5,  # Theorems 3.4-3.5, after (9)
+    "thm-3.5": 9.6,
+    "10-17": 17.1,  # (17) = (10) - (16), after both
+    "sec-4": 17.5,  # Section 4, before its (18)
+}
+
+CLAIMS = in_paper_order(
+    TASK_DISTANCE_CLAIMS
+    + RISK_CLAIMS
+    + FINETUNING_CLAIMS
+    + RANDOM_MATRIX_CLAIMS
+    + LINEAR_TRANSFER_CLAIMS
+    + RIDGE_TRANSFER_CLAIMS
+    + KERNEL_CLAIMS
+    + SIMULATION_CLAIMS,
+    _POSITIONS,
+)
+
+#: The bibliographic record of the paper.
+CITATION = Citation(
+    title=(
+        "Features are fate: a theory of transfer learning in high-dimensional "
+        "regression"
+    ),
+    authors=("Javan Tahir", "Surya Ganguli", "Grant M. Rotskoff"),
+    year=2025,
+    venue="ICML 2025",
+    arxiv="2410.08194",
+    version_note=(
+        "Equation numbers follow the text with Appendices B-D numbered (22)-(159); "
+        "the arXiv version it was taken from is not recorded."
+    ),
+)
+
+#: The source, registered through the entry point ``implicit_bias.sources``.
+SOURCE = Source(
+    id=SOURCE_ID,
+    title="Features are fate",
+    citation=CITATION,
+    claims=CLAIMS,
+    glyphs={
+        **task_distance_theory.GLYPHS,
+        # The proofs' expected risks are the main text's (their glyphs win).
+        **transfer_asymptotics_theory.GLYPHS,
+        **transfer_risks_theory.GLYPHS,
+        **relu_kernels_theory.GLYPHS,
+    },
+    regimes={},
+    description=(
+        "Transfer learning in high-dimensional linear regression: Theorem 2.2 and"
+        " its proof, the risks of Section 3, the Appendix B proofs, the ReLU RKHS"
+        " of Appendix C, and deep linear networks trained by gradient descent."
+    ),
+)

@@ -1,0 +1,775 @@
+r"""Simulation claims of features-are-fate: trained networks and Monte Carlo.
+
+Gradient descent on deep linear networks
+(:mod:`implicit_bias.validation.deep_linear_networks`) against the endpoints
+the paper derives in the :math:`\alpha\to0` limit, and Monte-Carlo means of
+the generalization error over draws of the target data
+(:mod:`implicit_bias.validation.transfer_experiments`) against the risk
+formulas (:mod:`implicit_bias.numerics.transfer_risks`, exact finite-size
+forms in :mod:`implicit_bias.numerics.transfer_asymptotics`).
+
+Tolerances. Endpoint claims measure the observed order of the error in
+:math:`\alpha` (three scales a factor :math:`\sqrt{10}` apart) and accept it
+within 0.25 of the predicted order: the next term of each expansion is a full
+power of :math:`\alpha` higher and shifts the observed order by at most
+:math:`\log_{10}(1 + 3\alpha)/0.5 \le 0.1` at :math:`\alpha \le 10^{-1.5}`.
+Monte-Carlo claims accept a mean within 4 standard errors of an exact
+finite-size prediction (false alarm about 6e-5 per comparison), and within 4
+standard errors plus the exactly computed finite-size bias
+:math:`|E_{n,d} - E_\infty|` of an asymptotic one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from implicit_bias.claims.checks import check_close
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
+from implicit_bias.sources.features_are_fate._common import mean_close
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.numerics.transfer_asymptotics import (
+    ridge_transfer_risk_finite,
+    scratch_risk_finite,
+)
+from implicit_bias.numerics.transfer_risks import (
+    finetune_transferability,
+    linear_transfer_risk,
+    linear_transferability,
+    ridge_transfer_risk,
+    scratch_risk,
+)
+from implicit_bias.theory import transfer_asymptotics as asymptotics
+from implicit_bias.validation.transfer_experiments import (
+    ENDPOINT_PREDICTED_ORDERS,
+    EndpointErrors,
+    compare_mean,
+    endpoint_errors,
+    endpoint_risks,
+    transferability_slices,
+    transferability_surface,
+)
+
+__all__ = ["CLAIMS"]
+
+#: Observed orders in alpha must lie within this of the prediction.
+_ORDER_TOLERANCE = 0.25
+#: Standard errors allowed to a Monte-Carlo mean.
+_Z = 4.0
+_THETAS = (np.pi / 8, np.pi / 4, 3 * np.pi / 8)
+#: How the gradient-descent runs of endpoint_errors stop (the convergence
+#: criterion every endpoint verdict rests on).
+_CONVERGED = (
+    "runs converged: every phase trained to a relative excess loss of 1e-20 "
+    "(midpoint integrator), 3 draws of the target data, max distance over draws"
+)
+
+
+def _replicated(ok: bool, detail: str, basis: Basis) -> Verdict:
+    """HOLDS on ``basis`` if ``ok``; else our protocol did not reproduce the
+    statement, which refutes nothing: INCONCLUSIVE (``Reason.STATISTICAL``)."""
+    if ok:
+        return Verdict.holds(detail, basis)
+    return Verdict.inconclusive(
+        f"{detail}; not reproduced by this protocol (not evidence against it)",
+        Reason.STATISTICAL,
+        basis,
+    )
+
+
+def _claim_id(equation: str, label: str) -> str:
+    return f"{SOURCE_ID}:{equation}:{label}"
+
+
+def _order_verdict(errors: EndpointErrors, name: str, what: str, order: int) -> Verdict:
+    observed = errors.orders(name)
+    detail = (
+        f"{what}, L = {errors.depth}, alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: error "
+        f"{np.array2string(errors.errors[name], precision=3)}, observed orders "
+        f"{np.round(observed, 3).tolist()} (predicted {order})"
+    )
+    close = check_close(
+        observed,
+        float(order),
+        _ORDER_TOLERANCE,
+        what=f"L = {errors.depth}: observed order in alpha",
+    )
+    return _replicated(close.status == Status.HOLDS, detail, Basis.NUMERICAL)
+
+
+def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
+    verdicts = []
+    for depth in depths:
+        errors = endpoint_errors(depth)
+        order = ENDPOINT_PREDICTED_ORDERS[name](depth)
+        verdicts.append(_order_verdict(errors, name, what, order))
+    detail = (
+        "; ".join(v.detail for v in verdicts)
+        + f" (tolerance {_ORDER_TOLERANCE:g}; {_CONVERGED})"
+    )
+    return conjunction(verdicts, detail)
+
+
+def _check_first_layer_as_printed() -> Verdict:
+    # Eq. (50) prints W_l = sigma u v^T + O(alpha^2): the residual's order in
+    # alpha would be 2. Under (22), W_1^T W_1 >= alpha^2 lambda I, so every
+    # subleading singular value is >= alpha sqrt(lambda): order exactly 1.
+    errors = endpoint_errors(3)
+    observed = errors.orders("first-layer")
+    detail = (
+        f"L = 3, pretrained W_1: sigma_2/sigma_1 = "
+        f"{np.array2string(errors.errors['first-layer'], precision=3)} at alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: observed order "
+        f"{np.round(observed, 3).tolist()}, not 2 (tolerance {_ORDER_TOLERANCE:g}; "
+        f"{_CONVERGED})"
+    )
+    if np.all(np.abs(observed - 2) <= _ORDER_TOLERANCE):
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    if np.all(np.abs(observed - 1) <= _ORDER_TOLERANCE):
+        # Deterministic runs: the error is the discretization's, far below the
+        # gap between orders 1 and 2 (the tolerance covers the next term).
+        return Verdict.fails(
+            detail + " but 1, as the bound sigma_2(W_1) >= alpha sqrt(lambda) "
+            "from (22) and (35) predicts",
+            Basis.NUMERICAL,
+            f"L = 3: sigma_2/sigma_1 of W_1 has observed order "
+            f"{np.round(observed, 3).tolist()} in alpha, not 2",
+        )
+    return Verdict.inconclusive(detail + ", nor 1", Reason.STATISTICAL)
+
+
+def _check_printed_finetune_endpoint() -> Verdict:
+    errors = endpoint_errors(2)
+    printed = errors.errors["printed"]
+    detail = (
+        "L = 2, n = 6, d = 12, theta = 0.8, sigma = 0.3: |beta_GD - (X^+ y + "
+        f"(I - P) beta_s)| = {np.array2string(printed, precision=4)} at alpha = "
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: does not shrink (the "
+        "corrected endpoint's error: "
+        f"{np.array2string(errors.errors['finetune'], precision=3)}; {_CONVERGED})"
+    )
+    shrinks = printed[-1] < 0.5 * printed[0] or printed[-1] < 1e-6
+    if shrinks:
+        return Verdict.holds(detail, Basis.NUMERICAL)
+    # Fail on evidence: the runs converge to the corrected endpoint at the
+    # predicted order and stay farther from the printed one than from it.
+    corrected = errors.errors["finetune"]
+    order = ENDPOINT_PREDICTED_ORDERS["finetune"](2)
+    converges = bool(
+        np.all(np.abs(errors.orders("finetune") - order) <= _ORDER_TOLERANCE)
+    )
+    if converges and bool(np.all(printed > corrected)):
+        ratio = float(np.min(printed / corrected))
+        return Verdict.fails(
+            f"{detail}; the printed endpoint is at least {ratio:.3g} times farther "
+            "than the corrected one, which the runs approach at the predicted order",
+            Basis.NUMERICAL,
+            f"L = 2, alpha = {errors.alphas[-1]:.3g}: |beta_GD - printed (142)| = "
+            f"{printed[-1]:.4g} vs |beta_GD - corrected| = {corrected[-1]:.3g}",
+        )
+    return Verdict.inconclusive(
+        detail + ": the runs do not converge to the corrected endpoint either",
+        Reason.STATISTICAL,
+    )
+
+
+def _check_scratch_risk() -> Verdict:
+    parts, verdicts = [], []
+    for samples, dimension, sigma in ((30, 60, 0.5), (90, 60, 0.5)):
+        risks = endpoint_risks(samples, dimension, 0.4, sigma, draws=300, seed=3)
+        exact = float(scratch_risk_finite(samples, dimension, sigma))
+        limit = float(scratch_risk(samples / dimension, sigma))
+        finite = compare_mean(risks.scratch, exact, z=_Z)
+        asymptotic = compare_mean(
+            risks.scratch, limit, z=_Z, bias_bound=abs(exact - limit)
+        )
+        where = f"n = {samples}, d = {dimension}"
+        verdicts += [
+            mean_close(finite, f"{where}: mean risk against the exact finite risk"),
+            mean_close(asymptotic, f"{where}: mean risk against eq. (10) + bias"),
+        ]
+        parts.append(
+            f"n = {samples}, d = {dimension}, sigma = {sigma}, 300 draws: "
+            f"{finite.describe()} (exact finite-size); eq. (10) = {limit:.5f}, "
+            f"finite-size bias {abs(exact - limit):.4f}"
+        )
+    detail = f"within {_Z:g} SE (+ the exact finite-size bias for eq. (10)): " + (
+        "; ".join(parts)
+    )
+    return conjunction(verdicts, detail)
+
+
+def _check_linear_transfer_risk() -> Verdict:
+    parts, verdicts = [], []
+    for samples, theta, sigma in ((12, np.pi / 8, 0.2), (40, 3 * np.pi / 8, 1.0)):
+        risks = endpoint_risks(samples, 30, theta, sigma, draws=2000, seed=4)
+        comparison = compare_mean(
+            risks.linear, float(linear_transfer_risk(samples, theta, sigma)), z=_Z
+        )
+        verdicts.append(
+            mean_close(comparison, f"n = {samples}: mean risk against eq. (12)")
+        )
+        parts.append(
+            f"n = {samples}, theta = {theta:.4f}, sigma = {sigma}: "
+            f"{comparison.describe()}"
+        )
+    detail = (
+        f"eq. (12) is exact at finite n; 2000 draws each, within {_Z:g} SE: "
+        + "; ".join(parts)
+    )
+    return conjunction(verdicts, detail)
+
+
+def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
+    """E R_ft - E R_sc in the limit, from the corrected endpoint (theory layer)."""
+    excess = sp.lambdify(
+        (asymptotics.gamma_ratio, asymptotics.theta, asymptotics.sigma),
+        asymptotics.finetune_risk_limit_corrected(),
+    )
+    return float(excess(gamma, theta, sigma))
+
+
+def _check_transferability_slices(kind: str) -> Verdict:
+    gammas = (0.3, 0.5, 1.5, 1.9)
+    dimension, draws, sigma = 60, 16, 0.2
+    slices = transferability_slices(
+        _THETAS, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=5
+    )
+    parts, verdicts = [], []
+    for i, theta in enumerate(_THETAS):
+        for j, gamma in enumerate(gammas):
+            samples = round(gamma * dimension)
+            exact_scratch = float(scratch_risk_finite(samples, dimension, sigma))
+            if kind == "linear":
+                sample = slices.linear_transferability[i, j]
+                exact = exact_scratch - float(
+                    linear_transfer_risk(samples, theta, sigma)
+                )
+                limit = float(linear_transferability(gamma, theta, sigma))
+            else:
+                sample = slices.finetune_transferability[i, j]
+                # Eq. (142) as printed gives E R_sc - E R_ft = (n/d - 1)(1 - 2 cos)
+                # exactly at finite size; the gradient-flow endpoint differs
+                # from it by the correction of eq. (142), whose limit
+                # (theory.finetune_risk_limit_corrected) is allowed as bias:
+                # 0.001-0.008 on these slices at sigma = 0.2.
+                g = samples / dimension
+                exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
+                limit = float(finetune_transferability(gamma, theta, form="printed"))
+            correction = 0.0
+            if kind == "finetune" and gamma < 1:
+                printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+                correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
+            # Trained endpoints sit O(alpha) = 1e-5 (scratch, relative) from
+            # their limits, which moves a risk by at most 2e-5 |beta - beta_t|
+            # <= 1e-4 here (it matters only where both risks coincide, gamma > 1
+            # for fine-tuning, and SE ~ 0).
+            bias = abs(exact - limit) + correction + 1e-4
+            comparison = compare_mean(sample, limit, z=_Z, bias_bound=bias)
+            verdicts.append(
+                mean_close(comparison, f"(theta, gamma) = ({theta:.4f}, {gamma})")
+            )
+            parts.append(
+                f"({theta / np.pi * 8:.0f}pi/8, {gamma}): {comparison.mean:+.3f} +- "
+                f"{comparison.standard_error:.3f} vs {limit:+.3f}"
+            )
+    detail = (
+        f"GD-trained L = 2 networks, d = {dimension}, sigma = {sigma}, "
+        f"{draws} draws, alpha = 1e-5; (theta, gamma): mean +- SE vs eq. "
+        f"({'13' if kind == 'linear' else '17'}) within {_Z:g} SE + the bias: "
+        + "; ".join(parts)
+    )
+    # GD-trained at d = 60 with 16 draws (the paper: d = 500, 20 draws): a miss
+    # of this small protocol is not evidence against the figure.
+    combined = conjunction(verdicts, detail)
+    return _replicated(combined.status == Status.HOLDS, detail, Basis.STATISTICAL)
+
+
+def _check_transferability_surface(kind: str) -> Verdict:
+    thetas = tuple(np.linspace(0.0, np.pi / 2, 5))
+    gammas = (0.2, 0.4, 0.6, 0.8, 1.25, 1.5, 2.0)
+    dimension, draws, sigma = 80, 150, 0.2
+    surface = transferability_surface(
+        thetas, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=8
+    )
+    worst, largest_bias, failures, verdicts = 0.0, 0.0, [], []
+    for i, theta in enumerate(thetas):
+        for j, gamma in enumerate(gammas):
+            samples = round(gamma * dimension)
+            g = samples / dimension
+            if kind == "linear":
+                sample = surface.linear[i, j]
+                exact = float(scratch_risk_finite(samples, dimension, sigma)) - float(
+                    linear_transfer_risk(samples, theta, sigma)
+                )
+                limit = float(linear_transferability(gamma, theta, sigma))
+                correction = 0.0
+            else:
+                sample = surface.finetune[i, j]
+                exact = (g - 1) * (1 - 2 * np.cos(theta)) if g < 1 else 0.0
+                limit = float(finetune_transferability(gamma, theta, form="printed"))
+                correction = 0.0
+                if gamma < 1:
+                    printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+                    correction = abs(_corrected_excess(gamma, theta, sigma) - printed)
+            largest_bias = max(largest_bias, abs(exact - limit))
+            # Against the exact finite-size value of the formula (the limit
+            # (13) / (17) shifted by the computed O(1/d) terms). Where both
+            # endpoints are the same least-squares fit (fine-tuning, gamma > 1)
+            # the sample is constant and must equal it exactly.
+            comparison = compare_mean(sample, exact, z=_Z, bias_bound=correction)
+            verdict = mean_close(comparison, f"(theta, gamma) = ({theta:.4f}, {gamma})")
+            verdicts.append(verdict)
+            if comparison.standard_error > 0:
+                worst = max(worst, abs(comparison.deviation))
+            if verdict.status != Status.HOLDS:
+                failures.append(f"(theta {theta:.3f}, gamma {gamma})")
+    detail = (
+        f"closed-form endpoints, d = {dimension}, sigma = {sigma}, {draws} draws at "
+        f"each of {len(thetas)} theta in [0, pi/2] x gamma {list(gammas)}: largest "
+        f"|mean - eq. ({'13' if kind == 'linear' else '17'}) at finite n, d| = "
+        f"{worst:.1f} SE (allowed 4 SE"
+        + (" + the correction of eq. 142" if kind == "finetune" else "")
+        + f"); the n, d -> infinity form differs from the finite one by <= "
+        f"{largest_bias:.3f}"
+        + (f"; outside at {', '.join(failures)}" if failures else "")
+    )
+    return conjunction(verdicts, detail)
+
+
+def _check_ridge_risk() -> Verdict:
+    parts, verdicts = [], []
+    lams = (0.0, 0.2, 0.6)
+    for samples in (40, 250):
+        risks = endpoint_risks(
+            samples, 20, np.pi / 8, 0.2, draws=600, seed=6, ridges=lams
+        )
+        for r, lam in enumerate(lams):
+            exact = float(ridge_transfer_risk_finite(samples, lam, np.pi / 8, 0.2))
+            limit = float(ridge_transfer_risk(lam, np.pi / 8))
+            finite = compare_mean(risks.ridge[r], exact, z=_Z)
+            asymptotic = compare_mean(
+                risks.ridge[r], limit, z=_Z, bias_bound=abs(exact - limit)
+            )
+            where = f"n = {samples}, lambda = {lam}"
+            verdicts += [
+                mean_close(finite, f"{where}: mean risk against eq. (128)"),
+                mean_close(asymptotic, f"{where}: mean risk against eq. (15) + bias"),
+            ]
+            parts.append(
+                f"n = {samples}, lambda = {lam}: {finite.describe()}; eq. (15) "
+                f"{limit:.5f}"
+            )
+    detail = (
+        f"theta = pi/8, sigma = 0.2, 600 draws, within {_Z:g} SE (+ the exact "
+        "finite-size bias for eq. (15)): " + "; ".join(parts)
+    )
+    return conjunction(verdicts, detail)
+
+
+def _finetune_excess(
+    samples: int, dimension: int, theta: float, sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    risks = endpoint_risks(samples, dimension, theta, sigma, draws=300, seed=7)
+    # Paired: R_ft - R_sc on the same draws removes the noise term's variance.
+    return risks.finetune - risks.scratch, risks.finetune_printed - risks.scratch
+
+
+def _check_finetune_risk(corrected: bool) -> Verdict:
+    samples, dimension, theta, sigma = 60, 120, 3 * np.pi / 8, 1.0
+    gamma = samples / dimension
+    excess, printed_excess = _finetune_excess(samples, dimension, theta, sigma)
+    as_printed = (1 - gamma) * (1 - 2 * np.cos(theta))
+    limit = _corrected_excess(gamma, theta, sigma)
+    # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
+    # A = ||(I-P) beta_s||^2, B = ||X^+ y||^2, whose exact means are 1 - n/d and
+    # n/d + sigma^2 n/(d - n - 1). The prediction at those means differs from
+    # the limit by the O(1/d) shift computed below; the Jensen term from the
+    # O(1/sqrt(d)) fluctuations of A and B is also O(1/d), estimated (not
+    # derived) as at most 2/d. The verdict does not hinge on it: the mean is
+    # within 4 SE without any bias allowance (see the detail), and the
+    # as-printed claim misses by about 9 times the whole allowance.
+    # That prediction is the limit's formula with sigma^2 gamma / (1 - gamma),
+    # the limit of B - gamma, replaced by its exact mean sigma^2 n/(d - n - 1).
+    exact_noise = sigma * np.sqrt(
+        samples * (1 - gamma) / (gamma * (dimension - samples - 1))
+    )
+    finite = _corrected_excess(gamma, theta, exact_noise)
+    c2 = asymptotics.finetune_scale_limit().subs(
+        {asymptotics.gamma_ratio: gamma, asymptotics.sigma: exact_noise}
+    )
+    bias = abs(finite - limit) + 2 / dimension
+    if not corrected:
+        # (1 - n/d)(1 - 2 cos theta) is the exact finite-size value for eq.
+        # (142)'s endpoint as printed (the control); the gradient-flow endpoint
+        # is allowed the same finite-size bias as the corrected prediction.
+        comparison = compare_mean(excess, as_printed, z=_Z, bias_bound=bias)
+        control = compare_mean(printed_excess, as_printed, z=_Z)
+        detail = (
+            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 "
+            f"draws of E R_ft - E R_sc for the gradient-flow endpoint (closed form "
+            f"alpha -> 0, t -> oo, no iteration to converge): "
+            f"{comparison.describe()} (eq. 16, allowed {_Z:g} SE + finite-size "
+            f"bias {bias:.3f}); for eq. (142)'s endpoint as printed: "
+            f"{control.describe()}"
+        )
+        if comparison.agrees:
+            return Verdict.holds(detail, Basis.STATISTICAL)
+        # The miss counts only if the same draws reproduce (16) for the printed
+        # endpoint: then the formula, not the simulation, is off.
+        if control.agrees:
+            return Verdict.fails(
+                detail,
+                Basis.STATISTICAL,
+                f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}: "
+                f"mean {comparison.mean:+.4f} +- {comparison.standard_error:.4f} "
+                f"vs (16) {as_printed:+.4f}",
+            )
+        return Verdict.inconclusive(detail, Reason.STATISTICAL)
+    comparison = compare_mean(excess, limit, z=_Z, bias_bound=bias)
+    detail = (
+        f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 draws "
+        f"of R_ft - R_sc: {comparison.describe()} against (1 - gamma)(c^2 - 2c cos "
+        f"theta), c^2 = {float(c2):.4f} (finite-size means), allowed {_Z:g} SE + "
+        f"bias {bias:.3f}"
+    )
+    return mean_close(
+        comparison, "mean R_ft - R_sc against the corrected limit + bias"
+    ).with_detail(detail)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE_ID,
+        "thm-3.4",
+        "features-rank-one",
+        Kind.SIMULATION,
+        "after pretraining from alpha -> 0, the hidden features W_1 ... W_{L-1} are "
+        "rank one (beta_s v^T); distance sigma_2/sigma_1 of order alpha^(L-1)",
+        lambda: _check_order("rank-one", "sigma_2/sigma_1 of W_1...W_{L-1}"),
+        Status.HOLDS,
+        assumptions=(
+            "gradient flow (midpoint integrator), init alpha W_bar with (22)",
+        ),
+        budget_seconds=30.0,
+        quote=(
+            "After pretraining lim_{α→0} lim_{t→∞} Φ = β_s v_{L−1}^T for some "
+            "vector v_{L−1}."
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "L = 2, 3, d = 12, alpha = 10^-1.5, 10^-2, 10^-2.5, 3 target draws: "
+            "the theorem's alpha -> 0 under (22); the rate alpha^(L-1) is our "
+            "reading (tolerance 0.25 from the next term), not printed"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "thm-3.5",
+        "scratch-min-norm",
+        Kind.SIMULATION,
+        "scratch training from alpha -> 0 ends at the minimum-norm solution X^+ y; "
+        "error of order alpha",
+        lambda: _check_order("scratch", "|beta - X^+ y|"),
+        Status.HOLDS,
+        assumptions=("n < d, init alpha W_bar with (22)",),
+        budget_seconds=30.0,
+        quote=(
+            "lim_{α→0} lim_{t→∞} β(t) = β̂, where β̂ is the minimum norm "
+            "solution to the linear least squares problem"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "n = 6 < d = 12, L = 2, 3, alpha = 10^-1.5 to 10^-2.5: the "
+            "theorem's overparameterized case under (22); the order alpha is "
+            "our reading (tolerance 0.25)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "the expected risk of the minimum-norm solution is eq. (10) in the limit "
+        "(exact finite-size form: scratch_risk_finite)",
+        _check_scratch_risk,
+        Status.HOLDS,
+        quote=("E_D R = (1−γ)^2+γσ^2 / (1−γ) for γ < 1; σ^2/(γ−1) for γ > 1"),
+        reading=Reading.PRINTED,
+        regime=(
+            "gamma = 0.5 (n = 30, d = 60) and 1.5 (n = 90), sigma = 0.5, 300 "
+            "draws of the min-norm endpoint (Theorem 3.5): (10) is the n, d -> "
+            "oo limit, so its comparison allows the exactly computed "
+            "finite-size bias"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "12",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "E R_lt = sin^2 theta + (sigma^2 + sin^2 theta)/(n - 2) over draws of the "
+        "target data",
+        _check_linear_transfer_risk,
+        Status.HOLDS,
+        quote=("E_D R_lt = sin^2θ + (σ^2 + sin^2θ)/(n − 2)."),
+        reading=Reading.PRINTED,
+        regime=(
+            "n = 12 (theta = pi/8, sigma = 0.2) and n = 40 (theta = 3pi/8, "
+            "sigma = 1), d = 30, 2000 draws of the closed-form endpoint b "
+            "beta_s: (12) is stated at finite n (Theorem 3.7)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "13",
+        "gd-slices",
+        Kind.SIMULATION,
+        "Fig. 1(c): linear transferability of trained networks follows eq. (13) on "
+        "the slices theta = pi/8, pi/4, 3pi/8",
+        lambda: _check_transferability_slices("linear"),
+        Status.HOLDS,
+        assumptions=("finite d = 60: exact finite-size bias allowed for",),
+        budget_seconds=60.0,
+        quote=(
+            "(c) Slices of the transferability surface (13) for constant θ. "
+            "Solid lines represent theoretical values, circles are points from "
+            "experiments."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "Fig. 1(c): theta = pi/8, pi/4, 3pi/8, gamma = 0.3, 0.5, 1.5, 1.9, "
+            "sigma = 0.2 and alpha = 1e-5 as in the paper, L = 2, but d = 60 "
+            "and 16 draws (the paper: d = 500, 20 draws); 4 SE plus the exact "
+            "finite-size bias"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "13",
+        "surface-monte-carlo",
+        Kind.SIMULATION,
+        "Fig. 1(a): the linear transferability surface (13) over a (theta, gamma) "
+        "grid, from Monte Carlo over draws of the target data",
+        lambda: _check_transferability_surface("linear"),
+        Status.HOLDS,
+        assumptions=("alpha -> 0 endpoints in closed form, d = 80",),
+        quote=(
+            "(a) The theoretical transferability surface (13) as a function of "
+            "target dataset size γ and task overlap θ."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "Fig. 1(a)'s ranges: 5 theta in [0, pi/2] x gamma in {0.2, ..., 2}, "
+            "sigma = 0.2, d = 80, 150 draws of the closed-form endpoints, "
+            "within 4 SE of our exact finite-n, d value of (13) (the printed "
+            "form is its limit)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "15",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "ridge linear transfer: E R_lt^lambda -> 1 - cos^2 theta (1 + 2 lambda)/"
+        "(1 + lambda)^2 (exact finite-n form eq. 128)",
+        _check_ridge_risk,
+        Status.HOLDS,
+        quote=("lim_{n→∞} E_D R_lt^λ = 1 − cos^2θ (1+2λ)/(1+λ)^2"),
+        reading=Reading.PRINTED,
+        regime=(
+            "lambda = 0, 0.2, 0.6 (Fig. 2's range [0, 0.6]), theta = pi/8, "
+            "sigma = 0.2, d = 20, n = 40 and 250, 600 draws; the n -> oo limit "
+            "is allowed its exact finite-n bias (eq. (128))"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "16",
+        "monte-carlo",
+        Kind.SIMULATION,
+        "E R_ft = E R_sc + (1 - gamma)(1 - 2 cos theta) for gamma <= 1, for the "
+        "model fine-tuned by gradient flow",
+        lambda: _check_finetune_risk(corrected=False),
+        Status.FAILS,
+        assumptions=("sigma = 1 > 0; the endpoint is the gradient-flow one",),
+        quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
+        reading=Reading.PRINTED,
+        regime=(
+            "gamma = 1/2 (n = 60, d = 120), theta = 3pi/8, sigma = 1: Theorem "
+            "3.9 is stated under Assumption 3.1 for any label noise (Fig. 3 "
+            "uses sigma = 0.2); 300 draws of the closed-form gradient-flow "
+            "endpoint, 4 SE plus a finite-size bias allowance"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "16",
+        "monte-carlo-corrected",
+        Kind.SIMULATION,
+        "E R_ft - E R_sc -> (1 - gamma)(c^2 - 2 c cos theta), c^2 the positive "
+        "root of c^4 = (1 - gamma) c^2 + gamma + sigma^2 gamma/(1 - gamma); "
+        "eq. (16) is the case sigma = 0",
+        lambda: _check_finetune_risk(corrected=True),
+        Status.HOLDS,
+        corrects=_claim_id("16", "monte-carlo"),
+        quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
+        reading=Reading.EXTENSION,
+        regime=(
+            "gamma = 1/2 (n = 60, d = 120), theta = 3pi/8, sigma = 1, 300 "
+            "draws, 4 SE plus the finite-size bias: our corrected limit of (16) "
+            "for sigma > 0"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "17",
+        "gd-slices",
+        Kind.SIMULATION,
+        "Fig. 3(c): fine-tuning transferability of trained networks follows eq. "
+        "(17) on the slices theta = pi/8, pi/4, 3pi/8 (sigma = 0.2)",
+        lambda: _check_transferability_slices("finetune"),
+        Status.HOLDS,
+        assumptions=("sigma = 0.2: the correction of eq. (142), <= 0.008, as bias",),
+        budget_seconds=60.0,
+        quote=(
+            "(c) Slices of the transferability surface (17) for constant θ. "
+            "Solid lines represent theoretical values, circles are points from "
+            "experiments."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "Fig. 3(c): theta = pi/8, pi/4, 3pi/8, gamma = 0.3, 0.5, 1.5, 1.9, "
+            "sigma = 0.2 and alpha = 1e-5 as in the paper, L = 2, d = 60, 16 "
+            "draws; 4 SE plus the finite-size bias and the sigma-correction of "
+            "(142) (<= 0.008)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "17",
+        "surface-monte-carlo",
+        Kind.SIMULATION,
+        "Fig. 3(a): the fine-tuning transferability surface (17) over a (theta, "
+        "gamma) grid, from Monte Carlo over draws of the target data (sigma = 0.2)",
+        lambda: _check_transferability_surface("finetune"),
+        Status.HOLDS,
+        assumptions=(
+            "gradient-flow endpoint; the correction of eq. (142) allowed as bias",
+        ),
+        quote=(
+            "(a) The theoretical transferability surface (17) as a function of "
+            "target dataset size γ and task overlap θ."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "Fig. 3(a)'s ranges: 5 theta in [0, pi/2] x gamma in {0.2, ..., 2}, "
+            "sigma = 0.2, d = 80, 150 draws of the closed-form endpoints, "
+            "within 4 SE plus the sigma-correction of (142) of our exact "
+            "finite-size value"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "50",
+        "as-printed",
+        Kind.SIMULATION,
+        "W_l = sigma_l u_l v_l^T + O(alpha^2) for all time",
+        _check_first_layer_as_printed,
+        Status.FAILS,
+        budget_seconds=30.0,
+        quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
+        reading=Reading.PRINTED,
+        regime=(
+            "L = 3, d = 12, the pretrained W_1 at alpha = 10^-1.5, 10^-2, "
+            "10^-2.5 under (22): Lemma B.1's alpha -> 0 (checked at the end of "
+            "training, one of 'all time')"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "50",
+        "order-alpha",
+        Kind.SIMULATION,
+        "W_l = sigma_l u_l v_l^T + O(alpha) (the O(alpha^2) bound (60) is on "
+        "squared norms)",
+        lambda: _check_order("first-layer", "sigma_2/sigma_1 of W_1", depths=(3,)),
+        Status.HOLDS,
+        corrects=_claim_id("50", "as-printed"),
+        budget_seconds=30.0,
+        quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
+        reading=Reading.EXTENSION,
+        regime=(
+            "L = 3, d = 12, alpha = 10^-1.5 to 10^-2.5: our corrected order "
+            "alpha (the O(alpha^2) of (60) bounds squared norms)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "108",
+        "gd-endpoint",
+        Kind.SIMULATION,
+        "linear transfer ends at b beta_s, b = beta_s^T X^T y / beta_s^T X^T X "
+        "beta_s; error of order alpha^(2(L-1))",
+        lambda: _check_order("linear", "|beta - b beta_s| (rank-one plateau)"),
+        Status.HOLDS,
+        assumptions=(
+            "transfer stopped on the rank-one plateau (t << alpha^(-2(L-1)))",
+        ),
+        budget_seconds=30.0,
+        quote=("b = β_src^T X^T y_t / β_s^T X^T X β_s"),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "L = 2, 3, n = 6, d = 12, alpha = 10^-1.5 to 10^-2.5, transfer "
+            "stopped on the rank-one plateau: B.6's alpha -> 0 endpoint b "
+            "beta_s; the order alpha^(2(L-1)) is our reading (tolerance 0.25)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "142",
+        "gd-as-printed",
+        Kind.SIMULATION,
+        "fine-tuning from alpha -> 0 ends at X^+ y + (I - P_row(X)) beta_s",
+        _check_printed_finetune_endpoint,
+        Status.FAILS,
+        assumptions=("n < d, label noise sigma > 0",),
+        budget_seconds=30.0,
+        quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
+        reading=Reading.PRINTED,
+        regime=(
+            "L = 2, n = 6 < d = 12, theta = 0.8, sigma = 0.3 (the label noise "
+            "of Assumption 3.1), alpha = 10^-1.5 to 10^-2.5: Theorem 3.9's "
+            "gamma <= 1 case at finite n, as (142) is stated"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "142",
+        "gd-corrected",
+        Kind.SIMULATION,
+        "fine-tuning ends at X^+ y + c^((L-1)/2)(I - P) beta_s, c^L = A c^(L-1) + B, "
+        "A = ||(I - P) beta_s||^2, B = ||X^+ y||^2; error of order alpha^2",
+        lambda: _check_order("finetune", "|beta - corrected (142)|"),
+        Status.HOLDS,
+        corrects=_claim_id("142", "gd-as-printed"),
+        budget_seconds=30.0,
+        quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
+        reading=Reading.EXTENSION,
+        regime=(
+            "L = 2, 3, n = 6 < d = 12, theta = 0.8, sigma = 0.3, alpha = "
+            "10^-1.5 to 10^-2.5: our corrected endpoint, error order alpha^2 "
+            "(tolerance 0.25)"
+        ),
+    ),
+)

@@ -1,0 +1,405 @@
+r"""Claims of ptft-diagonal-networks: Appendix G's representation measures.
+
+The participation ratio (PR), the effective number of shared dimensions (ENSD)
+and its relation to linear CKA, checked on explicit symbolic matrices.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import sympy as sp
+
+from implicit_bias.claims.checks import RelationCheck, check_identity, judge_relation
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
+from implicit_bias.sources.ptft_diagonal_networks._common import claim_id
+from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
+from implicit_bias.theory import representations as reps
+
+__all__ = ["CLAIMS"]
+
+
+def _relation_pr_trace_forms() -> sp.Eq:
+    """PR(C_X) with C_X = X^T X / n against trace(X^T X)^2/trace((X^T X)^2)."""
+    x = reps.symbolic_responses("x", 3, 2)
+    n = sp.Symbol("n", positive=True)
+    return sp.Eq(
+        reps.participation_ratio(reps.covariance(x, n)),
+        reps.participation_ratio_of_data(x),
+        evaluate=False,
+    )
+
+
+def _judge_pr_trace_forms(relation: sp.Basic) -> Verdict:
+    verdict = judge_relation(relation)
+    return verdict.with_detail(
+        f"3 x 2 symbolic X, C = X^T X / n with n > 0 symbolic: {verdict.detail}",
+    )
+
+
+def _cayley_rotation() -> sp.Matrix:
+    """A 3 x 3 rotation with rational entries in three real parameters."""
+    p1, p2, p3 = sp.symbols("p1 p2 p3", real=True)
+    skew = sp.Matrix([[0, -p3, p2], [p3, 0, -p1], [-p2, p1, 0]])
+    identity = sp.eye(3)
+    return ((identity - skew) * (identity + skew).inv()).applyfunc(sp.cancel)
+
+
+def _check_pr_eigenvalues() -> Verdict:
+    a, b, c = sp.symbols("a b c", real=True)
+    small = sp.Matrix([[a, b], [b, c]])
+    eigenvalues = [v for v, k in small.eigenvals().items() for _ in range(k)]
+    two = check_identity(
+        reps.participation_ratio_of_eigenvalues(eigenvalues),
+        reps.participation_ratio(small),
+    )
+    rotation = _cayley_rotation()
+    orthogonal = (rotation.T * rotation).applyfunc(sp.cancel) == sp.eye(3)
+    lambdas = sp.symbols("lambda_1:4", nonnegative=True)
+    large = (rotation * sp.diag(*lambdas) * rotation.T).applyfunc(sp.cancel)
+    # tr(C) = sum(lambda) and tr(C^2) = sum(lambda^2), so PR(C) = PR(lambda); the
+    # traces are cancelled one at a time (cancelling the quotient is slow).
+    first = sp.cancel(large.trace()) - sp.Add(*lambdas)
+    second = sp.cancel((large * large).trace()) - sp.Add(*(v**2 for v in lambdas))
+    if two.status != Status.HOLDS:
+        return two.with_detail(f"2 x 2: {two.detail}")
+    if not (first == 0 and second == 0 and orthogonal):
+        # A nonzero cancelled difference is a polynomial, not yet a point where
+        # it is nonzero; the 3 x 3 case is evidence for, not the statement.
+        return Verdict.inconclusive(
+            f"3 x 3: tr C - sum lambda = {first}; tr C^2 - sum lambda^2 = {second}; "
+            f"Q^T Q = I: {orthogonal}",
+            Reason.UNDECIDED,
+        )
+    three = Verdict.holds(
+        "exact: cancel(tr C - sum lambda) = cancel(tr C^2 - sum lambda^2) = 0",
+        Basis.PROOF,
+    )
+    return conjunction(
+        [two, three],
+        f"2 x 2 symmetric [[a, b], [b, c]] with SymPy's eigenvalues: {two.detail}; "
+        f"3 x 3 Q diag(lambda) Q^T, Q a symbolic Cayley rotation: {three.detail}",
+    )
+
+
+def _check_pr_range() -> Verdict:
+    shown = []
+    for p in range(1, 7):
+        lambdas = sp.symbols(f"lambda_1:{p + 1}", nonnegative=True)
+        total = sp.Add(*lambdas)
+        squares = sp.Add(*(v**2 for v in lambdas))
+        pairs = list(itertools.combinations(lambdas, 2))
+        cross = 2 * sp.Add(*(u * v for u, v in pairs))
+        spread = sp.Add(*((u - v) ** 2 for u, v in pairs))
+        lower = check_identity(total**2 - squares, cross)
+        upper = check_identity(p * squares - total**2, spread)
+        if lower.basis != Basis.PROOF or upper.basis != Basis.PROOF:
+            # The identities only rewrite the gaps; a gap that is not rewritten
+            # exactly is not shown of one sign, nor refuted.
+            return Verdict.inconclusive(
+                f"p = {p}: lower {lower.detail}; upper {upper.detail}",
+                Reason.UNDECIDED,
+            )
+        if not (cross.is_nonnegative and spread.is_nonnegative):
+            return Verdict.inconclusive(f"p = {p}: signs not decided", Reason.UNDECIDED)
+        ones = [sp.Integer(1)] * p
+        spike = [sp.Integer(1)] + [sp.Integer(0)] * (p - 1)
+        if (
+            reps.participation_ratio_of_eigenvalues(ones) != p
+            or reps.participation_ratio_of_eigenvalues(spike) != 1
+        ):
+            return Verdict.inconclusive(
+                f"p = {p}: the bounds are not attained (exact)", Reason.UNDECIDED
+            )
+        shown.append(p)
+    return Verdict.holds(
+        "for eigenvalues lambda_i >= 0 (C = X^T X / n is PSD), not all 0: "
+        "(sum lambda)^2 - sum lambda^2 = 2 sum_{i<j} lambda_i lambda_j >= 0 and "
+        "p sum lambda^2 - (sum lambda)^2 = sum_{i<j} (lambda_i - lambda_j)^2 >= 0 "
+        f"(exact for p = {shown[0]}..{shown[-1]}; Lagrange's identity for every p), "
+        "so 1 <= PR <= p, with PR = 1 for one nonzero eigenvalue and PR = p for "
+        "equal ones",
+        Basis.PROOF,
+    )
+
+
+def _check_ensd_cka() -> Verdict:
+    cross = sp.Symbol("T_XY", nonnegative=True)
+    gx, gy, gx2, gy2 = sp.symbols("T_X T_Y T_XX T_YY", positive=True)
+    general = check_identity(
+        reps.ensd_from_traces(cross, gx, gy, gx2, gy2),
+        reps.linear_cka_from_traces(cross, gx2, gy2)
+        * sp.sqrt((gx**2 / gx2) * (gy**2 / gy2)),
+    )
+    if general.status != Status.HOLDS:
+        return general
+    # The same through the matrix functions, on integer matrices (exact arithmetic).
+    x = sp.Matrix([[1, -2], [3, 0], [-4, 2]])
+    y = sp.Matrix([[2, 1], [-1, 1], [-1, -2]])
+    explicit = check_identity(
+        reps.ensd(x, y),
+        reps.linear_cka(x, y)
+        * sp.sqrt(
+            reps.participation_ratio_of_data(x) * reps.participation_ratio_of_data(y)
+        ),
+    )
+    return conjunction(
+        [general, explicit],
+        f"in the traces (positive for X, Y != 0): {general.detail}; on integer 3 x 2 "
+        f"X, Y through the matrix formulas: {explicit.detail}",
+    )
+
+
+def _subset_ensd(variances: list[sp.Expr]) -> sp.Expr:
+    x = reps.uncorrelated_units([sp.sqrt(v) for v in variances])
+    return sp.cancel(reps.ensd(x, x[:, :5]))
+
+
+def _check_ensd_subset_as_printed() -> Verdict:
+    variances = list(sp.symbols("v_1:11", positive=True))
+    value = _subset_ensd(variances)
+    closed = (
+        sp.Add(*variances) * sp.Add(*variances[:5]) / sp.Add(*(v**2 for v in variances))
+    )
+    form = check_identity(value, closed)
+    counterexamples = {
+        "variance 1 on the five shared units, 2 on the other five": [1] * 5 + [2] * 5,
+        "variance 2 on one shared unit, 1 elsewhere": [2] + [1] * 9,
+    }
+    values = {
+        label: sp.nsimplify(value.subs(dict(zip(variances, v, strict=True))))
+        for label, v in counterexamples.items()
+    }
+    exact = all(v.is_Rational for v in values.values())
+    if exact and all(v != 5 for v in values.values()):
+        listing = "; ".join(f"{label}: ENSD = {v}" for label, v in values.items())
+        return Verdict.fails(
+            "X = 10 uncorrelated units (diagonal covariance with variances v_i), Y = "
+            "units 1-5: ENSD = (sum_10 v)(sum_5 v)/sum_10 v^2 "
+            f"({form.detail}), which is 5 only for equal variances. {listing}",
+            Basis.PROOF,
+            f"{listing} (exact rational arithmetic), not 5",
+        )
+    if exact and all(v == 5 for v in values.values()):
+        return Verdict.inconclusive(
+            f"ENSD = 5 at both variance profiles; in general ENSD = {value}",
+            Reason.UNDECIDED,
+        )
+    return Verdict.inconclusive(f"ENSD = {values}", Reason.UNDECIDED)
+
+
+def _exact_counterexample(
+    value: sp.Expr, expected: int, point: dict[sp.Symbol, int]
+) -> Verdict:
+    """``fails`` when ``value`` at the integer ``point`` is an exact rational other
+    than ``expected``, else ``inconclusive``."""
+    at_point = value.subs(point)
+    where = "all scales 1" if len(set(point.values())) == 1 else str(point)
+    if at_point.is_Rational and at_point != expected:
+        return Verdict.fails(
+            f"ENSD = {value}, which is {at_point} at {where}, not {expected}",
+            Basis.PROOF,
+            f"at {where}: ENSD = {at_point} != {expected} (exact rational arithmetic)",
+        )
+    return Verdict.inconclusive(
+        f"ENSD = {value}, not simplified to {expected}; at {where} it is {at_point}",
+        Reason.UNDECIDED,
+    )
+
+
+def _check_ensd_subset_equal() -> Verdict:
+    variance = sp.Symbol("v", positive=True)
+    value = _subset_ensd([variance] * 10)
+    if value == 5:
+        return Verdict.holds(
+            "exact: with all ten variances equal to v, ENSD(X, Y) = 5 for every v "
+            "(sympy.cancel of a rational function of v)",
+            Basis.PROOF,
+        )
+    return _exact_counterexample(value, 5, {variance: 1})
+
+
+def _check_ensd_disjoint() -> Verdict:
+    scales_x = sp.symbols("sigma_1:11", positive=True)
+    scales_y = sp.symbols("tau_1:6", positive=True)
+    x = sp.Matrix.vstack(reps.uncorrelated_units(scales_x), sp.zeros(10, 10))
+    y = sp.Matrix.vstack(sp.zeros(20, 5), reps.uncorrelated_units(scales_y))
+    value = sp.cancel(reps.ensd(x, y))
+    if value == 0:
+        return Verdict.holds(
+            "exact: 10 + 5 mean-centred uncorrelated units with arbitrary variances "
+            "and X^T Y = 0 give ENSD = 0 (sympy.cancel)",
+            Basis.PROOF,
+        )
+    return _exact_counterexample(value, 0, {s: 1 for s in (*scales_x, *scales_y)})
+
+
+def _display_pr_range() -> sp.Basic:
+    pr = reps.display_pr_traces().lhs
+    return sp.And(
+        sp.Le(1, pr, evaluate=False), sp.Le(pr, reps.units_atom, evaluate=False)
+    )
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "pr-trace-forms",
+        Kind.IDENTITY,
+        "trace(C_X)^2/trace(C_X^2) = trace(X^T X)^2/trace(X^T X X^T X) with "
+        "C_X = X^T X / n",
+        RelationCheck(_relation_pr_trace_forms, _judge_pr_trace_forms),
+        Status.HOLDS,
+        formula=reps.display_pr_traces,
+        quote=(
+            r"PR(X) = \frac{(\sum_{i=1}^p \lambda_i)^2}{\sum_{i=1}^p \lambda_i^2} = "
+            r"\frac{\text{trace}(\mathbf{C}_X)^2}{\text{trace}(\mathbf{C}_X^2)} = "
+            r"\frac{\text{trace}(\mathbf{X}^\top "
+            r"\mathbf{X})^2}{\text{trace}(\mathbf{X}^\top \mathbf{X} \mathbf{X}^\top "
+            r"\mathbf{X})}"
+        ),
+        reading=Reading.PRINTED,
+        regime="3 x 2 real symbolic X, symbolic n > 0, as the definition is stated",
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "pr-eigenvalues",
+        Kind.IDENTITY,
+        "(sum lambda_i)^2/sum lambda_i^2 = trace(C_X)^2/trace(C_X^2), lambda_i the "
+        "eigenvalues of C_X",
+        _check_pr_eigenvalues,
+        Status.HOLDS,
+        assumptions=("C_X symmetric",),
+        formula=reps.display_pr_eigenvalues,
+        quote=(
+            r"PR(X) = \frac{(\sum_{i=1}^p \lambda_i)^2}{\sum_{i=1}^p \lambda_i^2} = "
+            r"\frac{\text{trace}(\mathbf{C}_X)^2}{\text{trace}(\mathbf{C}_X^2)} = "
+            r"\frac{\text{trace}(\mathbf{X}^\top "
+            r"\mathbf{X})^2}{\text{trace}(\mathbf{X}^\top \mathbf{X} \mathbf{X}^\top "
+            r"\mathbf{X})}"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "2 x 2 real symmetric C_X, and 3 x 3 C_X = Q diag(lambda) Q^T with a "
+            "symbolic rotation Q: the text's covariance matrices"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "pr-range",
+        Kind.INEQUALITY,
+        "the PR scales from 1 to p",
+        _check_pr_range,
+        Status.HOLDS,
+        assumptions=("C_X = X^T X / n positive semidefinite, C_X != 0",),
+        formula=_display_pr_range,
+        quote="The PR scales from 1 to p",
+        reading=Reading.PROSE,
+        regime=(
+            "eigenvalues lambda_i >= 0, not all 0, p = 1..6 exactly (Lagrange's "
+            "identity for every p): PSD covariances as in the text"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "ensd-cka",
+        Kind.IDENTITY,
+        "ENSD(X, Y) = CKA(X, Y) sqrt(PR(X) PR(Y)) with linear CKA "
+        "tr(Y^T X X^T Y)/sqrt(tr((X^T X)^2) tr((Y^T Y)^2))",
+        _check_ensd_cka,
+        Status.HOLDS,
+        assumptions=("X, Y != 0",),
+        formula=reps.display_ensd_cka,
+        quote=(
+            "This measure is equal to the centered kernel alignment (CKA), a measure "
+            "of similarity of two network representations ([Kornblith et al., "
+            "2019a](#)), multiplied by the geometric mean of the participation ratios "
+            "of the two representations."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "X, Y != 0 with positive traces, and integer 3 x 2 X, Y: CKA linear and "
+            "uncentred on the text's mean-centred responses"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "ensd-subset",
+        Kind.IDENTITY,
+        "if X consists of 10 uncorrelated units and Y is a subset of five of them, "
+        "ENSD(X, Y) = 5",
+        _check_ensd_subset_as_printed,
+        Status.FAILS,
+        assumptions=("uncorrelated: diagonal covariance (any variances)",),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+        quote=(
+            r"if \mathbf{X} consists of 10 uncorrelated units, if \mathbf{Y} is taken "
+            r"from a subset of five of those units, the $ENSD(\mathbf{X}, "
+            r"\mathbf{Y})$ will be 5"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "10 units with exactly diagonal covariance and ANY positive variances: "
+            "our reading; the text says only 'uncorrelated', not 'equal variance'"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "ensd-subset-equal-variances",
+        Kind.IDENTITY,
+        "if X consists of 10 uncorrelated units of equal variance and Y is a subset of "
+        "five of them, ENSD(X, Y) = 5",
+        _check_ensd_subset_equal,
+        Status.HOLDS,
+        assumptions=("diagonal covariance", "equal variances"),
+        corrects=claim_id("sec-G", "ensd-subset"),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 5),
+        quote=(
+            r"if \mathbf{X} consists of 10 uncorrelated units, if \mathbf{Y} is taken "
+            r"from a subset of five of those units, the $ENSD(\mathbf{X}, "
+            r"\mathbf{Y})$ will be 5"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "10 uncorrelated units of equal variance v > 0: our reading of the "
+            "example under which it holds (then PR(X) = 10, as the example implies)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "ensd-disjoint",
+        Kind.IDENTITY,
+        "if Y is five uncorrelated units uncorrelated with all those of X, "
+        "ENSD(X, Y) = 0",
+        _check_ensd_disjoint,
+        Status.HOLDS,
+        assumptions=("X^T Y = 0", "any variances"),
+        formula=lambda: sp.Eq(reps.display_ensd().lhs, 0),
+        quote=(
+            r"If \mathbf{Y} is taken to be five uncorrelated units that are "
+            r"themselves uncorrelated with all those in \mathbf{X} , the "
+            r"$ENSD(\mathbf{X}, \mathbf{Y})$ will be zero."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "10 + 5 mean-centred units with exactly diagonal covariances, any "
+            "positive variances, X^T Y = 0: the text's example"
+        ),
+    ),
+)

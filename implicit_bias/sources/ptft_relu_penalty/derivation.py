@@ -1,0 +1,577 @@
+r"""Claims of ptft-relu-penalty: the derivation of eqs. (6)-(10).
+
+The reduction of the constrained problem (5) to the one-dimensional
+:math:`p(u)` of eqs. (6)-(8), its derivative (9) and the quartic (10) whose
+positive roots are its stationary points, checked with SymPy; and the two
+numeric claims about them (the direct minimization of (5), and how many
+positive roots (10) has). Symbols as in
+:mod:`implicit_bias.sources.ptft_relu_penalty`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+
+from implicit_bias.claims.checks import (
+    close_or_undecided,
+    RelationCheck,
+    check_limit,
+    relation_check,
+)
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
+from implicit_bias.sources.ptft_relu_penalty.source import (
+    REGIME,
+    REGIME_GAMMA,
+    REGIME_M,
+    SOURCE_ID,
+    domain_sample,
+    regime_sample,
+)
+from implicit_bias.numerics import relu_penalty as numerics
+from implicit_bias.theory import relu_penalty as theory
+from implicit_bias.theory.symbols import gamma, m, m0, rho, u
+from implicit_bias.validation import relu_networks
+
+__all__ = ["CLAIMS", "exact_point", "positive_root_intervals", "three_root_point"]
+
+
+def _claim_id(equation: str, label: str) -> str:
+    return f"{SOURCE_ID}:{equation}:{label}"
+
+
+def _eq(lhs: sp.Expr, rhs: sp.Expr) -> sp.Eq:
+    return sp.Eq(lhs, rhs, evaluate=False)
+
+
+# --- eqs. (6)-(9): p(u) and its derivative
+
+
+#: The unit-sphere constraint on w_hat in R^3, solved for its last coordinate
+#: squared: the substitution under which eqs. (6)-(8) are compared.
+_W_HAT, _W0, _UNIT = theory.unit_vectors()
+_UNIT_SPHERE = {_W_HAT[-1] ** 2: sp.solve(_UNIT, _W_HAT[-1] ** 2)[0]}
+
+
+def _eq7_relation() -> sp.Eq:
+    return _eq(theory.deviation_eq6(), theory.deviation_eq7())
+
+
+def _eq8_relation() -> sp.Eq:
+    """Eq. (8) with m0 = ||w0|| and rho the cosine of u w_hat and w0, against (7)."""
+    hidden = u * _W_HAT
+    w0_norm = sp.sqrt((_W0.T * _W0)[0, 0])
+    cosine = (hidden.T * _W0)[0, 0] / (sp.sqrt((hidden.T * hidden)[0, 0]) * w0_norm)
+    return _eq(
+        theory.deviation_eq8().subs({rho: cosine, m0: w0_norm}),
+        theory.deviation_eq7(),
+    )
+
+
+def _divergence_relation(m_value: sp.Expr) -> Callable[[], sp.Basic]:
+    """lim_{u -> 0+} p(u) = oo at m_h = ``m_value``; the judge adds u -> oo."""
+    return lambda: sp.Eq(
+        sp.Limit(theory.deviation_eq8().subs(m, m_value), u, 0, "+"),
+        sp.oo,
+        evaluate=False,
+    )
+
+
+def _judge_divergence(relation: sp.Basic) -> Verdict:
+    """The limit the relation states, and the same expression's limit at oo."""
+    limit, value = relation.lhs, relation.rhs
+    expression, variable, point, direction = limit.args
+    at_zero = check_limit(expression, variable, point, value, direction=str(direction))
+    at_infinity = check_limit(expression, variable, sp.oo, value)
+    return conjunction(
+        (at_zero, at_infinity),
+        f"u -> {point}{direction}: {at_zero.detail}; u -> oo: {at_infinity.detail}",
+    )
+
+
+#: m_h = 0 is in the domain (a unit whose readout is 0); the text says "diverges"
+#: of p for every m_h.
+_DIVERGENCE_AT_ZERO = RelationCheck(
+    _divergence_relation(sp.Integer(0)), _judge_divergence
+)
+_M_NONZERO = sp.Symbol("m", real=True, nonzero=True)
+_DIVERGENCE_NONZERO = RelationCheck(_divergence_relation(_M_NONZERO), _judge_divergence)
+
+
+def _check_direct_minimization() -> Verdict:
+    size = 200
+    m_values, rho_values, m0_values, gamma_values = domain_sample(size, seed=14)
+    m_values = np.sign(m_values) * np.maximum(np.abs(m_values), 1e-6)
+    direct = relu_networks.minimize_unit_deviation_batch(
+        m_values,
+        rho_values,
+        m0_values,
+        gamma_values,
+        dimension=5,
+        rng=np.random.default_rng(14),
+    )
+    fast = numerics.relu_ptft_penalty(m_values, rho_values, m0_values, gamma_values)
+    # The direct search refines t = log u to ~1e-12; p is quadratic at a minimum,
+    # so its value is accurate to ~1e-12 relative plus rounding of the vector norms.
+    tolerance = 1e-9
+    # A numerical optimizer that misses a minimum is no counterexample to eq. (6):
+    # a miss is inconclusive.
+    close = close_or_undecided(
+        direct,
+        fast,
+        tolerance,
+        what="min of eq. (5) against min_u p(u)",
+        relative=True,
+    )
+    return close.with_detail(
+        "eq. (5) minimized directly over (w1, w2) in R^5 x R, without eq. (10), at "
+        f"{size} points against min_u p(u) (relative tolerance {tolerance:g}): "
+        f"{close.detail}"
+    )
+
+
+# --- eq. (10): how many positive roots
+
+
+def exact_point(point: tuple[float, ...], digits: int = 6) -> tuple[sp.Rational, ...]:
+    """``(m, rho, m0, gamma)`` rounded to ``digits`` significant decimals, exactly."""
+    return tuple(sp.Rational(f"{value:.{digits}g}") for value in point)
+
+
+def positive_root_intervals(
+    point: tuple[sp.Rational, ...],
+) -> list[tuple[sp.Rational, sp.Rational]]:
+    """Isolating intervals of the positive roots of eq. (10) at an exact point.
+
+    Exact arithmetic: SymPy isolates the real roots of the quartic with
+    rational coefficients (Sturm/Vincent bisection); q(0) = -m^2 != 0, so an
+    interval with a nonnegative left end holds a positive root.
+    """
+    m_value, rho_value, m0_value, gamma_value = point
+    quartic = sp.Poly(
+        theory.stationarity_eq10().subs(
+            {m: m_value, rho: rho_value, m0: m0_value, gamma: gamma_value}
+        ),
+        u,
+    )
+    intervals = [(low, high) for (low, high), _ in quartic.intervals() if low >= 0]
+    if len(intervals) != quartic.count_roots(0, None):
+        raise ValueError(f"root isolation disagrees with the Sturm count at {point}")
+    return intervals
+
+
+def three_root_point(
+    sample: tuple[np.ndarray, ...], tries: int = 20
+) -> tuple[tuple[sp.Rational, ...], list[tuple[sp.Rational, sp.Rational]]] | None:
+    """A short decimal point of ``sample`` where eq. (10) has several positive roots.
+
+    The float search (:func:`relu_ptft_stationary_count`) proposes points; each is
+    rounded to 6 significant digits and its roots isolated exactly.
+    """
+    counts = numerics.relu_ptft_stationary_count(*sample)
+    for index in np.flatnonzero(counts > 1)[:tries]:
+        point = exact_point(tuple(float(v[index]) for v in sample))
+        intervals = positive_root_intervals(point)
+        if len(intervals) > 1:
+            return point, intervals
+    return None
+
+
+def _written(point: tuple[sp.Rational, ...]) -> str:
+    names = ("m", "rho", "m0", "gamma")
+    return ", ".join(
+        f"{name}={sp.Float(value, 6)}" for name, value in zip(names, point, strict=True)
+    )
+
+
+def _several_roots_counterexample(
+    point: tuple[sp.Rational, ...], intervals: list[tuple[sp.Rational, sp.Rational]]
+) -> str:
+    listing = ", ".join(f"[{sp.Float(a, 8)}, {sp.Float(b, 8)}]" for a, b in intervals)
+    return (
+        f"at {_written(point)} (exactly these decimals), eq. (10) has "
+        f"{len(intervals)} positive roots, isolated exactly in {listing}"
+    )
+
+
+def _check_unique_root_small_gamma() -> Verdict:
+    # q(u) = u^4 - a u^3 + b u - c, a = m0 rho, b = gamma m, c = m^2; the cases
+    # rho <= 0 or gamma m <= 0 are Descartes' (10:unique-root-if).
+    a, b, c, x = sp.symbols("a b c x", positive=True)
+    q = u**4 - a * u**3 + b * u - c
+    b_at_x = sp.solve(sp.diff(q, u).subs(u, x), b)[0]
+    eq10 = theory.stationarity_eq10()
+    steps = {
+        "q is eq. (10) with a = m0 rho, b = gamma m, c = m^2": sp.expand(
+            q.subs({a: m0 * rho, b: gamma * m, c: m**2}) - eq10
+        ),
+        "eq. (10) is invariant under (m, gamma) -> (-m, -gamma)": sp.expand(
+            eq10.subs({m: -m, gamma: -gamma}, simultaneous=True) - eq10
+        ),
+        "q'' = 6u(2u - a)": sp.expand(sp.diff(q, u, 2) - 6 * u * (2 * u - a)),
+        "q'(0) = b": sp.diff(q, u).subs(u, 0) - b,
+        "q(0) = -c": q.subs(u, 0) + c,
+        "q'(x) = 0 gives b - a x^2 = 2x^2(a - 2x)": sp.expand(
+            b_at_x - a * x**2 - 2 * x**2 * (a - 2 * x)
+        ),
+        "q(x) = (b x - c) - x^3(a - x)": sp.expand(
+            q.subs(u, x) - (b * x - c) + x**3 * (a - x)
+        ),
+        "(c/b)^3 - b/2 = m(2m^2 - gamma^4)/(2 gamma^3)": sp.simplify(
+            ((c / b) ** 3 - b / 2).subs({b: gamma * m, c: m**2})
+            - m * (2 * m**2 - gamma**4) / (2 * gamma**3)
+        ),
+    }
+    broken = [step for step, residual in steps.items() if residual != 0]
+    if broken:
+        return Verdict.inconclusive(
+            f"a step of the proof does not simplify: {broken}", Reason.UNDECIDED
+        )
+    return Verdict.holds(
+        "exact (each step by SymPy: " + "; ".join(steps) + "). Let m, gamma > 0 "
+        "(the symmetry), rho > 0. q'' < 0 on (0, a/2), > 0 after, and q'(0) = b > 0: "
+        "q rises to a local maximum at x in (0, a/2) (if any), falls to a local "
+        "minimum and rises. q(0) = -c < 0, so two or more positive roots need "
+        "q(x) >= 0, i.e. c < b x (x < a); and b > a x^2 (x < a/2). Then "
+        "c/b < x < a/2 and (c/b)^2 < x^2 < b/a, so (c/b)^3 < b/2, i.e. 2m^2 < gamma^4. "
+        "Hence 2 m_h^2 >= gamma^4 gives exactly one positive root",
+        Basis.PROOF,
+    )
+
+
+def _check_unique_root_in_regime() -> Verdict:
+    # Every point of the regime has 2 m^2 >= 2 REGIME_M^2 >= REGIME_GAMMA^4 >=
+    # gamma^4 (exact rationals of the float bounds), so the lemma
+    # (10:unique-root-if-small-gamma) applies; a search of the regime cross-checks it.
+    size = 20_000
+    found = three_root_point(regime_sample(size, seed=10))
+    if found is not None:
+        counterexample = _several_roots_counterexample(*found)
+        return Verdict.fails(
+            f"in the regime: {counterexample}", Basis.PROOF, counterexample
+        )
+    lemma = _check_unique_root_small_gamma()
+    bound = 2 * Fraction(REGIME_M) ** 2 >= Fraction(REGIME_GAMMA) ** 4
+    detail = (
+        f"2 m_h^2 >= 2 ({REGIME_M:g})^2 >= ({REGIME_GAMMA:g})^4 >= gamma^4 at every "
+        f"point of the regime ({bound}, exact rationals), and 2 m_h^2 >= gamma^4 "
+        f"gives one positive root ({lemma.detail}); a search of {size} regime "
+        "points found no point with several roots"
+    )
+    if lemma.status == Status.HOLDS and bound:
+        return Verdict.holds(detail, Basis.PROOF)
+    return Verdict.inconclusive(detail, Reason.UNDECIDED, Basis.SEARCH)
+
+
+def _check_unique_root_beyond_regime() -> Verdict:
+    size = 100_000
+    found = three_root_point(domain_sample(size, seed=10))
+    if found is None:
+        # An empty search is not a proof of uniqueness.
+        return Verdict.inconclusive(
+            f"one positive root at all {size} sampled points: no counterexample, "
+            "but the search does not prove uniqueness",
+            Reason.UNDECIDED,
+            Basis.SEARCH,
+        )
+    point, intervals = found
+    counterexample = _several_roots_counterexample(point, intervals)
+    return Verdict.fails(
+        f"{counterexample}; there 2 m^2 < gamma^4 "
+        f"({2 * point[0] ** 2 < point[3] ** 4}), outside the regime",
+        Basis.PROOF,
+        counterexample,
+    )
+
+
+def _descartes_sign_changes(coefficients: list[sp.Expr]) -> int:
+    """Sign changes of a coefficient sequence whose signs SymPy can decide."""
+    signs = [sp.sign(c) for c in coefficients]
+    if any(s not in (-1, 0, 1) for s in signs):
+        raise ValueError(f"undecided signs {signs}")
+    nonzero = [s for s in signs if s != 0]
+    return sum(1 for a, b in itertools.pairwise(nonzero) if a != b)
+
+
+def _check_unique_root_sufficient() -> Verdict:
+    # Every sign case of rho and gamma*m covered by "rho <= 0 or gamma*m <= 0",
+    # written with symbols whose assumptions fix the sign.
+    positive = sp.Symbol("positive", positive=True)
+    negative = sp.Symbol("negative", negative=True)
+    m_value = sp.Symbol("m_nonzero", real=True, nonzero=True)
+    cases = {}
+    for rho_sign in (negative, sp.Integer(0), positive):
+        for product_sign in (negative, sp.Integer(0), positive):
+            if rho_sign == positive and product_sign == positive:
+                continue
+            cases[(str(rho_sign), str(product_sign))] = [
+                sp.Integer(1),
+                -m0 * rho_sign if rho_sign != 0 else sp.Integer(0),
+                sp.Integer(0),
+                product_sign,
+                -(m_value**2),
+            ]
+    m0_positive = sp.Symbol("m0", positive=True)
+    counts = {
+        case: _descartes_sign_changes(
+            [sp.sympify(c).subs(m0, m0_positive) for c in coeffs]
+        )
+        for case, coeffs in cases.items()
+    }
+    if all(count == 1 for count in counts.values()):
+        return Verdict.holds(
+            "exact (Descartes' rule of signs): the coefficients of eq. (10) change "
+            "sign "
+            f"once in all {len(counts)} sign cases of (rho, gamma*m) with rho <= 0 or "
+            "gamma*m <= 0; q(0) = -m^2 < 0 < q(oo) gives the root",
+            Basis.PROOF,
+        )
+    # More sign changes bound the roots from above only: no counterexample.
+    return Verdict.inconclusive(
+        f"Descartes' rule does not settle it: sign changes by case {counts}",
+        Reason.UNDECIDED,
+    )
+
+
+_UNIQUE_ROOT_QUOTE = (
+    "We can compute the solution to this quartic equation, e.g. using `np.roots` "
+    "and select the (unique, in all empirical cases we explored) positive real "
+    "root, u^*."
+)
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE_ID,
+        "6",
+        "divergence",
+        Kind.LIMIT,
+        "p(u) diverges to infinity both for u -> 0 and u -> infinity (stated for every "
+        "m_h)",
+        _DIVERGENCE_AT_ZERO,
+        Status.FAILS,
+        assumptions=("u > 0", "m_h = 0 (a unit with zero readout)"),
+        formula=_DIVERGENCE_AT_ZERO.relation,
+        quote=(
+            "Note that this function is smooth and diverges to ∞ both for "
+            "u → ∞ and u → 0."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "m_h = 0, any gamma, m0, rho: the sentence is said of p(u) of eq. (6) "
+            "with no condition on m_h, and m_h = 0 is in the domain of eq. (5)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "6",
+        "divergence-nonzero-m",
+        Kind.LIMIT,
+        "for m_h != 0, p(u) diverges to infinity both for u -> 0 and u -> infinity",
+        _DIVERGENCE_NONZERO,
+        Status.HOLDS,
+        assumptions=("u > 0", "m_h != 0"),
+        corrects=_claim_id("6", "divergence"),
+        # The checked relation, typeset with the source's m_h (its glyph).
+        formula=lambda: _DIVERGENCE_NONZERO.relation().subs(_M_NONZERO, m),
+        reading=Reading.EXTENSION,
+        regime="all real m_h != 0, gamma, rho and m0 >= 0 (symbolic)",
+    ),
+    Claim(
+        SOURCE_ID,
+        "6",
+        "direct-minimization",
+        Kind.NUMERIC,
+        "the constrained problem (5) equals min_{u>0} p(u)",
+        _check_direct_minimization,
+        Status.HOLDS,
+        assumptions=("w_hat unit vector in R^5", "|m_h| >= 1e-6"),
+        formula=theory.display_eq6,
+        quote=(
+            "\\tilde{r}(\\hat{w}_h, m_h|\\mathbf{w}_{0h}, \\gamma) = \\min_{u>0} p(u), "
+            "p(u) := (m_h/u - \\gamma)^2 + \\|u\\hat{\\mathbf{w}}_h - "
+            "\\mathbf{w}_{0h}^{(1)}\\|_2^2. (6)"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "200 points, |m_h| in [1e-6, 1e3], rho in [-1, 1], m0 in [1e-3, 1e2], "
+            "|gamma| in [1e-4, 10], d = 5: eq. (6) is stated for any gamma in R, "
+            "beyond the small gamma of the text"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "7",
+        "expansion",
+        Kind.IDENTITY,
+        "(m_h/u - gamma)^2 + ||u w_hat - w0||^2 = (m_h/u - gamma)^2 + u^2 + ||w0||^2 - "
+        "2u<w_hat, w0>",
+        relation_check(_eq7_relation, substitutions=_UNIT_SPHERE),
+        Status.HOLDS,
+        assumptions=(
+            "||w_hat||_2 = 1",
+            "vectors in R^3 (the identity is coordinatewise)",
+        ),
+        # The check compares the explicit R^3 expressions; their coordinates
+        # have no glyph, so the ledger shows eq. (7) with display atoms.
+        formula=theory.display_eq7,
+        quote=(
+            "p(u) = (m_h/u - \\gamma)^2 + u^2 + \\|\\mathbf{w}_{0h}^{(1)}\\|_2^2 - "
+            "2u\\langle \\hat{\\mathbf{w}}_h, \\mathbf{w}_{0h}^{(1)} \\rangle, (7)"
+        ),
+        reading=Reading.PRINTED,
+        regime="all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equation "
+        "is stated",
+    ),
+    Claim(
+        SOURCE_ID,
+        "8",
+        "cosine-form",
+        Kind.IDENTITY,
+        "with m0 = ||w0|| and rho the cosine of w_h^(1) and w0, eq. (7) is eq. (8)",
+        relation_check(_eq8_relation, substitutions=_UNIT_SPHERE),
+        Status.HOLDS,
+        assumptions=("||w_hat||_2 = 1", "w_h^(1) = u w_hat"),
+        formula=lambda: _eq(theory.p_of_u, theory.deviation_eq8()),
+        quote=(
+            "p(u) = (m_h/u - \\gamma)^2 + u^2 + (m_{0h}^{(1)})^2 - "
+            "2um_{0h}^{(1)}\\rho_h. (8)"
+        ),
+        reading=Reading.PRINTED,
+        regime="all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equation "
+        "is stated",
+    ),
+    Claim(
+        SOURCE_ID,
+        "8",
+        "sum-of-squares",
+        Kind.IDENTITY,
+        "p(u) = (m_h/u - gamma)^2 + (u - m0 rho)^2 + m0^2 (1 - rho)(1 + rho) (our "
+        "stable form)",
+        relation_check(
+            lambda: _eq(theory.deviation_eq8(), theory.deviation_geometric())
+        ),
+        Status.HOLDS,
+        formula=lambda: _eq(theory.deviation_eq8(), theory.deviation_geometric()),
+        reading=Reading.EXTENSION,
+        regime="all real m_h, gamma, rho, m0 >= 0, u > 0 (symbolic)",
+    ),
+    Claim(
+        SOURCE_ID,
+        "9",
+        "derivative",
+        Kind.IDENTITY,
+        "p'(u) = -2(m_h/u - gamma) m_h/u^2 + 2u - 2 m0 rho",
+        relation_check(
+            lambda: _eq(
+                sp.Derivative(theory.deviation_eq8(), u), theory.stationarity_eq9()
+            )
+        ),
+        Status.HOLDS,
+        quote=("p'(u) = -2(m_h/u - \\gamma)m_h/u^2 + 2u - 2m_{0h}^{(1)}\\rho_h, (9)"),
+        reading=Reading.PRINTED,
+        regime="all real m_h, gamma, rho, m0 >= 0, u > 0, as the equation is stated",
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "quartic",
+        Kind.IDENTITY,
+        "p'(u) = 0 multiplied by u^3/2 is -m_h^2 + gamma m_h u - m0 rho u^3 + u^4 = 0",
+        relation_check(
+            lambda: _eq(
+                theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10()
+            )
+        ),
+        Status.HOLDS,
+        assumptions=("u > 0",),
+        formula=lambda: _eq(
+            theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10()
+        ),
+        quote=("-m_h^2 + \\gamma m_h u - m_{0h}^{(1)} \\rho_h u^3 + u^4 = 0. (10)"),
+        reading=Reading.PRINTED,
+        regime="all real m_h, gamma, rho, m0 >= 0, u > 0, as the equation is stated",
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "unique-positive-root",
+        Kind.NUMERIC,
+        "eq. (10) has a unique positive real root ('in all empirical cases we "
+        "explored'), for the small gamma of the text",
+        _check_unique_root_in_regime,
+        Status.HOLDS,
+        assumptions=(
+            f"|gamma| <= {REGIME_GAMMA:g}",
+            f"|m_h| >= {REGIME_M:g}",
+            "rho, m0 any (the proof does not use them)",
+        ),
+        formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
+        quote=_UNIQUE_ROOT_QUOTE,
+        reading=Reading.PROSE,
+        regime=REGIME
+        + "; proved for every |m_h| >= 1e-3, |gamma| <= 1e-2 (2 m_h^2 >= gamma^4)",
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "unique-positive-root-beyond-regime",
+        Kind.NUMERIC,
+        "eq. (10) has a unique positive real root also beyond the regime of the "
+        "text (gamma up to 10, |m_h| down to 1e-10)",
+        _check_unique_root_beyond_regime,
+        Status.FAILS,
+        assumptions=(
+            "sampled: |m| in [1e-10, 1e3], rho in [-1, 1], m0 in [1e-3, 1e2], "
+            "|gamma| in [1e-4, 10]",
+        ),
+        formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
+        reading=Reading.EXTENSION,
+        regime=(
+            "|m_h| in [1e-10, 1e3], rho in [-1, 1], m0 in [1e-3, 1e2], |gamma| in "
+            "[1e-4, 10]: beyond the text's small gamma; several roots need "
+            "2 m_h^2 < gamma^4"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "unique-root-if",
+        Kind.IDENTITY,
+        "eq. (10) has exactly one positive root whenever rho <= 0 or gamma m_h <= 0",
+        _check_unique_root_sufficient,
+        Status.HOLDS,
+        assumptions=("m_h != 0", "m0 > 0"),
+        corrects=_claim_id("10", "unique-positive-root-beyond-regime"),
+        formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
+        reading=Reading.EXTENSION,
+        regime="all real m_h != 0, m0 > 0, rho <= 0 or gamma m_h <= 0 (symbolic)",
+    ),
+    Claim(
+        SOURCE_ID,
+        "10",
+        "unique-root-if-small-gamma",
+        Kind.IDENTITY,
+        "eq. (10) has exactly one positive root whenever 2 m_h^2 >= gamma^4 "
+        "(m_h != 0), whatever rho and m0",
+        _check_unique_root_small_gamma,
+        Status.HOLDS,
+        assumptions=("m_h != 0", "m0 >= 0", "2 m_h^2 >= gamma^4"),
+        formula=lambda: _eq(theory.stationarity_eq10(), sp.Integer(0)),
+        reading=Reading.EXTENSION,
+        regime="all real m_h != 0, gamma with 2 m_h^2 >= gamma^4, rho, m0 (symbolic "
+        "steps of a written proof)",
+    ),
+)

@@ -1,0 +1,122 @@
+"""The symbolic and numeric claims of adaptive-tangent-features give their verdicts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sympy as sp
+
+from implicit_bias.sources.adaptive_tangent_features import numeric, symbolic
+from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Result,
+    Status,
+    run_claims,
+    unique_ids,
+)
+from implicit_bias.theory.tangent_features import GLYPHS
+from tests.claims.claim_checks import assert_failures_are_refutations
+
+CLAIMS = symbolic.CLAIMS + numeric.CLAIMS
+QUICK = [claim for claim in CLAIMS if not claim.slow]
+
+#: Equations and statements of the paper this module must cover (the brief's
+#: scope: (8)-(9), (11)-(12), (17)-(18), Propositions 3-4, Lemma 5 (27)-(29),
+#: A.1 (21)-(22), the proof of Proposition 3 and (24)-(26)).
+COVERED = {
+    "6",
+    "8",
+    "9",
+    "11",
+    "12",
+    "17-18",
+    "21",
+    "22",
+    "23",
+    "24",
+    "25",
+    "26",
+    "27",
+    "28-29",
+    "prop-3",
+    "prop-3-proof",
+    "prop-4",
+    "fig-2",
+    "sec-3.1",
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {result.claim.id: result for result in run_claims(QUICK)}
+
+
+def test_claims_belong_to_the_source_and_have_unique_ids() -> None:
+    assert {claim.source for claim in CLAIMS} == {SOURCE_ID}
+    assert len(unique_ids(CLAIMS)) == len(CLAIMS)
+    assert {claim.kind for claim in numeric.CLAIMS} == {Kind.NUMERIC}
+
+
+@pytest.mark.parametrize("claim", QUICK, ids=lambda claim: claim.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.reason, result.verdict.detail)
+    if result.verdict.status != Status.INCONCLUSIVE:
+        assert result.verdict.basis is not None, claim.id
+
+
+def test_every_scoped_equation_has_a_claim() -> None:
+    assert {claim.equation for claim in CLAIMS} >= COVERED
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("sec-3.1:l1-as-value", ["2 |beta|", "2||.||_1"]),
+        ("17-18:as-printed", ["a1**2*b2**2 - 1", "j = k"]),
+        ("prop-3:strict-increase-as-proved", ["not attained", "omega~(2) = omega~(3)"]),
+        ("prop-3-proof:conjugate-as-printed", ["-> oo", "+oo"]),
+        ("26:case-split-as-printed", ["3/2", "-2*v**2 < 0"]),
+        ("27:alignment-as-printed", ["55249/260100", "33409/260100"]),
+    ],
+)
+def test_failures_report_residual_or_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    verdict = results[f"{SOURCE_ID}:{claim_id}"].verdict
+    assert verdict.status == Status.FAILS
+    # A refutation rests on exact or certified arithmetic and names its point.
+    assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    assert verdict.counterexample
+    for needle in needles:
+        assert needle in verdict.detail
+
+
+def test_symbolic_claims_are_exact_where_sympy_decides(
+    results: dict[str, Result],
+) -> None:
+    # Only the radical (Ferrari) root is checked numerically, at 50 digits, and
+    # the second-order condition in ball arithmetic at sampled points.
+    inexact = {"squared-radicals": Basis.NUMERICAL, "power-minimum": Basis.CERTIFIED}
+    for claim in symbolic.CLAIMS:
+        basis = results[claim.id].verdict.basis
+        assert basis == inexact.get(claim.label, Basis.PROOF), claim.id
+
+
+def test_formulas_typeset_in_paper_notation() -> None:
+    for claim in CLAIMS:
+        if claim.formula is None:
+            continue
+        formula = claim.formula()
+        symbols = {s for s in formula.free_symbols if not isinstance(s, sp.Indexed)}
+        assert symbols <= set(GLYPHS), claim.id
+        text = sp.latex(formula, symbol_names=GLYPHS)
+        assert not re.search(r"omega_tilde|(?<!\\)beta", text), claim.id
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)

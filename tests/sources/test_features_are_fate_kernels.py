@@ -1,0 +1,105 @@
+"""Claims of features-are-fate's Section 4 and Appendix C: the expected verdicts."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Result,
+    Status,
+    run_claims,
+)
+from implicit_bias.sources.features_are_fate.kernels import CLAIMS
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory.relu_kernels import GLYPHS
+from tests.claims.claim_checks import (
+    assert_failures_are_refutations,
+    assert_shift_detected,
+)
+
+#: Appendix C equations that state something checkable. Not listed: (145)-(147),
+#: (149) and (154)-(156) define the networks, the RKHS, T_k and the matrices.
+CHECKABLE = {"150-151", "151", "152-153", "153", "157", "158", "159", "158-159"}
+#: Section 4 statements: eq. (21) and Fig. 4(a)-(b), (d).
+SECTION_4 = {"21", "sec-4"}
+
+FAST = [c for c in CLAIMS if not c.slow]
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {r.claim.id: r for r in run_claims(FAST)}
+
+
+@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
+def test_refutations_are_exact_or_certified(
+    claim: Claim, results: dict[str, Result]
+) -> None:
+    verdict = results[claim.id].verdict
+    if verdict.status == Status.FAILS:
+        assert verdict.counterexample
+        if claim.kind in (Kind.IDENTITY, Kind.INEQUALITY, Kind.NUMERIC):
+            assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    if verdict.status != Status.INCONCLUSIVE:
+        assert verdict.basis is not None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.slow], ids=lambda c: c.id)
+def test_slow_verdict_is_the_expected_one(claim: Claim) -> None:
+    (result,) = run_claims([claim])
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+def test_every_checkable_equation_has_a_claim() -> None:
+    assert {c.equation for c in CLAIMS} >= CHECKABLE | SECTION_4
+
+
+@pytest.mark.parametrize(
+    ("label", "needles"),
+    [
+        ("153:general-weights-as-printed", ["the overlap is 3", "gives 1/2"]),
+        ("150-151:as-printed", ["gives 8", "(148) is 2"]),
+    ],
+)
+def test_failures_report_the_counterexample(
+    label: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    # The counterexample is written only when the check refutes the claim.
+    counterexample = results[f"{SOURCE_ID}:{label}"].verdict.counterexample
+    assert counterexample is not None
+    for needle in needles:
+        assert needle in counterexample
+
+
+def test_formulas_use_glyphed_symbols() -> None:
+    for claim in CLAIMS:
+        if claim.formula is not None:
+            formula = claim.formula()
+            assert isinstance(formula, sp.Eq)
+            assert formula.free_symbols <= set(GLYPHS)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+#: Cheap numeric claims whose decision goes through check_close.
+_SHIFTED = ["152-153:quadrature", "153:general-weights", "153:float64"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
+    assert_shift_detected(claim, factor)

@@ -1,0 +1,100 @@
+"""The linear-transfer claims of features-are-fate ((108)-(120)): expected verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.claims.claim_checks import (
+    assert_detail_mentions,
+    assert_failures_are_refutations,
+    assert_judge_refutes,
+    assert_shift_detected,
+    assert_symbolic_claims_exact,
+    quick,
+    quick_results,
+)
+from implicit_bias.claims.engine import (
+    Claim,
+    Result,
+    Status,
+)
+from implicit_bias.sources.features_are_fate.linear_transfer import CLAIMS
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+
+
+#: The steps of Appendix B this module covers: linear transfer (108)-(120).
+COVERED = {
+    "108-109",
+    "111",
+    "113",
+    "115",
+    "116",
+    "117",
+    "118",
+    "119",
+    "120",
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return quick_results(CLAIMS)
+
+
+def test_every_step_in_scope_has_a_claim() -> None:
+    assert {c.equation for c in CLAIMS} == COVERED
+
+
+@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("117:as-printed", ["['oo', 'oo', 'oo']", "e^(+r^2/2)"]),
+    ],
+)
+def test_failures_report_the_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    result = results[f"{SOURCE_ID}:{claim_id}"]
+    # The evidence is the one of the refutation, not of another outcome.
+    assert result.verdict.status == Status.FAILS, result.verdict.detail
+    assert_detail_mentions(result, needles)
+
+
+def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
+    assert_symbolic_claims_exact(results)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+#: Numeric and simulation claims whose decision goes through check_close.
+_SHIFTED = ["120:linear-transfer-exact"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert_shift_detected(claim, factor)
+
+
+@pytest.mark.parametrize(
+    ("label", "description"),
+    [
+        ("118:substitution", "lhs: 2 -> 2 + 1"),
+        ("119:gamma-integral", "rhs: term n/2 dropped"),
+        ("120:value", "lhs: term n/2 dropped"),
+    ],
+)
+def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
+    # The check takes its relation as input: a one-step error in the relation
+    # (one of mutation testing's symbolic mutants) is refuted.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert_judge_refutes(claim, description)

@@ -1,0 +1,106 @@
+"""The ridge-transfer claims of features-are-fate ((121)-(141)): expected verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.claims.claim_checks import (
+    assert_detail_mentions,
+    assert_failures_are_refutations,
+    assert_judge_refutes,
+    assert_shift_detected,
+    assert_symbolic_claims_exact,
+    quick,
+    quick_results,
+)
+from implicit_bias.claims.engine import (
+    Claim,
+    Result,
+    Status,
+)
+from implicit_bias.sources.features_are_fate.ridge_transfer import CLAIMS
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+
+
+#: The steps of Appendix B this module covers: ridge transfer (121)-(141).
+COVERED = {
+    "121",
+    "126",
+    "128",
+    "129-130",
+    "131",
+    "132",
+    "133-134",
+    "134",
+    "135",
+    "137",
+    "138",
+    "139",
+    "140",
+    "141",
+}
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return quick_results(CLAIMS)
+
+
+def test_every_step_in_scope_has_a_claim() -> None:
+    assert {c.equation for c in CLAIMS} == COVERED
+
+
+@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("137:as-printed", ["2**(n/2)*pi**(n/2)", "9792.6"]),
+        ("141:strictly-increasing", ["2*lambda*cos(theta)**2/(lambda + 1)**3", "= 1"]),
+    ],
+)
+def test_failures_report_the_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    result = results[f"{SOURCE_ID}:{claim_id}"]
+    # The evidence is the one of the refutation, not of another outcome.
+    assert result.verdict.status == Status.FAILS, result.verdict.detail
+    assert_detail_mentions(result, needles)
+
+
+def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
+    assert_symbolic_claims_exact(results)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+#: Numeric and simulation claims whose decision goes through check_close.
+_SHIFTED = ["128:monte-carlo", "129-130:float64", "134:laplace-accuracy"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert_shift_detected(claim, factor)
+
+
+@pytest.mark.parametrize(
+    ("label", "description"),
+    [
+        ("131:substitution", "lhs: 1/2 -> 1/2 + 1"),
+        ("132:substitution", "lhs: exponent of (lambda*n + 2*n*t)**(-2) -> -3"),
+        ("135:saddle-value", "lhs: exponent of (lambda*n + n)**(-2) -> -3"),
+    ],
+)
+def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
+    # The check takes its relation as input: a one-step error in the relation
+    # (one of mutation testing's symbolic mutants) is refuted.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert_judge_refutes(claim, description)

@@ -1,0 +1,83 @@
+"""Every simulation claim of features-are-fate returns the verdict it expects."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Result,
+    Status,
+    run_claims,
+)
+from implicit_bias.sources.features_are_fate.simulations import CLAIMS
+from tests.claims.claim_checks import (
+    assert_failures_are_refutations,
+    assert_shift_detected,
+)
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+def test_decided_verdicts_rest_on_runs(
+    claim: Claim, results: dict[str, Result]
+) -> None:
+    verdict = results[claim.id].verdict
+    if verdict.status != Status.INCONCLUSIVE:
+        assert verdict.basis in (Basis.STATISTICAL, Basis.NUMERICAL), claim.id
+    if verdict.status == Status.FAILS:
+        assert verdict.counterexample, claim.id
+
+
+def test_claims_are_simulations_of_this_source() -> None:
+    assert {c.source for c in CLAIMS} == {"features-are-fate"}
+    assert {c.kind for c in CLAIMS} == {Kind.SIMULATION}
+    assert len({c.id for c in CLAIMS}) == len(CLAIMS)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("16:monte-carlo", ["vs (16)", "sigma = 1.0"]),
+        ("50:as-printed", ["observed order", "not 2"]),
+        ("142:gd-as-printed", ["printed (142)", "corrected"]),
+    ],
+)
+def test_failures_report_the_numbers(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    # The counterexample is written only when the check refutes the claim.
+    counterexample = results[f"features-are-fate:{claim_id}"].verdict.counterexample
+    assert counterexample is not None
+    for needle in needles:
+        assert needle in counterexample
+    assert re.search(r"\d\.\d", counterexample)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+#: Cheap numeric claims whose decision goes through check_close.
+_SHIFTED = ["12:monte-carlo"]
+
+
+@pytest.mark.parametrize("label", _SHIFTED)
+@pytest.mark.parametrize("factor", [5.0, -5.0])
+def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
+    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
+    assert_shift_detected(claim, factor)

@@ -1,0 +1,76 @@
+"""Every claim of features-are-fate's task-distance module returns its expected verdict.
+
+Theorem 2.2 with its proof (eqs. (23)-(34)); see
+:mod:`implicit_bias.sources.features_are_fate.task_distance`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.claims.claim_checks import (
+    assert_detail_mentions,
+    assert_failures_are_refutations,
+    assert_judge_refutes,
+    assert_symbolic_claims_exact,
+    quick,
+    quick_results,
+)
+from implicit_bias.claims.engine import (
+    Claim,
+    Result,
+    Status,
+)
+from implicit_bias.sources.features_are_fate.task_distance import CLAIMS
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return quick_results(CLAIMS)
+
+
+@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("thm-2.2:dudley-as-printed", ["atan", "< 2", "delta = 2"]),
+        ("28:as-printed", ["f = 1, g = 1", "not on its modulus"]),
+        ("32:as-printed", ["2*sigma**2", "1/(2 sigma^2)"]),
+        ("34:choice-as-printed", ["60.51", "delta/2"]),
+    ],
+)
+def test_failures_report_residual_or_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    result = results[f"{SOURCE_ID}:{claim_id}"]
+    # The evidence is the one of the refutation, not of another outcome.
+    assert result.verdict.status == Status.FAILS, result.verdict.detail
+    assert_detail_mentions(result, needles)
+
+
+def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
+    assert_symbolic_claims_exact(results)
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+@pytest.mark.parametrize(
+    ("label", "description"),
+    [
+        ("28:upper-bound", "lhs: term -cos(g_x) dropped"),
+        ("28:choice-of-g", "lhs: 1/2 -> 1/2 - 1"),
+    ],
+)
+def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
+    # The check takes its relation as input: a one-step error in the relation
+    # (one of mutation testing's symbolic mutants) is refuted.
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert_judge_refutes(claim, description)

@@ -1,0 +1,85 @@
+"""Every claim of ptft-relu-penalty returns the verdict the registry expects."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Result,
+    Status,
+    run_claims,
+)
+from implicit_bias.sources.ptft_relu_penalty import derivation, penalty, section_1_2
+from implicit_bias.claims.registry import get_claim
+from tests.claims.claim_checks import assert_failures_are_refutations
+
+# Eqs. (6)-(11) and Section 1.2; the Fig. 1c simulations have their own test file.
+CLAIMS = derivation.CLAIMS + penalty.CLAIMS + section_1_2.CLAIMS
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.status, result.verdict.detail)
+    if result.verdict.status != Status.INCONCLUSIVE:
+        assert result.verdict.basis is not None, claim.id
+
+
+def test_every_numbered_equation_6_to_11_has_a_claim() -> None:
+    equations = {c.equation for c in CLAIMS}
+    assert {"6", "7", "8", "9", "10", "11", "sec-1.2"} <= equations
+
+
+def test_every_failing_claim_has_a_correction() -> None:
+    failing = {c.id for c in CLAIMS if c.expected == Status.FAILS}
+    corrected = {c.corrects for c in CLAIMS if c.corrects}
+    assert failing == corrected
+    for claim in CLAIMS:
+        if claim.corrects:
+            assert get_claim(claim.corrects).expected == Status.FAILS
+
+
+def test_counterexample_to_the_unique_root_is_reported_with_roots(
+    results: dict[str, Result],
+) -> None:
+    verdict = results["ptft-relu-penalty:10:unique-positive-root-beyond-regime"].verdict
+    assert verdict.basis == Basis.PROOF
+    assert "3 positive roots" in str(verdict.counterexample)
+    assert str(verdict.counterexample).count("[") == 3
+
+
+def test_one_positive_root_whenever_twice_m_squared_is_at_least_gamma_to_the_4() -> (
+    None
+):
+    # The lemma of 10:unique-root-if-small-gamma, against exact root isolation
+    # at points of its hardest case (rho > 0, gamma m > 0) up to its bound.
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        gamma_value = 10 ** rng.uniform(-2, 1)
+        m_value = gamma_value**2 / np.sqrt(2) * 10 ** rng.uniform(0, 1)
+        point = derivation.exact_point(
+            (m_value, rng.uniform(0, 1), 10 ** rng.uniform(-3, 2), gamma_value)
+        )
+        if 2 * point[0] ** 2 < point[3] ** 4:
+            continue
+        assert len(derivation.positive_root_intervals(point)) == 1, point
+
+
+def test_several_positive_roots_occur_just_below_the_bound() -> None:
+    # The lemma's bound is not vacuous: three roots exist with 2 m^2 < gamma^4.
+    point = (sp.Rational(1, 10**6), sp.Rational(1), sp.Rational(1), sp.Rational(1, 10))
+    assert 2 * point[0] ** 2 < point[3] ** 4
+    assert len(derivation.positive_root_intervals(point)) == 3
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
