@@ -93,9 +93,10 @@ class Citation:
           'Ada Lovelace, "A note", 1843; arXiv:1843.00001.'
         """
         parts = [f'{self.author_list}, "{self.title}"']
-        parts.append(
-            f"{self.venue} {self.year}".strip() if self.venue else str(self.year)
-        )
+        if str(self.year) in self.venue:
+            parts.append(self.venue)
+        else:
+            parts.append(f"{self.venue} {self.year}".strip())
         text = ", ".join(parts)
         identifiers = []
         if self.arxiv:

@@ -1,0 +1,68 @@
+"""Derivation chains: one claim per step, each judged on its own."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from implicit_bias.claims import Basis, Derivation, Kind, Source, Status, Step
+from implicit_bias.errors import InvalidArgumentError
+
+x = sp.Symbol("x", positive=True)
+
+
+def _chain(*steps: Step) -> Derivation:
+    return Derivation(
+        source="note",
+        equation="3-5",
+        label="sinh",
+        title="A difference of exponentials",
+        start=lambda: sp.exp(-x) - sp.exp(x),
+        steps=steps,
+        quote="e^{-x} - e^x = -2 sinh x < 0",
+    )
+
+
+def test_each_step_is_a_claim_relating_the_previous_expression_to_its_own() -> None:
+    chain = _chain(
+        Step(lambda: -2 * sp.sinh(x), "e^-x - e^x = -2 sinh x", equation="4"),
+        Step(lambda: sp.Integer(0), "sinh x > 0 for x > 0", "<"),
+    )
+    first, second = chain.claims
+    assert [first.id, second.id] == ["note:4:sinh-step-1", "note:3-5:sinh-step-2"]
+    assert (first.kind, second.kind) == (Kind.IDENTITY, Kind.INEQUALITY)
+    assert first.formula is not None
+    assert second.formula is not None
+    assert first.formula() == sp.Eq(sp.exp(-x) - sp.exp(x), -2 * sp.sinh(x))
+    assert second.formula() == sp.Lt(-2 * sp.sinh(x), 0, evaluate=False)
+    assert [c.check().status for c in chain.claims] == [Status.HOLDS, Status.HOLDS]
+    assert chain.expressions() == [sp.exp(-x) - sp.exp(x), -2 * sp.sinh(x), 0]
+    assert first.quote == chain.quote
+    assert "step 1: e^-x - e^x = -2 sinh x" in first.statement
+
+
+def test_a_wrong_step_fails_on_its_own_with_a_counterexample() -> None:
+    chain = _chain(
+        Step(lambda: -2 * sp.sinh(x), "e^-x - e^x = -2 sinh x"),
+        Step(lambda: -sp.sinh(x), "a dropped factor 2", expected=Status.FAILS),
+        Step(lambda: sp.Integer(0), "sinh x > 0", "<"),
+    )
+    verdicts = [claim.check() for claim in chain.claims]
+    assert [v.status for v in verdicts] == [Status.HOLDS, Status.FAILS, Status.HOLDS]
+    assert verdicts[1].basis in (Basis.PROOF, Basis.CERTIFIED)
+    assert chain.claims[1].expected == Status.FAILS
+
+
+def test_steps_of_chains_are_claims_of_their_source() -> None:
+    chain = _chain(Step(lambda: -2 * sp.sinh(x), "identity"))
+    source = Source("note", "A note", derivations=(chain,))
+    assert source.all_claims() == chain.claims
+
+
+def test_bad_steps_are_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="relation"):
+        Step(lambda: x, "why", relation="~")
+    with pytest.raises(InvalidArgumentError, match="justification"):
+        Step(lambda: x, " ")
+    with pytest.raises(InvalidArgumentError, match="steps"):
+        _chain()
