@@ -22,7 +22,13 @@ from typing import Any
 
 from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
-from implicit_bias.claims.discovery import default_registry, load_file, load_module
+from implicit_bias.claims.discovery import (
+    Registry,
+    default_registry,
+    extended_registry,
+    using_registry,
+)
+from implicit_bias.scaffold import scaffold
 from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
 from implicit_bias.reports import (
@@ -43,16 +49,15 @@ from implicit_bias.validation.sweeps import (
 __all__ = ["main"]
 
 
-def _load_sources(arguments: argparse.Namespace) -> None:
-    """Add the sources of ``--file`` and ``--module`` to the registry; report
-    every source that failed to load."""
-    registry = default_registry()
-    for path in getattr(arguments, "file", None) or ():
-        load_file(registry, path)
-    for name in getattr(arguments, "module", None) or ():
-        load_module(registry, name)
+def _registry(arguments: argparse.Namespace) -> Registry:
+    """The installed sources plus those of ``--file`` and ``--module``; every
+    source that failed to load is reported on stderr."""
+    registry = extended_registry(
+        getattr(arguments, "file", None) or (), getattr(arguments, "module", None) or ()
+    )
     for error in registry.errors:
         print(f"implicit-bias: source not loaded: {error}", file=sys.stderr)
+    return registry
 
 
 def _selected(arguments: argparse.Namespace, quick: bool = False) -> list[Claim]:
@@ -505,6 +510,31 @@ def _add_figure(commands: Any, source_help: str) -> None:
     figure.set_defaults(handler=_figure)
 
 
+def _new(arguments: argparse.Namespace) -> int:
+    directory = arguments.directory or arguments.name
+    for path in scaffold(arguments.name, directory):
+        print(f"wrote {path}", file=sys.stderr)
+    print(
+        f"next: pip install -e {directory} && implicit-bias verify --source "
+        f"{arguments.name}"
+    )
+    return 0
+
+
+def _add_new(commands: Any, source_help: str) -> None:
+    new = commands.add_parser(
+        "new",
+        help="write the skeleton of a source package of your own",
+        description="Write an installable package NAME (pyproject.toml registering "
+        "its source through the entry-point group implicit_bias.sources, a Source "
+        "with one claim and one derivation chain, a test) into DIRECTORY (default "
+        "NAME).",
+    )
+    new.add_argument("name", help="the source id, e.g. my-note")
+    new.add_argument("directory", nargs="?", help="where to write (default: NAME)")
+    new.set_defaults(handler=_new)
+
+
 def _version() -> str:
     try:
         return importlib.metadata.version("implicit-bias")
@@ -528,6 +558,7 @@ def _parser() -> argparse.ArgumentParser:
         _add_mutate,
         _add_figure,
         _add_sweep,
+        _add_new,
     ):
         add(commands, source_help)
     return parser
@@ -538,8 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
     arguments.argv = list(sys.argv[1:] if argv is None else argv)[1:]
     try:
-        _load_sources(arguments)
-        return int(arguments.handler(arguments))
+        with using_registry(_registry(arguments)):
+            return int(arguments.handler(arguments))
     except (ValueError, OSError) as error:
         print(f"implicit-bias: error: {error}", file=sys.stderr)
         return 2

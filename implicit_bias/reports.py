@@ -48,6 +48,7 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.claims.mutate import ClaimMutations, Outcome
 from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.source import Citation
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
 
@@ -383,6 +384,19 @@ def _claim_section(
     return lines
 
 
+def _cited(citation: Citation | None) -> str:
+    return "An unpublished note." if citation is None else citation.text()
+
+
+def _load_option(origin: str) -> str:
+    """The option that loads a source registered from ``origin`` (none for an
+    installed entry point)."""
+    for kind in ("file", "module"):
+        if origin.startswith(f"{kind} "):
+            return f" --{kind} {origin.removeprefix(kind + ' ')}"
+    return ""
+
+
 def source_page(
     source: str,
     claims: Sequence[Claim],
@@ -421,19 +435,26 @@ def source_page(
         f"# {source}: what holds and what does not",
         "",
     ]
+    registry = default_registry()
+    record = registry.sources.get(source)
+    if record is not None:
+        lines += [f"**{record.title}.** " + _cited(record.citation), ""]
+        if record.citation is not None and record.citation.version_note:
+            lines += [record.citation.version_note, ""]
     if preface is not None and preface.strip():
         lines += [preface.strip(), ""]
-    else:
-        lines += [f"Source: {source}.", ""]
+    elif record is not None and record.description:
+        lines += [record.description, ""]
+    load = _load_option(registry.origins.get(source, ""))
     lines += [
         "## Reproduce",
         "",
         "```bash",
-        f"implicit-bias verify --source {source}          # verdicts and evidence",
-        f"implicit-bias verify --source {source} --quick  # without slow simulations",
-        f"implicit-bias latex --source {source} --output {source}.tex"
+        f"implicit-bias verify{load} --source {source}  # verdicts and evidence",
+        f"implicit-bias verify{load} --source {source} --quick  # no slow claims",
+        f"implicit-bias latex{load} --source {source} --output {source}.tex"
         "  # the ledger, as LaTeX",
-        f"{COMMAND}  # this page",
+        f"implicit-bias docs{load} --source {source} --output docs/  # this page",
         "```",
         "",
         "## Every claim",

@@ -274,3 +274,96 @@ def test_mutate_kills_the_mutants_of_a_claim_and_writes_the_report(
     page = report.read_text("utf-8")
     assert "| ptft-relu-penalty | 1 | 1 | 6 |" in page
     assert "implicit-bias mutate --claim" in page
+
+
+_USER_NOTE = """
+import sympy as sp
+from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+x = sp.Symbol("x", positive=True)
+SOURCE = Source(
+    "user-note",
+    "A user's note",
+    claims=(
+        Claim("user-note", "1", "log", Kind.IDENTITY, "log x^2 = 2 log x",
+              relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
+              Status.HOLDS, quote="log x^2 = 2 log x"),
+        Claim("user-note", "2", "slip", Kind.IDENTITY, "log x^2 = 3 log x",
+              relation_check(lambda: sp.Eq(sp.log(x**2), 3 * sp.log(x))),
+              Status.FAILS, quote="log x^2 = 3 log x"),
+    ),
+)
+"""
+
+
+def test_a_file_of_claims_is_listed_verified_and_documented(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "note.py"
+    note.write_text(_USER_NOTE, encoding="utf-8")
+    assert cli.main(["list", "--file", str(note)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "user-note:1:log  identity  None  expected holds: log x^2 = 2 log x",
+        "user-note:2:slip  identity  None  expected fails: log x^2 = 3 log x",
+    ]
+    assert cli.main(["verify", "--file", str(note), "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["status"]) for r in records] == [
+        ("user-note:1:log", "holds"),
+        ("user-note:2:slip", "fails"),
+    ]
+    assert cli.main(["docs", "--file", str(note), "--output", str(tmp_path)]) == 0
+    page = (tmp_path / "user-note.md").read_text(encoding="utf-8")
+    assert f"implicit-bias verify --file {note} --source user-note" in page
+    assert cli.main(["latex", "--file", str(note), "--claim", "user-note:2:slip"]) == 0
+    assert r"\log{\left(x^{2} \right)} = 3 \log{\left(x \right)}" in (
+        capsys.readouterr().out
+    )
+
+
+def test_verify_runs_the_claims_it_is_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first, second = claims_for("ptft-relu-penalty")[:2]
+    assert cli.main(
+        ["verify", "--claim", first.id, "--claim", second.id, "--json"]
+    ) in (
+        0,
+        1,
+    )
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == [
+        first.id,
+        second.id,
+    ]
+
+
+def test_a_source_that_fails_to_load_is_reported_and_the_rest_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("import no_such_module_at_all\n", encoding="utf-8")
+    assert (
+        cli.main(["list", "--file", str(broken), "--source", "ptft-relu-penalty"]) == 0
+    )
+    captured = capsys.readouterr()
+    assert f"source not loaded: file {broken}: ModuleNotFoundError" in captured.err
+    assert len(captured.out.splitlines()) == len(claims_for("ptft-relu-penalty"))
+
+
+def test_list_sources_cites_every_source_and_version_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["list", "--sources"]) == 0
+    out = capsys.readouterr().out
+    for arxiv in ("2310.02396", "2410.08194", "2308.15478"):
+        assert f"arXiv:{arxiv}" in out
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert capsys.readouterr().out.startswith("implicit-bias ")
+
+
+def test_an_unknown_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["list", "--source", "no-such-paper"]) == 2
+    err = capsys.readouterr().err
+    assert "source='no-such-paper' is not registered; known sources:" in err
+    assert "ptft-relu-penalty" in err

@@ -20,13 +20,14 @@ Examples:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.metadata
 import importlib.util
 import sys
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -45,8 +46,11 @@ __all__ = [
     "SourceNotFoundError",
     "default_registry",
     "discover",
+    "extended_registry",
+    "installed_registry",
     "load_file",
     "load_module",
+    "using_registry",
 ]
 
 #: The entry-point group sources register under.
@@ -235,6 +239,41 @@ def discover(
 
 
 @functools.cache
-def default_registry() -> Registry:
-    """The installed sources, discovered once per process."""
+def installed_registry() -> Registry:
+    """The installed sources (entry points), discovered once per process."""
     return discover()
+
+
+_active: list[Registry] = []
+
+
+def default_registry() -> Registry:
+    """The registry in use: the innermost :func:`using_registry`, else the
+    installed sources (:func:`installed_registry`)."""
+    return _active[-1] if _active else installed_registry()
+
+
+@contextlib.contextmanager
+def using_registry(registry: Registry) -> Iterator[Registry]:
+    """Make ``registry`` the :func:`default_registry` inside the block (the
+    command line adds the sources of ``--file`` and ``--module`` this way,
+    without changing the installed registry)."""
+    _active.append(registry)
+    try:
+        yield registry
+    finally:
+        _active.pop()
+
+
+def extended_registry(
+    files: Sequence[str | Path] = (), modules: Sequence[str] = ()
+) -> Registry:
+    """A copy of the installed registry with the sources of ``files`` and
+    ``modules`` added."""
+    base = installed_registry()
+    registry = Registry(dict(base.sources), dict(base.origins), list(base.errors))
+    for path in files:
+        load_file(registry, path)
+    for name in modules:
+        load_module(registry, name)
+    return registry

@@ -1,0 +1,62 @@
+"""``implicit-bias new``: a skeleton whose claims hold before anything is edited."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from implicit_bias import cli
+from implicit_bias.claims import discover, run_claims
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.scaffold import scaffold
+
+
+def test_the_skeleton_registers_a_source_whose_claims_are_as_expected(
+    tmp_path: Path,
+) -> None:
+    written = scaffold("my-note", tmp_path / "my-note")
+    names = sorted(str(p.relative_to(tmp_path / "my-note")) for p in written)
+    assert names == [
+        "README.md",
+        "my_note/__init__.py",
+        "pyproject.toml",
+        "tests/test_my_note.py",
+    ]
+    pyproject = (tmp_path / "my-note" / "pyproject.toml").read_text()
+    assert '[project.entry-points."implicit_bias.sources"]' in pyproject
+    assert 'my-note = "my_note:SOURCE"' in pyproject
+    sys.path.insert(0, str(tmp_path / "my-note"))
+    try:
+        registry = discover(modules=["my_note"], entry_points=False)
+    finally:
+        sys.path.remove(str(tmp_path / "my-note"))
+        sys.modules.pop("my_note", None)
+    assert registry.errors == []
+    claims = registry.claims("my-note")
+    assert [c.id for c in claims] == [
+        "my-note:1:log-of-square",
+        "my-note:2:difference-of-exponentials-step-1",
+        "my-note:2:difference-of-exponentials-step-2",
+    ]
+    assert all(r.as_expected for r in run_claims(claims, workers=1))
+
+
+def test_new_refuses_bad_names_and_full_directories(tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgumentError, match="name='My Note'"):
+        scaffold("My Note", tmp_path / "x")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "file").write_text("")
+    with pytest.raises(InvalidArgumentError, match="not empty"):
+        scaffold("note", tmp_path / "full")
+
+
+def test_the_command_writes_the_skeleton(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["new", "a-note", str(tmp_path / "a")]) == 0
+    assert (tmp_path / "a" / "a_note" / "__init__.py").is_file()
+    assert "implicit-bias verify --source a-note" in capsys.readouterr().out
+    assert cli.main(["new", "a-note", str(tmp_path / "a")]) == 2
+    assert "not empty" in capsys.readouterr().err
