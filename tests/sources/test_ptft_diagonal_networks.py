@@ -16,22 +16,29 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
+from implicit_bias.sources.ptft_diagonal_networks import gradient_flow, multi_task
 from implicit_bias.sources.ptft_diagonal_networks._common import (
     check_entries,
     refuted_as,
+    symbolic_vector,
 )
 from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
+    DERIVATIONS,
     CLAIMS as SYMBOLIC_CLAIMS,
 )
-from implicit_bias.claims.registry import GLYPHS, SOURCES, get_claim
+from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.registry import get_claim
 from implicit_bias.latex import claim_latex, claims_latex
+from implicit_bias.theory import diagonal_networks as theory
 from tests.claims.claim_checks import assert_failures_are_refutations
 
 CLAIMS = ptft_diagonal_networks.CLAIMS
+#: The claims and the steps of the chains of eqs. (15)-(21) and (28)-(30).
+ALL = ptft_diagonal_networks.SOURCE.all_claims()
 
 #: Equations 7-35 that state something checkable. Not listed: (6) and (24)-(25)
 #: define the models, (12) is printed empty, (15) restates (7) (its step to (16)
-#: is the claim on 16).
+#: is the first step of the chain 15-21).
 CHECKABLE = {
     "7",
     "8",
@@ -62,15 +69,16 @@ CHECKABLE = {
 
 @pytest.fixture(scope="module")
 def results():
-    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+    return {r.claim.id: r for r in run_claims([c for c in ALL if not c.slow])}
 
 
 def test_registered_under_the_source_stem() -> None:
-    assert SOURCES["ptft-diagonal-networks"] is CLAIMS
-    assert {c.source for c in CLAIMS} == {"ptft-diagonal-networks"}
+    registered = default_registry().sources["ptft-diagonal-networks"]
+    assert registered.all_claims() == ALL
+    assert {c.source for c in ALL} == {"ptft-diagonal-networks"}
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", [c for c in ALL if not c.slow], ids=lambda c: c.id)
 def test_verdict_is_the_expected_one(claim, results) -> None:
     result = results[claim.id]
     assert result.verdict.status == claim.expected, result.verdict.detail
@@ -78,7 +86,9 @@ def test_verdict_is_the_expected_one(claim, results) -> None:
 
 
 def test_symbolic_claims_that_hold_are_proved(results) -> None:
-    symbolic = {c.id for c in SYMBOLIC_CLAIMS}
+    symbolic = {c.id for c in SYMBOLIC_CLAIMS} | {
+        c.id for chain in DERIVATIONS for c in chain.claims
+    }
     for claim_id in symbolic:
         verdict = results[claim_id].verdict
         if verdict.status == Status.HOLDS:
@@ -112,15 +122,15 @@ def test_check_entries_is_exact_or_refutes_an_entry() -> None:
 
 
 def test_every_checkable_equation_and_appendix_g_has_a_claim() -> None:
-    equations = {c.equation for c in CLAIMS}
+    equations = {c.equation for c in ALL}
     assert CHECKABLE | {"sec-G"} <= equations
 
 
 def test_every_failing_claim_has_a_correction() -> None:
-    failing = {c.id for c in CLAIMS if c.expected == Status.FAILS}
-    corrected = {c.corrects for c in CLAIMS if c.corrects}
+    failing = {c.id for c in ALL if c.expected == Status.FAILS}
+    corrected = {c.corrects for c in ALL if c.corrects}
     assert failing == corrected
-    for claim in CLAIMS:
+    for claim in ALL:
         if claim.corrects:
             assert get_claim(claim.corrects).expected == Status.FAILS
             assert get_claim(claim.corrects).equation == claim.equation or (
@@ -133,8 +143,8 @@ def test_every_failing_claim_has_a_correction() -> None:
     [
         ("8:as-printed", ["4 X~^T r o w2", "r := y - X~(w1 o w2)", "ascent"]),
         ("9:as-printed", ["4 X~^T r o w1", "ascent"]),
-        ("18-19:as-printed", ["(18)-(19) = 2 beta(t)", "exact"]),
-        ("20:from-18-19", ["(18)-(19) = 2 x (20)"]),
+        ("18-19:beta-step-3", ["(18)-(19) = 2 beta(t)", "exact"]),
+        ("20:beta-step-4", ["(18)-(19) = 2 x (20)"]),
         ("26:one-branch-zero", ["w_- = (1, [-1])", "2||beta_d|| = 16"]),
         ("sec-G:ensd-subset", ["ENSD = 3", "ENSD = 66/13"]),
     ],
@@ -169,7 +179,7 @@ def test_latex_is_tagged_with_the_paper_number_in_paper_notation() -> None:
     for raw in ("xt_r_i", "beta_norm_d", "w1_p", "x_int_r_d", "q_norm"):
         assert raw not in text
     # Indexed eigenvalues print as lambda_i by themselves.
-    assert set(GLYPHS["ptft-diagonal-networks"]) >= {
+    assert set(default_registry().glyphs("ptft-diagonal-networks")) >= {
         symbol
         for claim in CLAIMS
         if claim.formula is not None
@@ -197,3 +207,81 @@ def test_q_float64_fails_only_on_a_certified_excess() -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+def test_the_source_registers_the_chains() -> None:
+    assert ptft_diagonal_networks.SOURCE.derivations == DERIVATIONS
+    assert [d.label for d in DERIVATIONS] == ["beta", "min-norm"]
+
+
+def test_chain_of_eqs_15_to_21_steps_through_the_printed_equations() -> None:
+    chain = gradient_flow.BETA
+    assert [c.id.split(":", 1)[1] for c in chain.claims] == [
+        "16:beta-step-1",
+        "17:beta-step-2",
+        "18-19:beta-step-3",
+        "20:beta-step-4",
+        "21:beta-step-5",
+    ]
+    # (18)-(19) carries a spurious factor 2 and (20) drops it: both steps fail
+    # as printed, and each has a correction.
+    assert [c.expected for c in chain.claims] == [
+        Status.HOLDS,
+        Status.HOLDS,
+        Status.FAILS,
+        Status.FAILS,
+        Status.HOLDS,
+    ]
+    halves = (theory.s_plus, theory.d_plus, theory.s_minus, theory.d_minus)
+    initial = (theory.s0_d, theory.d0_d, theory.x_int_r_d)
+    assert chain.expressions() == [
+        theory.w1_plus * theory.w2_plus - theory.w1_minus * theory.w2_minus,
+        theory.beta_eq16(*halves),
+        theory.beta_eq17(*halves),
+        theory.beta_eq18_19(*initial),
+        theory.beta_eq20(*initial),
+        theory.beta_eq21(theory.w01_d, theory.w02_d, theory.x_int_r_d),
+    ]
+    corrections = {c.corrects for c in ALL if c.corrects}
+    for step in (chain.claims[2], chain.claims[3]):
+        assert step.id in corrections
+
+
+def test_chain_of_eqs_28_to_30_steps_through_the_printed_equations() -> None:
+    chain = multi_task.MIN_NORM
+    assert [c.id.split(":", 1)[1] for c in chain.claims] == [
+        "28:min-norm-step-1",
+        "30:min-norm-step-2",
+    ]
+    assert [c.expected for c in chain.claims] == [Status.HOLDS, Status.HOLDS]
+    beta = symbolic_vector("beta", 3)
+    assert chain.expressions() == [
+        theory.mtl_parameter_norm_eq27(theory.z_d, beta / theory.z_d),
+        theory.mtl_objective_eq28(theory.z_d, theory.norm(beta)),
+        2 * theory.norm(beta),
+    ]
+    assert [s.relation for s in chain.steps] == ["=", ">="]
+
+
+@pytest.mark.parametrize(
+    ("step", "wrong"),
+    [
+        # (16) with d_- in place of s_-.
+        ("16:beta-step-1", lambda r: r.rhs.subs(theory.s_minus, theory.d_minus)),
+        # (18)-(19) with the factor 2 removed: the corrected form holds.
+        ("18-19:beta-step-3", lambda r: r.rhs / 2),
+        # (21) with a factor 2 too many.
+        ("21:beta-step-5", lambda r: 2 * r.rhs),
+        # A bound of 3 ||beta_d|| is false (z_d^2 = ||beta_d|| attains 2).
+        ("30:min-norm-step-2", lambda r: 3 * r.rhs / 2),
+    ],
+)
+def test_a_step_judge_decides_altered_relations(step, wrong) -> None:
+    claim = get_claim(f"ptft-diagonal-networks:{step}")
+    relation = claim.check.relation()
+    altered = type(relation)(relation.lhs, wrong(relation), evaluate=False)
+    verdict = claim.check.judge(altered)
+    expected = Status.HOLDS if step.startswith("18-19") else Status.FAILS
+    assert verdict.status == expected, verdict.detail
+    if expected == Status.FAILS:
+        assert verdict.counterexample

@@ -13,12 +13,21 @@ from implicit_bias.claims.engine import (
     Status,
     run_claims,
 )
-from implicit_bias.sources.ptft_relu_penalty import derivation, penalty, section_1_2
 from implicit_bias.claims.registry import get_claim
+from implicit_bias.sources.ptft_relu_penalty import (
+    SOURCE,
+    derivation,
+    penalty,
+    section_1_2,
+)
+from implicit_bias.theory import relu_penalty as theory
+from implicit_bias.theory.symbols import m0, rho, u
 from tests.claims.claim_checks import assert_failures_are_refutations
 
-# Eqs. (6)-(11) and Section 1.2; the Fig. 1c simulations have their own test file.
-CLAIMS = derivation.CLAIMS + penalty.CLAIMS + section_1_2.CLAIMS
+# Eqs. (6)-(11) and Section 1.2, with the steps of the chains of eqs. (6)-(10);
+# the Fig. 1c simulations have their own test file.
+STEPS = tuple(c for chain in derivation.DERIVATIONS for c in chain.claims)
+CLAIMS = derivation.CLAIMS + penalty.CLAIMS + section_1_2.CLAIMS + STEPS
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +43,7 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
         assert result.verdict.basis is not None, claim.id
 
 
-def test_every_numbered_equation_6_to_11_has_a_claim() -> None:
+def test_every_numbered_equation_6_to_11_has_a_claim_or_a_step() -> None:
     equations = {c.equation for c in CLAIMS}
     assert {"6", "7", "8", "9", "10", "11", "sec-1.2"} <= equations
 
@@ -83,3 +92,62 @@ def test_several_positive_roots_occur_just_below_the_bound() -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+def test_the_source_registers_the_chains() -> None:
+    assert SOURCE.derivations == derivation.DERIVATIONS
+    ids = {c.id for c in SOURCE.all_claims()}
+    assert {c.id for c in STEPS} <= ids
+
+
+def test_chain_of_eqs_6_to_8_steps_through_the_printed_equations() -> None:
+    chain = derivation.P_OF_U
+    assert [c.id for c in chain.claims] == [
+        "ptft-relu-penalty:7:p-of-u-step-1",
+        "ptft-relu-penalty:8:p-of-u-step-2",
+    ]
+    assert [c.expected for c in chain.claims] == [Status.HOLDS, Status.HOLDS]
+    assert chain.expressions() == [
+        theory.deviation_eq6(),
+        theory.deviation_eq7(),
+        theory.deviation_eq8(),
+    ]
+    assert [s.quote[-3:] for s in chain.steps] == ["(7)", "(8)"]
+
+
+def test_chain_of_eqs_9_and_10_steps_through_the_printed_equations() -> None:
+    chain = derivation.STATIONARY_POINTS
+    assert [c.id for c in chain.claims] == [
+        "ptft-relu-penalty:9:stationary-points-step-1",
+        "ptft-relu-penalty:10:stationary-points-step-2",
+    ]
+    assert [c.expected for c in chain.claims] == [Status.HOLDS, Status.HOLDS]
+    start, eq9, last = chain.expressions()
+    assert start == sp.Derivative(theory.deviation_eq8(), u)
+    assert eq9 == theory.stationarity_eq9()
+    # The printed left-hand side of eq. (10) is a factor, untouched.
+    assert theory.stationarity_eq10() in last.args
+    assert 2 / u**3 in last.args
+
+
+@pytest.mark.parametrize(
+    ("step", "wrong"),
+    [
+        # Eq. (8) with the sign of its cross term flipped.
+        (
+            "ptft-relu-penalty:8:p-of-u-step-2",
+            lambda: theory.deviation_eq8() + 4 * u * m0 * rho,
+        ),
+        # Eq. (10) with a factor u^3 instead of u^3/2.
+        (
+            "ptft-relu-penalty:10:stationary-points-step-2",
+            lambda: theory.stationarity_eq10() / u**3,
+        ),
+    ],
+)
+def test_a_wrong_step_is_refuted(step: str, wrong: object) -> None:
+    claim = get_claim(step)
+    relation = claim.check.relation()
+    verdict = claim.check.judge(type(relation)(relation.lhs, wrong(), evaluate=False))
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.counterexample

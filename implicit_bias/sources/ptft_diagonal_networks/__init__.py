@@ -1,6 +1,7 @@
 """Claims of ptft-diagonal-networks: the derivation (symbolic) and its numbers.
 
-:mod:`.symbolic` checks eqs. (7)-(35) and Appendix G with SymPy, in
+:mod:`.symbolic` checks eqs. (7)-(35) and Appendix G with SymPy (with the
+derivation chains of eqs. (15)-(21) and (28)-(30)), in
 :mod:`.gradient_flow` (eqs. (7)-(21)), :mod:`.q_norm` ((22)-(23)),
 :mod:`.multi_task` ((26)-(35)) and :mod:`.representations` (Appendix G);
 :mod:`.numeric` checks the evaluators against their references and trained
@@ -11,12 +12,14 @@ from implicit_bias.claims.source import Citation, Source
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import representations as representations_theory
 from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS
+from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
 from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
     CLAIMS as SYMBOLIC_CLAIMS,
 )
+from implicit_bias.sources.ptft_diagonal_networks.symbolic import DERIVATIONS
 
-__all__ = ["CITATION", "CLAIMS", "SOURCE", "SOURCE_ID"]
+__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "SOURCE", "SOURCE_ID"]
 
 CLAIMS = SYMBOLIC_CLAIMS + NUMERIC_CLAIMS
 
@@ -44,7 +47,14 @@ SOURCE = Source(
     title="PT+FT and multi-task learning in diagonal linear networks",
     citation=CITATION,
     claims=CLAIMS,
-    glyphs={**diagonal_networks_theory.GLYPHS, **representations_theory.GLYPHS},
+    derivations=DERIVATIONS,
+    # The theory's notation, and this package's (instance coordinates and
+    # measured quantities, named when the claim modules above were imported).
+    glyphs={
+        **diagonal_networks_theory.GLYPHS,
+        **representations_theory.GLYPHS,
+        **SOURCE_GLYPHS,
+    },
     regimes={},
     description=(
         "Appendices A-G: the norm-minimization biases of PT+FT and multi-task "

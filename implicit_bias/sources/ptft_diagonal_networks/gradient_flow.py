@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from implicit_bias.claims.checks import RelationCheck, check_identity, relation_check
+from implicit_bias.claims.checks import check_identity, judge_relation
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Claim,
     Kind,
@@ -35,7 +36,7 @@ from implicit_bias.sources.ptft_diagonal_networks._common import (
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
 from implicit_bias.theory import diagonal_networks as theory
 
-__all__ = ["CLAIMS"]
+__all__ = ["BETA", "CLAIMS", "DERIVATIONS"]
 
 _GRADIENT_FLOW = ("gradient flow w_dot = -grad L", "r = X~(w1 o w2) - y")
 
@@ -155,27 +156,36 @@ def _check_closed_form(which: str) -> Verdict:
 # --- eqs. (15)-(21): beta under w_+(0) = w_-(0) = w_0
 
 
-def _relation_eq16() -> sp.Eq:
-    """(15) = (16) with s = (w1 + w2)/2, d = (w1 - w2)/2 in each half."""
+def _judge_with_halves(relation: sp.Basic) -> Verdict:
+    """Decide (15) = (16) after the text's s = (w1 + w2)/2, d = (w1 - w2)/2 per half."""
     a_p, b_p = theory.w1_plus, theory.w2_plus
     a_m, b_m = theory.w1_minus, theory.w2_minus
-    return sp.Eq(
-        a_p * b_p - a_m * b_m,
-        theory.beta_eq16(
-            (a_p + b_p) / 2, (a_p - b_p) / 2, (a_m + b_m) / 2, (a_m - b_m) / 2
-        ),
+    halves = {
+        theory.s_plus: (a_p + b_p) / 2,
+        theory.d_plus: (a_p - b_p) / 2,
+        theory.s_minus: (a_m + b_m) / 2,
+        theory.d_minus: (a_m - b_m) / 2,
+    }
+    return judge_relation(_substituted(relation, halves))
+
+
+def _substituted(relation: sp.Basic, values: dict[sp.Symbol, sp.Expr]) -> sp.Basic:
+    """``relation`` with ``values`` substituted in both sides, left unevaluated."""
+    return type(relation)(
+        relation.lhs.subs(values, simultaneous=True),
+        relation.rhs.subs(values, simultaneous=True),
         evaluate=False,
     )
 
 
-def _relation_eq17() -> sp.Eq:
-    """(16) = (17) in s_+, d_+, s_-, d_-."""
-    halves = (theory.s_plus, theory.d_plus, theory.s_minus, theory.d_minus)
-    return sp.Eq(theory.beta_eq16(*halves), theory.beta_eq17(*halves), evaluate=False)
+_Halves = list[tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]]
 
 
-def _beta_from_flow() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
-    """beta(t) from (13)-(14) and (17) with w_+(0) = w_-(0) = w_0; and s0, d0, u."""
+def _halves_from_flow() -> tuple[_Halves, sp.Matrix, sp.Matrix, sp.Matrix]:
+    """(s_+, d_+, s_-, d_-) per coordinate from (13)-(14) with w_+(0) = w_-(0) = w_0.
+
+    Returns the four per coordinate, and s0, d0 and u = X^T int_0^t r.
+    """
     x, _, x_tilde, _, _ = _instance()
     r_integral = symbolic_vector("R", theory.SAMPLES)
     s0 = symbolic_vector("s0", theory.DIMENSION)
@@ -184,13 +194,14 @@ def _beta_from_flow() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
     d = theory.solution_eq14(sp.Matrix.vstack(d0, d0), x_tilde, r_integral)
     s_p, s_m = theory.split_halves(s)
     d_p, d_m = theory.split_halves(d)
-    beta = sp.Matrix(
-        [
-            theory.beta_eq17(s_p[i], d_p[i], s_m[i], d_m[i])
-            for i in range(theory.DIMENSION)
-        ]
-    )
-    return beta, s0, d0, x.T * r_integral
+    halves = [(s_p[i], d_p[i], s_m[i], d_m[i]) for i in range(theory.DIMENSION)]
+    return halves, s0, d0, x.T * r_integral
+
+
+def _beta_from_flow() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
+    """beta(t) from (13)-(14) and (17) with w_+(0) = w_-(0) = w_0; and s0, d0, u."""
+    halves, s0, d0, u = _halves_from_flow()
+    return sp.Matrix([theory.beta_eq17(*h) for h in halves]), s0, d0, u
 
 
 def _per_dimension(
@@ -202,13 +213,32 @@ def _per_dimension(
     return sp.Matrix([form(s0[i], d0[i], u[i]) for i in range(theory.DIMENSION)])
 
 
-def _check_eq18_19_as_printed() -> Verdict:
-    beta, s0, d0, u = _beta_from_flow()
-    printed = _per_dimension(theory.beta_eq18_19, s0, d0, u)
-    verdict = check_entries(beta, printed)
+def _judge_with_flow(relation: sp.Basic) -> Verdict:
+    """Decide a relation of one coordinate d of (17) and (18)-(19) on the instance.
+
+    Each coordinate of the instance substitutes (13)-(14) with w_+(0) = w_-(0)
+    = w_0 and X~ = [X, -X] for s_+-, d_+- and (X^T int_0^t r)_d for u; on
+    failure, whether the right side is twice the left.
+    """
+    beta_parts, s0, d0, u = _halves_from_flow()
+    values = [
+        {
+            theory.s_plus: s_p,
+            theory.d_plus: d_p,
+            theory.s_minus: s_m,
+            theory.d_minus: d_m,
+            theory.s0_d: s0[i],
+            theory.d0_d: d0[i],
+            theory.x_int_r_d: u[i],
+        }
+        for i, (s_p, d_p, s_m, d_m) in enumerate(beta_parts)
+    ]
+    lhs = sp.Matrix([relation.lhs.subs(v, simultaneous=True) for v in values])
+    rhs = sp.Matrix([relation.rhs.subs(v, simultaneous=True) for v in values])
+    verdict = check_entries(lhs, rhs)
     if verdict.status == Status.HOLDS:
         return verdict
-    double = check_entries(printed, 2 * beta)
+    double = check_entries(rhs, 2 * lhs)
     return refuted_as(
         verdict,
         f"beta(t) from (13), (14), (17) and X~ = [X, -X] differs from (18)-(19) "
@@ -220,14 +250,6 @@ def _check_eq18_19_as_printed() -> Verdict:
 def _check_eq18_19_corrected() -> Verdict:
     beta, s0, d0, u = _beta_from_flow()
     return check_entries(beta, _per_dimension(theory.beta_eq18_19_corrected, s0, d0, u))
-
-
-def _relation_eq20_step() -> sp.Eq:
-    """(18)-(19) = (20) for one coordinate, u = (X^T int_0^t r)_d."""
-    s0, d0, u = theory.s0_d, theory.d0_d, theory.x_int_r_d
-    return sp.Eq(
-        theory.beta_eq18_19(s0, d0, u), theory.beta_eq20(s0, d0, u), evaluate=False
-    )
 
 
 def _judge_eq20_step(relation: sp.Basic) -> Verdict:
@@ -258,13 +280,14 @@ def _check_eq20() -> Verdict:
     )
 
 
-def _relation_eq21() -> sp.Eq:
-    """(20) = (21) at the text's s0 = (w0^(1) + w0^(2))/2, d0 = (w0^(1) - w0^(2))/2."""
-    a, b, u = theory.w01_d, theory.w02_d, theory.x_int_r_d
-    return sp.Eq(
-        theory.beta_eq20((a + b) / 2, (a - b) / 2, u),
-        theory.beta_eq21(a, b, u),
-        evaluate=False,
+def _judge_with_initial_halves(relation: sp.Basic) -> Verdict:
+    """Decide (20) = (21) at the text's s0 and d0.
+
+    s0 = (w0^(1) + w0^(2))/2 and d0 = (w0^(1) - w0^(2))/2.
+    """
+    a, b = theory.w01_d, theory.w02_d
+    return judge_relation(
+        _substituted(relation, {theory.s0_d: (a + b) / 2, theory.d0_d: (a - b) / 2})
     )
 
 
@@ -469,63 +492,6 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         SOURCE_ID,
-        "16",
-        "difference-of-squares",
-        Kind.IDENTITY,
-        "beta of (15) equals (s_+^2 - d_+^2) - (s_-^2 - d_-^2) since w1 w2 = s^2 - d^2",
-        relation_check(_relation_eq16),
-        Status.HOLDS,
-        formula=_relation_eq16,
-        quote=(
-            r"= \left((s_+^{\vec{}}(t))^2 - (d_+^{\vec{}}(t))^2 \right) - "
-            r"\left((s_-^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right),"
-        ),
-        reading=Reading.PRINTED,
-        regime="all real weights, one coordinate d, as the equation is stated",
-    ),
-    Claim(
-        SOURCE_ID,
-        "17",
-        "regrouping",
-        Kind.IDENTITY,
-        "(16) equals (s_+^2 - s_-^2) - (d_+^2 - d_-^2)",
-        relation_check(_relation_eq17),
-        Status.HOLDS,
-        formula=_relation_eq17,
-        quote=(
-            r"= \left((s_+^{\vec{}}(t))^2 - (s_-^{\vec{}}(t))^2 \right) - "
-            r"\left((d_+^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right)."
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "all real s_+, s_-, d_+, d_-, one coordinate d, as the equation is stated"
-        ),
-    ),
-    Claim(
-        SOURCE_ID,
-        "18-19",
-        "as-printed",
-        Kind.IDENTITY,
-        "with w_+(0) = w_-(0) = w_0, beta(t) = 2 s0^2 o (e^{-4u} - e^{4u}) - "
-        "2 d0^2 o (e^{4u} - e^{-4u}), u = X^T int_0^t r",
-        _check_eq18_19_as_printed,
-        Status.FAILS,
-        assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
-        formula=theory.display_eq18_19,
-        quote=(
-            r"\vec{\beta}_{\vec{w}}(t) = 2\vec{s}_0^2 \circ \left(\exp \left(-4X^\top "
-            r"\int_0^t r(s) ds \right) - \exp \left(4X^\top \int_0^t r(s) ds \right) "
-            r"\right)"
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "w_+(0) = w_-(0) = w_0 (the text's assumption before (18)), real s0, d0, "
-            "X and int_0^t r; explicit instance D = 2, n = 2 with real symbolic X, y "
-            "and weights"
-        ),
-    ),
-    Claim(
-        SOURCE_ID,
         "18-19",
         "corrected",
         Kind.IDENTITY,
@@ -534,7 +500,7 @@ CLAIMS: tuple[Claim, ...] = (
         _check_eq18_19_corrected,
         Status.HOLDS,
         assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
-        corrects=claim_id("18-19", "as-printed"),
+        corrects=claim_id("18-19", "beta-step-3"),
         formula=lambda: theory.display_eq18_19(as_printed=False),
         quote=(
             r"\vec{\beta}_{\vec{w}}(t) = 2\vec{s}_0^2 \circ \left(\exp \left(-4X^\top "
@@ -551,32 +517,13 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
         "20",
-        "from-18-19",
-        Kind.IDENTITY,
-        "(18)-(19) = 2(s0^2 + d0^2) o sinh(-4 X^T int_0^t r)",
-        RelationCheck(_relation_eq20_step, _judge_eq20_step),
-        Status.FAILS,
-        formula=_relation_eq20_step,
-        quote=(
-            r"= 2(\vec{s}_0^2 + \vec{d}_0^2) \cdot \sinh \left(-4X^\top \int_0^t r(s) "
-            r"ds \right)"
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "all real s0, d0 and u = (X^T int_0^t r)_d: the printed step from "
-            "(18)-(19) to (20)"
-        ),
-    ),
-    Claim(
-        SOURCE_ID,
-        "20",
         "sinh-form",
         Kind.IDENTITY,
         "beta(t) = 2(s0^2 + d0^2) o sinh(-4 X^T int_0^t r), from (13), (14) and (17)",
         _check_eq20,
         Status.HOLDS,
         assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
-        corrects=claim_id("20", "from-18-19"),
+        corrects=claim_id("20", "beta-step-4"),
         formula=theory.display_eq20,
         quote=(
             r"= 2(\vec{s}_0^2 + \vec{d}_0^2) \cdot \sinh \left(-4X^\top \int_0^t r(s) "
@@ -590,23 +537,109 @@ CLAIMS: tuple[Claim, ...] = (
             "(18)-(19)"
         ),
     ),
-    Claim(
-        SOURCE_ID,
-        "21",
-        "coefficient",
-        Kind.IDENTITY,
-        "2(s0^2 + d0^2) = (w0^(1))^2 + (w0^(2))^2, so (20) = (21)",
-        relation_check(_relation_eq21),
-        Status.HOLDS,
-        formula=_relation_eq21,
-        quote=(
-            r"= \left(((w_0^{(1)})^2 + ((w_0^{(2)})^2) \right) \cdot \sinh "
-            r"\left(-4X^\top \int_0^t r(s) ds \right)"
+)
+
+
+# --- the chain of eqs. (15)-(21)
+
+_EQ15_QUOTE = (
+    r"\vec{\beta}_{\vec{w}}(t) = w_+^{(1)}(t)w_+^{(2)}(t) - w_-^{(1)}(t)w_-^{(2)}(t), "
+    r"\quad (15)"
+)
+_EQ16_QUOTE = (
+    r"= \left((s_+^{\vec{}}(t))^2 - (d_+^{\vec{}}(t))^2 \right) - "
+    r"\left((s_-^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right), \quad (16)"
+)
+_EQ17_QUOTE = (
+    r"= \left((s_+^{\vec{}}(t))^2 - (s_-^{\vec{}}(t))^2 \right) - "
+    r"\left((d_+^{\vec{}}(t))^2 - (d_-^{\vec{}}(t))^2 \right). \quad (17)"
+)
+_EQ18_19_QUOTE = (
+    r"\vec{\beta}_{\vec{w}}(t) = 2\vec{s}_0^2 \circ \left(\exp \left(-4X^\top "
+    r"\int_0^t r(s) ds \right) - \exp \left(4X^\top \int_0^t r(s) ds \right) "
+    r"\right) \quad (18) - 2\vec{d}_0^2 \circ \left(\exp \left(4X^\top \int_0^t "
+    r"r(s) ds \right) - \exp \left(-4X^\top \int_0^t r(s) ds \right) \right) "
+    r"\quad (19)"
+)
+_EQ20_QUOTE = (
+    r"= 2(\vec{s}_0^2 + \vec{d}_0^2) \cdot \sinh \left(-4X^\top \int_0^t r(s) ds "
+    r"\right) \quad (20)"
+)
+_EQ21_QUOTE = (
+    r"= \left(((w_0^{(1)})^2 + ((w_0^{(2)})^2) \right) \cdot \sinh \left(-4X^\top "
+    r"\int_0^t r(s) ds \right) \quad (21)"
+)
+
+_HALVES = (theory.s_plus, theory.d_plus, theory.s_minus, theory.d_minus)
+_INITIAL = (theory.s0_d, theory.d0_d, theory.x_int_r_d)
+
+#: Eqs. (15)-(21), one coordinate d: beta(t) from the weights to the sinh form.
+#: Steps 3 and 4 fail as printed (a spurious factor 2 in (18)-(19), dropped
+#: again in (20)); 18-19:corrected and 20:sinh-form correct them.
+BETA = Derivation(
+    source=SOURCE_ID,
+    equation="15-21",
+    label="beta",
+    title="beta(t) under gradient flow",
+    start=lambda: theory.w1_plus * theory.w2_plus - theory.w1_minus * theory.w2_minus,
+    steps=(
+        Step(
+            lambda: theory.beta_eq16(*_HALVES),
+            "w^(1) w^(2) = s^2 - d^2 in each half, with the text's s = (w^(1) + "
+            "w^(2))/2 and d = (w^(1) - w^(2))/2 (substituted before the comparison)",
+            equation="16",
+            quote=_EQ16_QUOTE,
+            judge=_judge_with_halves,
         ),
-        reading=Reading.PRINTED,
-        regime=(
-            "all real w0^(1), w0^(2) and u, with the text's s0 = (w0^(1) + w0^(2))/2, "
-            "d0 = (w0^(1) - w0^(2))/2"
+        Step(
+            lambda: theory.beta_eq17(*_HALVES),
+            "regroup the four squares",
+            equation="17",
+            quote=_EQ17_QUOTE,
+        ),
+        Step(
+            lambda: theory.beta_eq18_19(*_INITIAL),
+            "substitute the solutions (13)-(14) with w_+(0) = w_-(0) = w_0 and "
+            "X~ = [X, -X], so s_+- = s0 e^{-+2u}, d_+- = d0 e^{+-2u}, u = (X^T "
+            "int_0^t r)_d ('We now make the assumption that the weights are "
+            "initialized with w_+(0) = w_-(0) = w_0'); fails as printed: (17) gives "
+            "s0^2 and d0^2, not 2 s0^2 and 2 d0^2",
+            equation="18-19",
+            quote=_EQ18_19_QUOTE,
+            expected=Status.FAILS,
+            judge=_judge_with_flow,
+        ),
+        Step(
+            lambda: theory.beta_eq20(*_INITIAL),
+            "e^{-x} - e^{x} = 2 sinh(-x) and e^{x} - e^{-x} = -2 sinh(-x); fails as "
+            "printed: (18)-(19) is twice (20), which drops the spurious factor 2",
+            equation="20",
+            quote=_EQ20_QUOTE,
+            expected=Status.FAILS,
+            judge=_judge_eq20_step,
+        ),
+        Step(
+            lambda: theory.beta_eq21(theory.w01_d, theory.w02_d, theory.x_int_r_d),
+            "2(s0^2 + d0^2) = (w0^(1))^2 + (w0^(2))^2 for the text's s0 = (w0^(1) + "
+            "w0^(2))/2, d0 = (w0^(1) - w0^(2))/2 (substituted before the comparison)",
+            equation="21",
+            quote=_EQ21_QUOTE,
+            judge=_judge_with_initial_halves,
         ),
     ),
+    quote="We are interested in the form of the solution $\\vec{\\beta}$: "
+    + _EQ15_QUOTE,
+    regime=(
+        "one coordinate d, all real weights, s0, d0, w0 and u = (X^T int_0^t r)_d "
+        "(symbolic); the step through (13)-(14) on the explicit instance D = 2, "
+        "n = 2 with real symbolic X and int_0^t r, every coordinate"
+    ),
+    assumptions=(
+        "w_+(0) = w_-(0) = w_0 (the text's assumption before (18))",
+        "X~ = [X, -X]",
+        SIZE,
+    ),
 )
+
+#: The chains of this module, in the order of the text.
+DERIVATIONS: tuple[Derivation, ...] = (BETA,)

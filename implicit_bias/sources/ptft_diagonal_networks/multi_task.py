@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from implicit_bias.claims.checks import check_identity, relation_check
+from implicit_bias.claims.checks import check_identity, judge_relation, relation_check
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -29,10 +30,10 @@ from implicit_bias.sources.ptft_diagonal_networks._common import (
     claim_id,
     symbolic_vector,
 )
-from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
+from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID, measured
 from implicit_bias.theory import diagonal_networks as theory
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "DERIVATIONS", "MIN_NORM"]
 
 
 # --- Appendix B.1: multi-task diagonal networks
@@ -147,15 +148,36 @@ def _check_wlog_plus_branch() -> Verdict:
     )
 
 
-def _relation_objective() -> sp.Eq:
-    """(27)_d at w_+,d^(1) = z_d, w_+,o,d^(2) = beta_o,d/z_d against (28), O = 3."""
-    z = theory.z_d
-    beta = symbolic_vector("beta", 3)
-    return sp.Eq(
-        theory.mtl_parameter_norm_eq27(z, beta / z),
-        theory.mtl_objective_eq28(z, theory.norm(beta)),
-        evaluate=False,
+#: The outputs of the instance the chain of eqs. (28)-(30) is checked on.
+_OUTPUTS = 3
+
+
+def _coefficients() -> sp.Matrix:
+    """beta_d in R^O, O = 3: real symbols ``beta_1``, ``beta_2``, ``beta_3``."""
+    return symbolic_vector("beta", _OUTPUTS)
+
+
+def _judge_by_square(relation: sp.Basic) -> Verdict:
+    """``larger >= smaller`` proved by ``larger - smaller = (z_d - ||beta_d||/z_d)^2``.
+
+    Any other difference goes to :func:`judge_relation` (a sampled search,
+    and a certified counterexample if it finds one).
+    """
+    larger, smaller = (
+        (relation.lhs, relation.rhs)
+        if isinstance(relation, (sp.Ge, sp.Gt))
+        else (relation.rhs, relation.lhs)
     )
+    square = (theory.z_d - theory.norm(_coefficients()) / theory.z_d) ** 2
+    if isinstance(relation, sp.Ge) and (
+        check_identity(larger - smaller, square).status == Status.HOLDS
+    ):
+        return Verdict.holds(
+            "exact: lhs - rhs = (z_d - ||beta_d||/z_d)^2 >= 0, zero at z_d^2 = "
+            "||beta_d|| (29)",
+            Basis.PROOF,
+        )
+    return judge_relation(relation)
 
 
 _Objective = Callable[[sp.Expr, sp.Expr], sp.Expr]
@@ -290,6 +312,61 @@ def _relation_relu_objective() -> sp.Eq:
     )
 
 
+# --- what the claims stated in words compare (the ledger's formulas)
+
+_MINUS_OUTPUT_NORM = measured(
+    "w2_minus_norm", r"\|\vec{w}_{-,d}^{(2)}\|_2", nonnegative=True
+)
+_PLUS_OUTPUT_NORM = measured(
+    "w2_plus_norm", r"\|\vec{w}_{+,d}^{(2)}\|_2", nonnegative=True
+)
+_MIN_26 = measured(
+    "min_eq26_d", r"\min_{\vec{\beta}_d\ \mathrm{fixed}} (26)_d", nonnegative=True
+)
+_MIN_27 = measured(
+    "min_eq27_d", r"\min_{\vec{\beta}_d\ \mathrm{fixed}} (27)_d", nonnegative=True
+)
+_THETA_NORM = measured("theta_norm_h", r"\|\vec{\theta}_h\|_2", nonnegative=True)
+_W1_NORM = measured("w1_norm_h", r"\|w_h^{(1)}\|_2", nonnegative=True)
+_W2_NORM = measured("w2_norm_h", r"\|w_h^{(2)}\|_2", nonnegative=True)
+
+
+def _one_branch_zero_formula() -> sp.Basic:
+    return sp.Or(
+        sp.And(
+            sp.Eq(theory.w1_plus, 0, evaluate=False),
+            sp.Eq(_PLUS_OUTPUT_NORM, 0, evaluate=False),
+        ),
+        sp.And(
+            sp.Eq(theory.w1_minus, 0, evaluate=False),
+            sp.Eq(_MINUS_OUTPUT_NORM, 0, evaluate=False),
+        ),
+    )
+
+
+def _wlog_plus_branch_formula() -> sp.Basic:
+    return sp.And(
+        sp.Eq(_MIN_26, _MIN_27, evaluate=False),
+        sp.Eq(_MIN_27, 2 * theory.beta_norm_d, evaluate=False),
+    )
+
+
+def _single_output_formula() -> sp.Basic:
+    d, dimension = theory.index_d, theory.dimension_atom
+    return sp.Eq(
+        2 * sp.Sum(theory.beta_norm_d, (d, 1, dimension)),
+        2 * sp.Sum(sp.Abs(theory.beta_d), (d, 1, dimension)),
+        evaluate=False,
+    )
+
+
+def _unit_direction_formula() -> sp.Basic:
+    return sp.And(
+        sp.Eq(_THETA_NORM, 1, evaluate=False),
+        sp.Eq(theory.m_norm_h, _W2_NORM * _W1_NORM, evaluate=False),
+    )
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -300,6 +377,7 @@ CLAIMS: tuple[Claim, ...] = (
         "all its + weights or all its - weights are zero",
         _check_one_branch_zero,
         Status.FAILS,
+        formula=_one_branch_zero_formula,
         assumptions=("weights real and unconstrained",),
         quote=(
             "First we note that in the minimum parameter norm solution, for a given "
@@ -322,6 +400,7 @@ CLAIMS: tuple[Claim, ...] = (
         "is attained with the - weights zero, so minimizing (27) loses nothing",
         _check_wlog_plus_branch,
         Status.HOLDS,
+        formula=_wlog_plus_branch_formula,
         assumptions=("beta_d != 0", "O = 2 (Lagrange's identity for any O)"),
         corrects=claim_id("26", "one-branch-zero"),
         quote=(
@@ -331,27 +410,6 @@ CLAIMS: tuple[Claim, ...] = (
         regime=(
             "O = 2 outputs, beta_d != 0 symbolic: our corrected statement (the "
             "minimum is attained with the - weights zero, not only there)"
-        ),
-    ),
-    Claim(
-        SOURCE_ID,
-        "28",
-        "objective",
-        Kind.IDENTITY,
-        "with w_+,d^(1) = z_d and w_+,o,d^(2) = beta_o,d/z_d, (27)_d = z_d^2 + "
-        "||beta_d||^2/z_d^2",
-        relation_check(_relation_objective),
-        Status.HOLDS,
-        assumptions=("z_d > 0", "O = 3"),
-        formula=theory.display_eq28,
-        quote=(
-            r"((w_{+,d}^{(1)})^2) + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 = z_d^2 + "
-            r"\|\vec{\beta}_d\|_2^2 / z_d^2."
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "z_d > 0, O = 3 real beta_o,d: the text's substitution w_+,o,d^(2) = "
-            "beta_o,d/z_d"
         ),
     ),
     Claim(
@@ -415,6 +473,7 @@ CLAIMS: tuple[Claim, ...] = (
         "with one output the penalty 2||beta||_{1,2} is 2||beta||_1",
         _check_single_output,
         Status.HOLDS,
+        formula=_single_output_formula,
         assumptions=("O = 1", "D = 3"),
         quote=(
             "Note that this implies, as a special case, that the minimum parameter "
@@ -454,6 +513,7 @@ CLAIMS: tuple[Claim, ...] = (
         "||w_h^(2)|| ||w_h^(1)||",
         _check_unit_direction,
         Status.HOLDS,
+        formula=_unit_direction_formula,
         assumptions=("w_h^(1) != 0",),
         quote=(
             r"\vec{m}_h = w_h^{(2)} \|w_h^{(1)}\|_2, \vec{\theta}_h = w_h^{(1)} / "
@@ -518,3 +578,59 @@ CLAIMS: tuple[Claim, ...] = (
         regime="z_h > 0, ||m_h|| > 0 symbolic: (35) as the minimum of (33) over z_h",
     ),
 )
+
+
+# --- the chain of eqs. (28)-(30), one input dimension d
+
+_EQ28_QUOTE = (
+    r"((w_{+,d}^{(1)})^2) + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 = z_d^2 + "
+    r"\|\vec{\beta}_d\|_2^2 / z_d^2. \quad (28)"
+)
+_EQ30_QUOTE = (
+    r"\sum_{d=1}^D \left((w_{+,d}^{(1)})^2 + \sum_{o=1}^O (w_{+,o,d}^{(2)})^2 "
+    r"\right) = 2 \sum_{d=1}^D \|\vec{\beta}_d\|_2, \quad (30)"
+)
+
+#: Eqs. (28)-(30) for one input dimension d, O = 3: the + branch of (27) at the
+#: text's w_+,d^(1) = z_d, w_+,o,d^(2) = beta_o,d/z_d, its form (28) and its
+#: minimum over z_d, attained at (29); summing over d gives (30)
+#: (30:l12-total).
+MIN_NORM = Derivation(
+    source=SOURCE_ID,
+    equation="28-30",
+    label="min-norm",
+    title="the minimum parameter norm of one input dimension",
+    start=lambda: theory.mtl_parameter_norm_eq27(
+        theory.z_d, _coefficients() / theory.z_d
+    ),
+    steps=(
+        Step(
+            lambda: theory.mtl_objective_eq28(theory.z_d, theory.norm(_coefficients())),
+            "sum the squares of w_+,o,d^(2) = beta_o,d/z_d ('as we can set "
+            "$w_{+,o,d}^{(2)} := \\beta_{o,d}/z$')",
+            equation="28",
+            quote=_EQ28_QUOTE,
+        ),
+        Step(
+            lambda: 2 * theory.norm(_coefficients()),
+            "z_d^2 + ||beta_d||^2/z_d^2 - 2||beta_d|| = (z_d - ||beta_d||/z_d)^2 >= "
+            "0, zero at the stationary point z_d^2 = ||beta_d||_2 of (29) ('Setting "
+            "the derivative to zero implies'); the summand of (30)",
+            relation=">=",
+            equation="30",
+            quote=_EQ30_QUOTE,
+            judge=_judge_by_square,
+        ),
+    ),
+    quote=(
+        "As any value for z_d leads to the same function, we choose z_d to minimize"
+    ),
+    regime=(
+        "z_d > 0, O = 3 real beta_o,d (symbolic): the text's substitution "
+        "w_+,o,d^(2) = beta_o,d/z_d and its minimum over z_d"
+    ),
+    assumptions=("z_d > 0", f"O = {_OUTPUTS}"),
+)
+
+#: The chains of this module, in the order of the text.
+DERIVATIONS: tuple[Derivation, ...] = (MIN_NORM,)

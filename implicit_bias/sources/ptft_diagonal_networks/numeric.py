@@ -35,7 +35,7 @@ from implicit_bias.claims.engine import (
     conjunction,
 )
 from implicit_bias.errors import ConvergenceError
-from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
+from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID, measured
 from implicit_bias.numerics import (
     cka,
     ensd,
@@ -45,6 +45,7 @@ from implicit_bias.numerics import (
     q_potential_mp,
 )
 from implicit_bias.theory import diagonal_networks as theory
+from implicit_bias.theory import representations as representations_theory
 from implicit_bias.validation.diagonal_experiments import (
     min_q_endpoint_errors,
     multitask_dense_gap,
@@ -437,6 +438,120 @@ def _check_representation_numerics() -> Verdict:
     return verdict
 
 
+# --- what the numeric and simulation claims compare (the ledger's formulas)
+
+
+def _below(value: sp.Expr, bound: float) -> sp.Basic:
+    return sp.Le(value, sp.Float(bound, 3), evaluate=False)
+
+
+def _ratio(method: str, norm: str, at: str) -> sp.Symbol:
+    """A learned norm over the ground truth's (Fig. 5a), summarized over repeats.
+
+    The median for MTL and PT+FT, the largest repeat for STL.
+    """
+    norms = {"l12": "1,2", "q": "Q"}[norm]
+    summary = "max" if method == "STL" else "med"
+    return measured(
+        f"ratio_{method}_{norm}_{at}",
+        rf"\operatorname{{{summary}}}_{{\mathrm{{rep}}}}"
+        rf"\frac{{\|\hat{{\beta}}_{{\mathrm{{{method}}}}}\|_{{{norms}}}}}"
+        rf"{{\|\beta^*\|_{{{norms}}}}}(n_{{\{at}}})",
+        positive=True,
+    )
+
+
+def _order(method: str) -> sp.Symbol:
+    return measured(
+        f"order_{method}",
+        rf"\log_2 \frac{{\|\beta_{{\mathrm{{{method}}}}}(\eta) - \beta_{{\min Q}}\|}}"
+        rf"{{\|\beta_{{\mathrm{{{method}}}}}(\eta/2) - \beta_{{\min Q}}\|}}",
+        real=True,
+    )
+
+
+_FEASIBILITY = measured(
+    "feasibility_min_q", r"\|X\hat{\beta} - y\|_2 / \|y\|_2", nonnegative=True
+)
+_KKT = measured(
+    "kkt_min_q",
+    r"\operatorname{dist}\left(2\operatorname{arcsinh}(\hat{\beta}/k),"
+    r" \operatorname{row}(X)\right)",
+    nonnegative=True,
+)
+_ORDER_STL, _ORDER_PTFT = _order("GD"), _order("PT+FT")
+_Q_ERROR = measured(
+    "q_error_ulp", r"|\hat{q}(z) - q(z)| / \operatorname{ulp}(q(z))", nonnegative=True
+)
+_EXCESS_GROWTH = measured(
+    "excess_growth_l12",
+    r"\bar{\Delta}_{1,2}",
+    real=True,
+)
+_EXCESS_SE = measured(
+    "excess_growth_se", r"\mathrm{SE}(\bar{\Delta}_{1,2})", positive=True
+)
+_PLANTED = {
+    alpha: measured(
+        f"planted_distance_{name}",
+        rf"\|B_{{\mathrm{{GD}}}}(\alpha = {alpha}) - B^*\| / \|B^*\|",
+        nonnegative=True,
+    )
+    for name, alpha in (("1", "10^{-1}"), ("2", "10^{-2}"), ("3", "10^{-3}"))
+}
+_RATIOS = {
+    (method, norm, at): _ratio(method, norm, at)
+    for method, norm in (("MTL", "l12"), ("PT+FT", "q"), ("STL", "l12"), ("STL", "q"))
+    for at in ("min", "max")
+}
+_OVERLAP = {
+    index: measured(f"overlap_{index}", rf"\bar{{\omega}}(c_{{{index}}})", real=True)
+    for index in ("i", "i+1", "1", "k")
+}
+_UNITS = measured("units_p", "p", positive=True)
+_SUBSET_ENSD = measured(
+    "ensd_subset", r"\operatorname{ENSD}(X_{10}, X_{5})", positive=True
+)
+
+
+def _order_formula(order: sp.Symbol) -> sp.Basic:
+    return _below(sp.Abs(order - 1), _ORDER_TOLERANCE)
+
+
+def _norms_versus_samples_formula() -> sp.Basic:
+    mtl = [_RATIOS[("MTL", "l12", at)] for at in ("min", "max")]
+    ptft = [_RATIOS[("PT+FT", "q", at)] for at in ("min", "max")]
+    return sp.And(
+        sp.Lt(mtl[0], 1, evaluate=False),
+        sp.Lt(ptft[0], 1, evaluate=False),
+        _below(sp.Abs(mtl[1] - 1), 0.05),
+        _below(sp.Abs(ptft[1] - 1), 0.05),
+    )
+
+
+def _stl_contrast_formula(norm: str) -> sp.Basic:
+    # Not below the truth in every repeat at the smallest n: the largest repeat
+    # reaches it.
+    return sp.Ge(_RATIOS[("STL", norm, "min")], 1, evaluate=False)
+
+
+def _overlap_formula() -> sp.Basic:
+    return sp.And(
+        sp.Le(_OVERLAP["i"], _OVERLAP["i+1"], evaluate=False),
+        sp.Lt(_OVERLAP["1"], _OVERLAP["k"], evaluate=False),
+    )
+
+
+def _representation_formula() -> sp.Basic:
+    rt = representations_theory
+    return sp.And(
+        sp.Eq(rt.ensd_xy, rt.cka_xy * sp.sqrt(rt.pr_x * rt.pr_y), evaluate=False),
+        sp.Le(1, rt.pr_x, evaluate=False),
+        sp.Le(rt.pr_x, _UNITS, evaluate=False),
+        sp.Eq(_SUBSET_ENSD, 5, evaluate=False),
+    )
+
+
 NUMERIC_CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -446,6 +561,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "min_q_norm_interpolant solves min ||beta||_Q s.t. X beta = y (feasible, KKT)",
         _check_min_q_interpolant,
         Status.HOLDS,
+        formula=lambda: sp.And(_below(_FEASIBILITY, 1e-10), _below(_KKT, 1e-8)),
         quote=(
             r"\|\beta_d\|_Q := \sum_{d=1}^D \left(((w_0)_d^{(1)})^2 + "
             r"((w_0)_d^{(2)})^2 \right) q \left(\frac{2\beta_d}{((w_0)_d^{(1)})^2 + "
@@ -467,6 +583,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "X beta = y, with k_d = (w0_d^(1))^2 + (w0_d^(2))^2, up to O(learning rate)",
         _check_stl_endpoint,
         Status.HOLDS,
+        formula=lambda: _order_formula(_ORDER_STL),
         assumptions=("gradient descent, not flow: error first order in eta",),
         quote=(
             r"it follows that under the assumption that $\vec{\beta}(\infty)$ fits "
@@ -491,6 +608,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "with k_d = (w1_d after pretraining)^2 + gamma^2",
         _check_ptft_endpoint,
         Status.HOLDS,
+        formula=lambda: _order_formula(_ORDER_PTFT),
         assumptions=("gradient descent, not flow: error first order in eta",),
         quote=(
             r"If we assume that the initialization of $w_0^{(2)}$ is a vector with "
@@ -514,6 +632,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "q_potential evaluates eq. (23) to a few ulps on the whole real line",
         _check_q_accuracy,
         Status.HOLDS,
+        formula=lambda: _below(_Q_ERROR, _Q_ULPS),
         quote=r"q(z) = 2 - \sqrt{4 + z^2} + z \cdot \operatorname{arcsinh}(z/2)",
         reading=Reading.EXTENSION,
         regime=(
@@ -531,6 +650,9 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "l1,2 interpolant (the implicit-bias reading of eq. (30))",
         _check_mtl_min_l12,
         Status.FAILS,
+        formula=lambda: sp.Le(
+            _EXCESS_GROWTH, _SIGNIFICANCE * _EXCESS_SE, evaluate=False
+        ),
         assumptions=("MSE loss, small equal initialization of both layers",),
         quote=r"where the right-hand side of the equation is the $\ell_{1,2}$ norm.",
         reading=Reading.INTERPRETATION,
@@ -551,6 +673,11 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "group-sparse predictor when it is the unique min-l1,2 interpolant",
         _check_mtl_planted,
         Status.HOLDS,
+        formula=lambda: sp.And(
+            sp.Lt(_PLANTED["10^{-2}"], _PLANTED["10^{-1}"], evaluate=False),
+            sp.Lt(_PLANTED["10^{-3}"], _PLANTED["10^{-2}"], evaluate=False),
+            _below(_PLANTED["10^{-3}"], 0.05),
+        ),
         corrects=_claim_id("30", "gd-reaches-min-l12"),
         quote=r"where the right-hand side of the equation is the $\ell_{1,2}$ norm.",
         reading=Reading.INTERPRETATION,
@@ -570,6 +697,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "ground truth; as samples grow the norms converge to the ground truth's",
         lambda: _check_norms_versus_samples(quick=True),
         Status.HOLDS,
+        formula=_norms_versus_samples_formula,
         budget_seconds=120.0,
         slow=False,
         quote=(
@@ -595,6 +723,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "these norms (l1,2 and Q) than the ground truth",
         lambda: _check_stl_contrast("l12"),
         Status.INCONCLUSIVE,
+        formula=lambda: _stl_contrast_formula("l12"),
         expected_reason=Reason.STATISTICAL,
         assumptions=("two single-task networks stacked as the l1,2 predictor",),
         budget_seconds=120.0,
@@ -619,6 +748,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "truth (the Q half of the contrast)",
         lambda: _check_stl_contrast("q"),
         Status.HOLDS,
+        formula=lambda: _stl_contrast_formula("q"),
         budget_seconds=120.0,
         quote=(
             "by contrast, STL does not consistently find solutions with lower values "
@@ -641,6 +771,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "the main-task predictor with the auxiliary task's features",
         lambda: _check_rescaling_overlap(quick=True),
         Status.HOLDS,
+        formula=_overlap_formula,
         budget_seconds=120.0,
         slow=False,
         quote=(
@@ -665,6 +796,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "ground truth; as samples grow the norms converge to the ground truth's",
         lambda: _check_norms_versus_samples(quick=False),
         Status.HOLDS,
+        formula=_norms_versus_samples_formula,
         budget_seconds=900.0,
         slow=True,
         quote=(
@@ -689,6 +821,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "the main-task predictor with the auxiliary task's features",
         lambda: _check_rescaling_overlap(quick=False),
         Status.HOLDS,
+        formula=_overlap_formula,
         budget_seconds=900.0,
         slow=True,
         quote=(
@@ -712,6 +845,7 @@ NUMERIC_CLAIMS: tuple[Claim, ...] = (
         "[1, p], and the 10/5-units example",
         _check_representation_numerics,
         Status.HOLDS,
+        formula=_representation_formula,
         quote=(
             "This measure is equal to the centered kernel alignment (CKA), a measure "
             "of similarity of two network representations ([Kornblith et al., "

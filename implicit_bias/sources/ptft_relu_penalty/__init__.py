@@ -1,10 +1,10 @@
 r"""Claims of ptft-relu-penalty: eqs. (6)-(11), Section 1.2 and Fig. 1c.
 
 :mod:`.derivation` checks the reduction to :math:`p(u)` and the quartic of
-eqs. (6)-(10); :mod:`.penalty` the penalty :math:`\tilde r` of eq. (11), its
-slope and its limits; :mod:`.section_1_2` the statements of Section 1.2 about
-reused and fresh units; :mod:`.fig1c` the sample-efficiency prediction of
-Fig. 1c in trained ReLU networks.
+eqs. (6)-(10), as two derivation chains; :mod:`.penalty` the penalty
+:math:`\tilde r` of eq. (11), its slope and its limits; :mod:`.section_1_2`
+the statements of Section 1.2 about reused and fresh units; :mod:`.fig1c` the
+sample-efficiency prediction of Fig. 1c in trained ReLU networks.
 
 Symbols: ``m`` is :math:`m_h`, ``m0`` is :math:`m_{0h}^{(1)} = \sqrt{m^{aux}}`,
 ``rho`` is :math:`\rho_h`, ``gamma`` is :math:`\gamma`.
@@ -15,15 +15,17 @@ from implicit_bias.theory import relu_penalty as relu_penalty_theory
 from implicit_bias.sources.ptft_relu_penalty.derivation import (
     CLAIMS as DERIVATION_CLAIMS,
 )
+from implicit_bias.sources.ptft_relu_penalty.derivation import DERIVATIONS
 from implicit_bias.sources.ptft_relu_penalty.fig1c import CLAIMS as FIG1C_CLAIMS
 from implicit_bias.sources.ptft_relu_penalty.penalty import CLAIMS as PENALTY_CLAIMS
 from implicit_bias.sources.ptft_relu_penalty.section_1_2 import (
     CLAIMS as SECTION_1_2_CLAIMS,
 )
 from implicit_bias.sources.ptft_relu_penalty.section_1_2 import SMALL_GAMMAS
+from implicit_bias.sources.ptft_relu_penalty.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_relu_penalty.source import REGIME, SOURCE_ID
 
-__all__ = ["CITATION", "CLAIMS", "SMALL_GAMMAS", "SOURCE", "SOURCE_ID"]
+__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "SMALL_GAMMAS", "SOURCE", "SOURCE_ID"]
 
 CLAIMS = DERIVATION_CLAIMS + PENALTY_CLAIMS + SECTION_1_2_CLAIMS + FIG1C_CLAIMS
 
@@ -51,7 +53,10 @@ SOURCE = Source(
     title="PT+FT penalty of shallow ReLU networks",
     citation=CITATION,
     claims=CLAIMS,
-    glyphs=relu_penalty_theory.GLYPHS,
+    derivations=DERIVATIONS,
+    # The theory's notation, and this package's: vector coordinates and the
+    # measured quantities (imported after every claim module has named them).
+    glyphs={**relu_penalty_theory.GLYPHS, **SOURCE_GLYPHS},
     regimes={"source regime": REGIME},
     description=(
         "The appendix on the implicit regularization penalty of pretraining + "

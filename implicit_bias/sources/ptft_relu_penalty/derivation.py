@@ -1,10 +1,11 @@
 r"""Claims of ptft-relu-penalty: the derivation of eqs. (6)-(10).
 
 The reduction of the constrained problem (5) to the one-dimensional
-:math:`p(u)` of eqs. (6)-(8), its derivative (9) and the quartic (10) whose
-positive roots are its stationary points, checked with SymPy; and the two
-numeric claims about them (the direct minimization of (5), and how many
-positive roots (10) has). Symbols as in
+:math:`p(u)` of eqs. (6)-(8) (the chain :data:`P_OF_U`), its derivative (9)
+and the quartic (10) whose positive roots are its stationary points (the chain
+:data:`STATIONARY_POINTS`), each step checked with SymPy; the limits of p, our
+sum-of-squares form of (8), and the numeric claims about them (the direct
+minimization of (5), and how many positive roots (10) has). Symbols as in
 :mod:`implicit_bias.sources.ptft_relu_penalty`.
 """
 
@@ -18,11 +19,13 @@ import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import (
-    close_or_undecided,
     RelationCheck,
     check_limit,
+    close_or_undecided,
+    judge_relation,
     relation_check,
 )
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -46,7 +49,15 @@ from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 from implicit_bias.validation import relu_networks
 
-__all__ = ["CLAIMS", "exact_point", "positive_root_intervals", "three_root_point"]
+__all__ = [
+    "CLAIMS",
+    "DERIVATIONS",
+    "P_OF_U",
+    "STATIONARY_POINTS",
+    "exact_point",
+    "positive_root_intervals",
+    "three_root_point",
+]
 
 
 def _claim_id(equation: str, label: str) -> str:
@@ -66,18 +77,24 @@ _W_HAT, _W0, _UNIT = theory.unit_vectors()
 _UNIT_SPHERE = {_W_HAT[-1] ** 2: sp.solve(_UNIT, _W_HAT[-1] ** 2)[0]}
 
 
-def _eq7_relation() -> sp.Eq:
-    return _eq(theory.deviation_eq6(), theory.deviation_eq7())
-
-
-def _eq8_relation() -> sp.Eq:
-    """Eq. (8) with m0 = ||w0|| and rho the cosine of u w_hat and w0, against (7)."""
+def _definitions_before_eq8() -> dict[sp.Symbol, sp.Expr]:
+    """The text's m0 := ||w0|| and rho := <w_h, w0>/(||w_h|| ||w0||), w_h = u w_hat."""
     hidden = u * _W_HAT
     w0_norm = sp.sqrt((_W0.T * _W0)[0, 0])
     cosine = (hidden.T * _W0)[0, 0] / (sp.sqrt((hidden.T * hidden)[0, 0]) * w0_norm)
-    return _eq(
-        theory.deviation_eq8().subs({rho: cosine, m0: w0_norm}),
-        theory.deviation_eq7(),
+    return {rho: cosine, m0: w0_norm}
+
+
+def _judge_with_definitions(relation: sp.Basic) -> Verdict:
+    """Decide a relation of eq. (8) after substituting the definitions it uses."""
+    definitions = _definitions_before_eq8()
+    return judge_relation(
+        type(relation)(
+            relation.lhs.subs(definitions),
+            relation.rhs.subs(definitions),
+            evaluate=False,
+        ),
+        substitutions=_UNIT_SPHERE,
     )
 
 
@@ -413,48 +430,6 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         SOURCE_ID,
-        "7",
-        "expansion",
-        Kind.IDENTITY,
-        "(m_h/u - gamma)^2 + ||u w_hat - w0||^2 = (m_h/u - gamma)^2 + u^2 + ||w0||^2 - "
-        "2u<w_hat, w0>",
-        relation_check(_eq7_relation, substitutions=_UNIT_SPHERE),
-        Status.HOLDS,
-        assumptions=(
-            "||w_hat||_2 = 1",
-            "vectors in R^3 (the identity is coordinatewise)",
-        ),
-        # The check compares the explicit R^3 expressions; their coordinates
-        # have no glyph, so the ledger shows eq. (7) with display atoms.
-        formula=theory.display_eq7,
-        quote=(
-            "p(u) = (m_h/u - \\gamma)^2 + u^2 + \\|\\mathbf{w}_{0h}^{(1)}\\|_2^2 - "
-            "2u\\langle \\hat{\\mathbf{w}}_h, \\mathbf{w}_{0h}^{(1)} \\rangle, (7)"
-        ),
-        reading=Reading.PRINTED,
-        regime="all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equation "
-        "is stated",
-    ),
-    Claim(
-        SOURCE_ID,
-        "8",
-        "cosine-form",
-        Kind.IDENTITY,
-        "with m0 = ||w0|| and rho the cosine of w_h^(1) and w0, eq. (7) is eq. (8)",
-        relation_check(_eq8_relation, substitutions=_UNIT_SPHERE),
-        Status.HOLDS,
-        assumptions=("||w_hat||_2 = 1", "w_h^(1) = u w_hat"),
-        formula=lambda: _eq(theory.p_of_u, theory.deviation_eq8()),
-        quote=(
-            "p(u) = (m_h/u - \\gamma)^2 + u^2 + (m_{0h}^{(1)})^2 - "
-            "2um_{0h}^{(1)}\\rho_h. (8)"
-        ),
-        reading=Reading.PRINTED,
-        regime="all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equation "
-        "is stated",
-    ),
-    Claim(
-        SOURCE_ID,
         "8",
         "sum-of-squares",
         Kind.IDENTITY,
@@ -467,42 +442,6 @@ CLAIMS: tuple[Claim, ...] = (
         formula=lambda: _eq(theory.deviation_eq8(), theory.deviation_geometric()),
         reading=Reading.EXTENSION,
         regime="all real m_h, gamma, rho, m0 >= 0, u > 0 (symbolic)",
-    ),
-    Claim(
-        SOURCE_ID,
-        "9",
-        "derivative",
-        Kind.IDENTITY,
-        "p'(u) = -2(m_h/u - gamma) m_h/u^2 + 2u - 2 m0 rho",
-        relation_check(
-            lambda: _eq(
-                sp.Derivative(theory.deviation_eq8(), u), theory.stationarity_eq9()
-            )
-        ),
-        Status.HOLDS,
-        quote=("p'(u) = -2(m_h/u - \\gamma)m_h/u^2 + 2u - 2m_{0h}^{(1)}\\rho_h, (9)"),
-        reading=Reading.PRINTED,
-        regime="all real m_h, gamma, rho, m0 >= 0, u > 0, as the equation is stated",
-    ),
-    Claim(
-        SOURCE_ID,
-        "10",
-        "quartic",
-        Kind.IDENTITY,
-        "p'(u) = 0 multiplied by u^3/2 is -m_h^2 + gamma m_h u - m0 rho u^3 + u^4 = 0",
-        relation_check(
-            lambda: _eq(
-                theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10()
-            )
-        ),
-        Status.HOLDS,
-        assumptions=("u > 0",),
-        formula=lambda: _eq(
-            theory.stationarity_eq9() * u**3 / 2, theory.stationarity_eq10()
-        ),
-        quote=("-m_h^2 + \\gamma m_h u - m_{0h}^{(1)} \\rho_h u^3 + u^4 = 0. (10)"),
-        reading=Reading.PRINTED,
-        regime="all real m_h, gamma, rho, m0 >= 0, u > 0, as the equation is stated",
     ),
     Claim(
         SOURCE_ID,
@@ -575,3 +514,97 @@ CLAIMS: tuple[Claim, ...] = (
         "steps of a written proof)",
     ),
 )
+
+
+# --- the chains of eqs. (6)-(8) and (9)-(10)
+
+_EQ6_QUOTE = (
+    r"\tilde{r}(\hat{w}_h, m_h|\mathbf{w}_{0h}, \gamma) = \min_{u>0} p(u), \quad "
+    r"p(u) := (m_h/u - \gamma)^2 + \|u\hat{\mathbf{w}}_h - "
+    r"\mathbf{w}_{0h}^{(1)}\|_2^2. \quad (6)"
+)
+_EQ7_QUOTE = (
+    r"p(u) = (m_h/u - \gamma)^2 + u^2 + \|\mathbf{w}_{0h}^{(1)}\|_2^2 - "
+    r"2u\langle \hat{\mathbf{w}}_h, \mathbf{w}_{0h}^{(1)} \rangle, \quad (7)"
+)
+_EQ8_QUOTE = (
+    r"p(u) = (m_h/u - \gamma)^2 + u^2 + (m_{0h}^{(1)})^2 - 2um_{0h}^{(1)}\rho_h. "
+    r"\quad (8)"
+)
+_EQ9_QUOTE = r"p'(u) = -2(m_h/u - \gamma)m_h/u^2 + 2u - 2m_{0h}^{(1)}\rho_h, \quad (9)"
+_EQ10_QUOTE = r"-m_h^2 + \gamma m_h u - m_{0h}^{(1)} \rho_h u^3 + u^4 = 0. \quad (10)"
+
+#: Eqs. (6)-(8): p(u) with explicit vectors in R^3 (the identities are
+#: coordinatewise), on the unit sphere ||w_hat|| = 1.
+P_OF_U = Derivation(
+    source=SOURCE_ID,
+    equation="6-8",
+    label="p-of-u",
+    title="p(u) in terms of m0 and rho",
+    start=theory.deviation_eq6,
+    steps=(
+        Step(
+            theory.deviation_eq7,
+            "expand the square, ||u w_hat - w0||^2 = u^2 ||w_hat||^2 + ||w0||^2 - "
+            "2u<w_hat, w0>, with ||w_hat||_2 = 1 ('We simplify')",
+            equation="7",
+            quote=_EQ7_QUOTE,
+        ),
+        Step(
+            theory.deviation_eq8,
+            "define m0 := ||w0||_2 and rho := <w_h, w0>/(||w_h||_2 ||w0||_2) with "
+            "w_h = u w_hat, so that ||w0||^2 = m0^2 and <w_hat, w0> = m0 rho (the "
+            "text's definitions, substituted before the comparison)",
+            equation="8",
+            quote=_EQ8_QUOTE,
+            judge=_judge_with_definitions,
+        ),
+    ),
+    quote="We can express this as " + _EQ6_QUOTE,
+    regime=(
+        "all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equations are "
+        "stated (symbolic)"
+    ),
+    assumptions=(
+        "||w_hat||_2 = 1",
+        "vectors in R^3 (the identities are coordinatewise)",
+        "w_h^(1) = u w_hat",
+    ),
+    substitutions=_UNIT_SPHERE,
+)
+
+#: Eqs. (9)-(10): the derivative of eq. (8) and the quartic of its zeros; the
+#: last step states "multiplying by u^3/2" as p'(u) = (2/u^3) times eq. (10).
+STATIONARY_POINTS = Derivation(
+    source=SOURCE_ID,
+    equation="9-10",
+    label="stationary-points",
+    title="the stationary points of p(u)",
+    start=lambda: sp.Derivative(theory.deviation_eq8(), u),
+    steps=(
+        Step(
+            theory.stationarity_eq9,
+            "differentiate eq. (8) in u ('computing the derivative')",
+            equation="9",
+            quote=_EQ9_QUOTE,
+        ),
+        Step(
+            lambda: sp.Mul(2 / u**3, theory.stationarity_eq10(), evaluate=False),
+            "set it to zero and multiply by u^3/2 ('Simplifying this equation (and "
+            "multiplying by $u^3/2$) yields'): p'(u) is 2/u^3 times the left-hand "
+            "side of eq. (10), so for u > 0 p'(u) = 0 exactly when eq. (10) holds",
+            equation="10",
+            quote=_EQ10_QUOTE,
+        ),
+    ),
+    quote=(
+        "We then determine the stationary points by computing the derivative "
+        + _EQ9_QUOTE
+    ),
+    regime="all real m_h, gamma, rho, m0 >= 0, u > 0, as the equations are stated "
+    "(symbolic)",
+    assumptions=("u > 0",),
+)
+
+#: The chains of this module, in the order of the text.
+DERIVATIONS: tuple[Derivation, ...] = (P_OF_U, STATIONARY_POINTS)

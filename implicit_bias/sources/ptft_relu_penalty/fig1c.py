@@ -82,6 +82,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import sympy as sp
 
 from implicit_bias.claims.engine import (
     Basis,
@@ -92,7 +93,11 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
-from implicit_bias.sources.ptft_relu_penalty.source import SOURCE_ID
+from implicit_bias.sources.ptft_relu_penalty.source import (
+    SOURCE_ID,
+    mean_difference,
+    standard_error,
+)
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiency,
@@ -348,6 +353,57 @@ _REVERSAL_READING = (
     "over n) at m = 0.01, not at m = 1"
 )
 
+
+# --- what the simulation claims compare: the paired mean difference against
+# SIGNIFICANCE standard errors
+
+_THRESHOLD = sp.nsimplify(SIGNIFICANCE)
+
+
+def _significance(
+    rho_value: float, magnitude: float, n: int | None = None
+) -> tuple[sp.Symbol, sp.Expr]:
+    return (
+        mean_difference(rho_value, magnitude, n),
+        _THRESHOLD * standard_error(rho_value, magnitude, n),
+    )
+
+
+def _benefit_formula() -> sp.Basic:
+    return sp.And(
+        *(
+            sp.Lt(difference, -bound, evaluate=False)
+            for difference, bound in (
+                _significance(1.0, magnitude) for magnitude in (_SMALL, _COMPARABLE)
+            )
+        )
+    )
+
+
+def _reversal_formula() -> sp.Basic:
+    small, small_bound = _significance(0.9, _SMALL)
+    comparable, comparable_bound = _significance(0.9, _COMPARABLE)
+    return sp.And(
+        sp.Gt(small, small_bound, evaluate=False),
+        sp.Le(comparable, comparable_bound, evaluate=False),
+    )
+
+
+def _largest_n_formula(n: int) -> sp.Basic:
+    small, small_bound = _significance(0.9, _SMALL, n)
+    comparable, comparable_bound = _significance(0.9, _COMPARABLE, n)
+    return sp.And(
+        sp.Gt(small, small_bound, evaluate=False),
+        sp.Lt(comparable, -comparable_bound, evaluate=False),
+    )
+
+
+# Built at import, so that the source's glyph map holds their symbols.
+_BENEFIT_FORMULA = _benefit_formula()
+_REVERSAL_FORMULA = _reversal_formula()
+_LARGEST_N_FORMULA = _largest_n_formula(REPLICATE_SETUP.sample_sizes[-1])
+_SLOW_LARGEST_N_FORMULA = _largest_n_formula(SLOW_REPLICATE_SETUP.sample_sizes[-1])
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -357,6 +413,7 @@ CLAIMS: tuple[Claim, ...] = (
         _BENEFIT,
         lambda: _check_benefit_at_rho_1(SETUP),
         Status.HOLDS,
+        formula=lambda: _BENEFIT_FORMULA,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
         quote=_BENEFIT_QUOTE,
@@ -372,6 +429,7 @@ CLAIMS: tuple[Claim, ...] = (
         lambda: _check_reversal_at_rho_09(SETUP),
         Status.INCONCLUSIVE,
         expected_reason=Reason.STATISTICAL,
+        formula=lambda: _REVERSAL_FORMULA,
         assumptions=_ASSUMPTIONS,
         budget_seconds=60.0,
         quote=_REVERSAL_QUOTE,
@@ -386,6 +444,7 @@ CLAIMS: tuple[Claim, ...] = (
         _LARGEST_N_REVERSAL,
         lambda: _check_reversal_at_largest_n(REPLICATE_SETUP),
         Status.HOLDS,
+        formula=lambda: _LARGEST_N_FORMULA,
         assumptions=(
             *_ASSUMPTIONS[:-1],
             "paired over 6 seeds at n = 64, significant beyond 3 SE",
@@ -406,6 +465,7 @@ CLAIMS: tuple[Claim, ...] = (
         _BENEFIT,
         lambda: _check_benefit_at_rho_1(SLOW_SETUP),
         Status.HOLDS,
+        formula=lambda: _BENEFIT_FORMULA,
         assumptions=_SLOW_ASSUMPTIONS,
         slow=True,
         budget_seconds=900.0,
@@ -422,6 +482,7 @@ CLAIMS: tuple[Claim, ...] = (
         lambda: _check_reversal_at_rho_09(SLOW_SETUP),
         Status.INCONCLUSIVE,
         expected_reason=Reason.STATISTICAL,
+        formula=lambda: _REVERSAL_FORMULA,
         assumptions=_SLOW_ASSUMPTIONS,
         slow=True,
         budget_seconds=900.0,
@@ -437,6 +498,7 @@ CLAIMS: tuple[Claim, ...] = (
         _LARGEST_N_REVERSAL,
         lambda: _check_reversal_at_largest_n(SLOW_REPLICATE_SETUP),
         Status.HOLDS,
+        formula=lambda: _SLOW_LARGEST_N_FORMULA,
         assumptions=(
             *_SLOW_ASSUMPTIONS[:-1],
             "paired over 12 seeds at n = 128, significant beyond 3 SE",

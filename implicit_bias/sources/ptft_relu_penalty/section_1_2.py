@@ -25,7 +25,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
-from implicit_bias.sources.ptft_relu_penalty.source import SOURCE_ID
+from implicit_bias.sources.ptft_relu_penalty.source import SOURCE_ID, penalty_at
 from implicit_bias.numerics import relu_penalty as numerics
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, u
@@ -271,6 +271,48 @@ def _check_reversal(rho_value: float, worse_with_large_aux: bool) -> Verdict:
 
 _GAMMAS = "gamma in {0, 1e-3, 1e-2} (the text's small gamma, never given)"
 
+
+# --- what the numeric claims compare, in the text's notation
+
+_HALF_WAY = sp.Rational(3, 2)
+
+
+def _elasticity(penalty_symbol: sp.Symbol) -> sp.Expr:
+    """d log r~ / d log m_h of a penalty evaluated numerically as a function of m_h."""
+    return m * sp.Derivative(sp.log(penalty_symbol), m)
+
+
+_USED, _UNUSED = penalty_at(m_aux=1), penalty_at(m_aux=0.01)
+_AT_099 = penalty_at(rho_value=0.99, m_aux=1)
+
+
+def _nested_sparsity_formula() -> sp.Basic:
+    return sp.Implies(
+        sp.Lt(_elasticity(_USED), _HALF_WAY, evaluate=False),
+        sp.Gt(_UNUSED, _USED, evaluate=False),
+    )
+
+
+def _l1_like_at_099_crossover_formula() -> sp.Basic:
+    return sp.And(
+        sp.Implies(
+            sp.Ge(m, 2, evaluate=False),
+            sp.Lt(_elasticity(_AT_099), _HALF_WAY, evaluate=False),
+        ),
+        sp.Lt(_elasticity(_AT_099), 2, evaluate=False),
+    )
+
+
+def _reversal_formula(rho_value: float, worse_with_large_aux: bool) -> sp.Basic:
+    large = penalty_at(rho_value=rho_value, m_aux=100)
+    small = penalty_at(rho_value=rho_value, m_aux=0.01)
+    relation = sp.Gt if worse_with_large_aux else sp.Lt
+    return relation(large, small, evaluate=False)
+
+
+_REVERSAL_AT_09 = _reversal_formula(0.9, worse_with_large_aux=True)
+_BENEFIT_AT_1 = _reversal_formula(1.0, worse_with_large_aux=False)
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -360,6 +402,7 @@ CLAIMS: tuple[Claim, ...] = (
         "m_aux = 1 gives a smaller penalty than m_aux = 0.01",
         _check_nested_sparsity_gap,
         Status.HOLDS,
+        formula=_nested_sparsity_formula,
         assumptions=(
             "rho in {1, 0.999}",
             "gamma in {0, 1e-3, 1e-2}",
@@ -389,6 +432,7 @@ CLAIMS: tuple[Claim, ...] = (
         _check_l1_like_at_099,
         Status.INCONCLUSIVE,
         expected_reason=Reason.UNDECIDED,
+        formula=lambda: sp.Lt(_elasticity(_AT_099), _HALF_WAY, evaluate=False),
         assumptions=(
             "rho = 0.99",
             "m_aux = 1",
@@ -421,6 +465,7 @@ CLAIMS: tuple[Claim, ...] = (
         "m >= 2, and never l2-like (elasticity < 2 everywhere)",
         _check_l1_like_at_099_crossover,
         Status.HOLDS,
+        formula=_l1_like_at_099_crossover_formula,
         assumptions=(
             "rho = 0.99",
             "m_aux = 1",
@@ -440,6 +485,7 @@ CLAIMS: tuple[Claim, ...] = (
         "0.01",
         lambda: _check_reversal(0.9, worse_with_large_aux=True),
         Status.HOLDS,
+        formula=lambda: _REVERSAL_AT_09,
         assumptions=("rho = 0.9", "m in [0.5, 2]", "gamma in {0, 1e-3, 1e-2}"),
         quote=(
             "In particular, we observe that if the finetuning task feature is only "
@@ -466,6 +512,7 @@ CLAIMS: tuple[Claim, ...] = (
         "= 0.01",
         lambda: _check_reversal(1.0, worse_with_large_aux=False),
         Status.HOLDS,
+        formula=lambda: _BENEFIT_AT_1,
         assumptions=("rho = 1", "m in [0.5, 2]", "gamma in {0, 1e-3, 1e-2}"),
         quote="This is the opposite of the behavior in the $\\rho = 1$ case!",
         reading=Reading.INTERPRETATION,

@@ -19,16 +19,93 @@ from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 
 __all__ = [
+    "GLYPHS",
     "REGIME",
     "REGIME_GAMMA",
     "REGIME_M",
     "SOURCE_ID",
     "deviation_mp",
     "domain_sample",
+    "mean_difference",
+    "penalty_at",
     "regime_sample",
+    "standard_error",
 ]
 
 SOURCE_ID = "ptft-relu-penalty"
+
+_W_HAT, _W0, _ = theory.unit_vectors()
+
+#: How this package's own symbols are typeset: the coordinates of the explicit
+#: vectors the chain of eqs. (6)-(8) is checked with, and the measured
+#: quantities the numeric and simulation claims compare (each named once in
+#: :func:`penalty_at`, :func:`mean_difference` and :func:`standard_error`).
+GLYPHS: dict[sp.Symbol, str] = {
+    **{c: rf"\hat{{w}}_{{h,{i}}}" for i, c in enumerate(_W_HAT, start=1)},
+    **{c: rf"w_{{0h,{i}}}^{{(1)}}" for i, c in enumerate(_W0, start=1)},
+}
+
+
+def _measured(name: str, latex: str, **assumptions: bool) -> sp.Symbol:
+    """A symbol for a measured quantity, registered in :data:`GLYPHS`."""
+    symbol = sp.Symbol(name, **assumptions)
+    GLYPHS[symbol] = latex
+    return symbol
+
+
+def _conditions(*pairs: tuple[str, str, float | int | None]) -> tuple[str, str]:
+    """The name suffix and the LaTeX conditions of the given (name, glyph, value)."""
+    given = [(name, glyph, value) for name, glyph, value in pairs if value is not None]
+    return (
+        "".join(f"_{name}{value:g}" for name, _, value in given),
+        r",\,".join(f"{glyph}={value:g}" for _, glyph, value in given),
+    )
+
+
+def penalty_at(*, rho_value: float | None = None, m_aux: float) -> sp.Symbol:
+    r"""The penalty :math:`\tilde r(m_h)` of eq. (11) at a given :math:`m^{aux}`.
+
+    And at a given :math:`\rho_h`, if ``rho_value`` is given. A symbol, for
+    the function of :math:`m_h` the claims evaluate numerically
+    (:func:`implicit_bias.numerics.relu_penalty.relu_ptft_penalty` with
+    :math:`m_{0h}^{(1)} = \sqrt{m^{aux}}`, Section 1.2 of ptft-relu-penalty).
+    """
+    suffix, conditions = _conditions(
+        ("rho", r"\rho_{h}", rho_value), ("maux", r"m^{\text{aux}}", m_aux)
+    )
+    return _measured(
+        "rtilde" + suffix,
+        rf"\tilde{{r}}(m_{{h}} \mid {conditions})",
+        nonnegative=True,
+    )
+
+
+def mean_difference(
+    rho_value: float, magnitude: float, n: int | None = None
+) -> sp.Symbol:
+    r"""The mean over seeds of PT+FT's minus STL's relative test error (Fig. 1c).
+
+    .. math:: \bar D = \frac1S \sum_s
+              (\bar e^{\mathrm{PT+FT}}_s - \bar e^{\mathrm{STL}}_s),
+
+    the error averaged over the sample-size grid, or at the one sample size
+    ``n`` if given; measured by :func:`implicit_bias.validation.
+    relu_sample_efficiency.sample_efficiency`.
+    """
+    suffix, conditions = _conditions(
+        ("rho", r"\rho_{h}", rho_value), ("m", r"m_{h}", magnitude), ("n", "n", n)
+    )
+    return _measured("Dbar" + suffix, rf"\bar{{D}}_{{{conditions}}}", real=True)
+
+
+def standard_error(
+    rho_value: float, magnitude: float, n: int | None = None
+) -> sp.Symbol:
+    r"""The standard error :math:`\mathrm{sd}(D)/\sqrt S` of :func:`mean_difference`."""
+    suffix, conditions = _conditions(
+        ("rho", r"\rho_{h}", rho_value), ("m", r"m_{h}", magnitude), ("n", "n", n)
+    )
+    return _measured("SE" + suffix, rf"\mathrm{{SE}}_{{{conditions}}}", positive=True)
 
 
 def domain_sample(size: int, seed: int) -> tuple[np.ndarray, ...]:
