@@ -7,12 +7,14 @@ a :class:`Verdict`. Sources are found through the entry-point group
 ``implicit_bias.sources`` (:mod:`implicit_bias.claims.discovery`).
 """
 
+from implicit_bias.claims.accuracy import check_against_reference
 from implicit_bias.claims.checks import (
     RelationCheck,
     check_close,
     check_equal,
     check_identity,
     check_inequality,
+    check_integral,
     check_limit,
     check_series,
     judge_relation,
@@ -25,6 +27,11 @@ from implicit_bias.claims.discovery import (
     Registry,
     default_registry,
     discover,
+)
+from implicit_bias.claims.estimates import (
+    check_convergence_order,
+    check_descent_endpoint,
+    check_mean,
 )
 from implicit_bias.claims.engine import (
     Basis,
@@ -59,11 +66,16 @@ __all__ = [
     "Step",
     "Verdict",
     "all_claims",
+    "check_against_reference",
     "check_close",
+    "check_convergence_order",
+    "check_descent_endpoint",
     "check_equal",
     "check_identity",
     "check_inequality",
+    "check_integral",
     "check_limit",
+    "check_mean",
     "check_series",
     "claims_for",
     "conjunction",

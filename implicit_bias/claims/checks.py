@@ -45,6 +45,7 @@ __all__ = [
     "check_equal",
     "check_identity",
     "check_inequality",
+    "check_integral",
     "check_limit",
     "check_series",
     "close_or_undecided",
@@ -668,6 +669,53 @@ def check_series(
         series,
         sp.expand(sp.sympify(expected)),
         what=f"series to O({variable}**{order})",
+        budget_seconds=budget_seconds,
+    )
+
+
+def check_integral(
+    integrand: sp.Expr,
+    limits: tuple[sp.Symbol, sp.Expr, sp.Expr],
+    expected: sp.Expr,
+    *,
+    budget_seconds: float = 30.0,
+) -> Verdict:
+    r"""Decide :math:`\int_a^b f(x)\,dx = I` with SymPy.
+
+    ``limits`` is ``(x, a, b)``. ``sympy.integrate`` runs under
+    ``budget_seconds`` of CPU time (past it: ``inconclusive``,
+    ``Reason.BUDGET``); an integral SymPy leaves unevaluated is
+    ``inconclusive`` (``Reason.UNEVALUATED``); otherwise the value is
+    compared with ``expected`` by :func:`check_equal`.
+
+    Examples:
+      >>> x = sp.Symbol("x", positive=True)
+      >>> check_integral(sp.exp(-x), (x, 0, sp.oo), 1).status
+      <Status.HOLDS: 'holds'>
+      >>> check_integral(x**2, (x, 0, 1), sp.Rational(1, 2)).status
+      <Status.FAILS: 'fails'>
+    """
+    if not (
+        isinstance(limits, tuple)
+        and len(limits) == 3
+        and isinstance(limits[0], sp.Symbol)
+    ):
+        raise InvalidArgumentError(
+            f"limits: a tuple (x, a, b) with x a SymPy Symbol, got {limits!r}"
+        )
+    variable, lower, upper = limits
+    try:
+        with time_limit(_budget(budget_seconds)):
+            value = sp.integrate(integrand, (variable, lower, upper))
+    except CheckTimeout:
+        return Verdict.inconclusive(
+            f"sympy.integrate did not finish within {_budget(budget_seconds):g} s",
+            Reason.BUDGET,
+        )
+    return check_equal(
+        value,
+        expected,
+        what=f"integral over {variable} from {sp.sstr(lower)} to {sp.sstr(upper)}",
         budget_seconds=budget_seconds,
     )
 

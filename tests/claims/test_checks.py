@@ -14,6 +14,7 @@ from implicit_bias.claims.checks import (
     check_equal,
     check_identity,
     check_inequality,
+    check_integral,
     check_limit,
     check_series,
     injected_bias,
@@ -312,3 +313,33 @@ def test_complex_values_and_negative_tolerances_are_not_compared() -> None:
         check_close(1.0, 1.0, -1e-9, what="v")
     nan_bound = check_close(1.0, 1.0, np.nan, what="v")
     assert "1 tolerances are not finite" in nan_bound.detail
+
+
+def test_integrals_are_computed_and_compared() -> None:
+    t = sp.Symbol("t", real=True)
+    gaussian = check_integral(
+        sp.exp(-(t**2) / 2), (t, -sp.oo, sp.oo), sp.sqrt(2 * sp.pi)
+    )
+    assert (gaussian.status, gaussian.basis) == (Status.HOLDS, Basis.PROOF)
+    wrong = check_integral(x**2, (x, 0, 1), sp.Rational(1, 2))
+    assert (wrong.status, wrong.basis) == (Status.FAILS, Basis.PROOF)
+    assert "integral over x from 0 to 1" in wrong.detail
+    assert "1/3" in wrong.detail
+
+
+def test_an_integral_sympy_leaves_unevaluated_is_inconclusive() -> None:
+    verdict = check_integral(sp.exp(sp.sin(x)) / x, (x, 1, 2), 0)
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.UNEVALUATED)
+
+
+def test_an_integral_past_its_budget_is_inconclusive() -> None:
+    clear_cache()
+    verdict = check_integral(
+        sp.exp(-(x**2)) * sp.cos(3 * x), (x, 0, sp.oo), 0, budget_seconds=1e-3
+    )
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.BUDGET)
+
+
+def test_integral_limits_are_checked() -> None:
+    with pytest.raises(InvalidArgumentError, match="limits"):
+        check_integral(x, (0, 1), 0)  # type: ignore[arg-type]

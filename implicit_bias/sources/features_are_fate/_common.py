@@ -25,6 +25,7 @@ import sympy as sp
 
 from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import Basis, Reason, Status, Verdict, conjunction
+from implicit_bias.claims.estimates import check_mean
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory import transfer_asymptotics as theory
 from implicit_bias.validation.transfer_experiments import MeanComparison
@@ -143,15 +144,13 @@ def draws_close(
     draws: npt.ArrayLike, exact: float, *, standard_errors: float, what: str
 ) -> tuple[Verdict, str]:
     """The mean of Monte-Carlo draws against an exact value, within
-    ``standard_errors`` standard errors of the mean, through
-    :func:`~implicit_bias.claims.checks.check_close` on a statistical basis;
-    also ``"mean +- se"`` for the evidence."""
+    ``standard_errors`` standard errors of the mean
+    (:func:`~implicit_bias.claims.estimates.check_mean`); also ``"mean +- se"``
+    for the evidence."""
     values = np.asarray(draws, dtype=np.float64)
     mean = float(values.mean())
     error = float(values.std(ddof=1) / np.sqrt(values.size))
-    verdict = check_close(
-        mean, exact, standard_errors * error, what=what, basis=Basis.STATISTICAL
-    )
+    verdict = check_mean(values, exact, standard_errors=standard_errors, what=what)
     return verdict, f"{mean:.4f} +- {error:.4f}"
 
 
