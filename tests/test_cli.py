@@ -73,7 +73,7 @@ def test_unknown_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_latex_of_one_claim_is_tagged_with_the_paper_number(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["latex", "--claim", "ptft-relu-penalty:10:quartic"]) == 0
+    assert cli.main(["latex", "--claim", "ptft-relu-penalty:10:stationary-points-step-2"]) == 0
     out = capsys.readouterr().out
     assert r"\tag{10}" in out
     assert r"m_{0h}^{(1)}" in out
@@ -91,7 +91,7 @@ def test_console_script_exits_zero_on_list() -> None:
         timeout=120,
     )
     assert completed.returncode == 0
-    assert "ptft-relu-penalty:10:quartic" in completed.stdout
+    assert "ptft-relu-penalty:10:stationary-points-step-2" in completed.stdout
 
 
 # --- latex
@@ -120,13 +120,13 @@ def test_latex_margin_shows_recorded_verdicts(
         json.dumps(
             [
                 {
-                    "id": "ptft-relu-penalty:9:derivative",
+                    "id": "ptft-relu-penalty:9:stationary-points-step-1",
                     "status": "fails",
                     "basis": "certified",
                     "detail": "",
                 },
                 {
-                    "id": "ptft-relu-penalty:7:expansion",
+                    "id": "ptft-relu-penalty:7:p-of-u-step-1",
                     "status": "holds",
                     "basis": "proof",
                     "detail": "",
@@ -147,7 +147,7 @@ def test_latex_margin_shows_recorded_verdicts(
 
 
 def test_latex_run_checks_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
-    claim_id = "ptft-relu-penalty:10:quartic"
+    claim_id = "ptft-relu-penalty:10:stationary-points-step-2"
     assert cli.main(["latex", "--claim", claim_id, "--run", "--workers", "1"]) == 0
     captured = capsys.readouterr()
     assert r"\tag*{(10a)\verdict{holds, proof; \emph{printed}}}" in captured.out
@@ -173,7 +173,7 @@ def _made_up_basis_or_reason(claim: Claim) -> dict[str, str]:
 
 def test_docs_runs_the_claims_without_a_record(tmp_path: Path) -> None:
     source = "ptft-relu-penalty"
-    rerun = f"{source}:7:expansion"
+    rerun = f"{source}:7:p-of-u-step-1"
     made_up = [
         {"id": claim.id, "status": str(claim.expected)}
         | _made_up_basis_or_reason(claim)
@@ -260,7 +260,7 @@ def test_unknown_figure_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_mutate_kills_the_mutants_of_a_claim_and_writes_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    claim_id = "ptft-relu-penalty:10:quartic"
+    claim_id = "ptft-relu-penalty:10:stationary-points-step-2"
     report = tmp_path / "mutation.md"
     arguments = ["mutate", "--claim", claim_id, "--limit", "6", "--json"]
     assert cli.main([*arguments, "--output", str(report), "--workers", "1"]) == 0

@@ -13,8 +13,12 @@ import pytest
 import implicit_bias
 from implicit_bias.claims.discovery import default_registry
 
-#: Source id -> its claims (chains included), as registered.
-SOURCES = {s.id: s.all_claims() for s in default_registry().sources.values()}
+#: Source id -> its claims (chains included), for the sources this package ships.
+SOURCES = {
+    s.id: s.all_claims()
+    for s in default_registry().sources.values()
+    if default_registry().origins[s.id].endswith("(implicit-bias)")
+}
 
 
 PACKAGES = [
