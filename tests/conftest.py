@@ -30,3 +30,14 @@ def _restore_global_numeric_state() -> Iterator[None]:
     with np.errstate():
         yield
     mpmath.mp.dps = dps
+
+
+@pytest.fixture(autouse=True)
+def _private_verdict_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keep ``implicit-bias verify`` in tests from reading or writing the
+    working directory's verdict cache (a stale entry would hide a change)."""
+    monkeypatch.setenv(
+        "IMPLICIT_BIAS_CACHE_DIR", str(tmp_path_factory.mktemp("verdict-cache"))
+    )

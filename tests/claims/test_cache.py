@@ -1,0 +1,389 @@
+"""The verdict cache: keys follow exactly the code a claim runs; hits, misses,
+what is never stored, and ``verify`` run twice."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from implicit_bias import cli
+from implicit_bias.claims.cache import (
+    CACHE_DIR_VARIABLE,
+    VerdictCache,
+    run_claims_cached,
+)
+from implicit_bias.claims.discovery import discover
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Reason,
+    Result,
+    Status,
+    Verdict,
+)
+
+#: A user's theory module: ``f`` reads the constant, ``g`` does not, ``h`` is
+#: called when the claims module is imported.
+THEORY = textwrap.dedent(
+    """
+    SCALE = 2
+
+
+    def f(x):
+        return SCALE * x
+
+
+    def g(x):
+        return x * x
+
+
+    def h():
+        return 9
+    """
+)
+
+#: Claim ``a`` uses ``f``, ``b`` uses ``g`` and the value ``h()`` had at import.
+CLAIMS = textwrap.dedent(
+    """
+    import theory_ct
+    from implicit_bias.claims import Basis, Claim, Kind, Source, Status, Verdict
+
+    TARGET = theory_ct.h()
+
+
+    def check_a():
+        return Verdict.decide(theory_ct.f(2) == 4, "f(2) = 4", Basis.PROOF)
+
+
+    def check_b():
+        return Verdict.decide(theory_ct.g(3) == TARGET, "g(3) = 9", Basis.PROOF)
+
+
+    SOURCE = Source(
+        "cache-note",
+        "A note",
+        claims=(
+            Claim("cache-note", "1", "a", Kind.NUMERIC, "f(2) = 4", check_a,
+                  Status.HOLDS),
+            Claim("cache-note", "2", "b", Kind.NUMERIC, "g(3) = 9", check_b,
+                  Status.HOLDS),
+        ),
+    )
+    """
+)
+
+#: Claims that import nothing of the theory; ``one`` and ``two`` are two
+#: lambdas of one module.
+OTHER = textwrap.dedent(
+    """
+    import sympy as sp
+    from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+    x = sp.Symbol("x", positive=True)
+    SOURCE = Source(
+        "cache-other",
+        "Another note",
+        claims=(
+            Claim("cache-other", "1", "one", Kind.IDENTITY, "log x^2 = 2 log x",
+                  relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
+                  Status.HOLDS),
+            Claim("cache-other", "2", "two", Kind.IDENTITY, "log x^3 = 3 log x",
+                  relation_check(lambda: sp.Eq(sp.log(x**3), 3 * sp.log(x))),
+                  Status.HOLDS),
+        ),
+    )
+    """
+)
+
+_MODULES = ("theory_ct",)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A directory with the three files; imported modules are forgotten after."""
+    # Rewritten files are re-read, never taken from stale bytecode of the same
+    # size and second.
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    (tmp_path / "theory_ct.py").write_text(THEORY, encoding="utf-8")
+    (tmp_path / "claims_ct.py").write_text(CLAIMS, encoding="utf-8")
+    (tmp_path / "other_ct.py").write_text(OTHER, encoding="utf-8")
+    yield tmp_path
+    for name in _MODULES:
+        sys.modules.pop(name, None)
+
+
+def _keys(project: Path, cache_dir: Path | None = None) -> dict[str, str]:
+    """Every claim's key, the files imported afresh as they are now."""
+    for name in _MODULES:
+        sys.modules.pop(name, None)
+    importlib.invalidate_caches()
+    registry = discover(
+        files=[project / "claims_ct.py", project / "other_ct.py"], entry_points=False
+    )
+    assert not registry.errors
+    cache = VerdictCache(cache_dir or project / "cache")
+    return {claim.id: cache.key(claim) for claim in registry.claims()}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _changed(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    assert before.keys() == after.keys()
+    return {claim_id for claim_id in before if before[claim_id] != after[claim_id]}
+
+
+def test_a_key_is_the_same_when_computed_again(project: Path) -> None:
+    first = _keys(project)
+    assert _keys(project, project / "elsewhere") == first
+    assert len(set(first.values())) == len(first) == 4
+
+
+def test_a_key_is_the_same_in_another_process_with_another_hash_seed(
+    project: Path,
+) -> None:
+    script = textwrap.dedent(
+        f"""
+        import json
+        from implicit_bias.claims.cache import VerdictCache
+        from implicit_bias.claims.discovery import discover
+        registry = discover(files=[{str(project / "claims_ct.py")!r},
+                                   {str(project / "other_ct.py")!r}],
+                            entry_points=False)
+        cache = VerdictCache({str(project / "cache")!r})
+        print(json.dumps({{c.id: cache.key(c) for c in registry.claims()}}))
+        """
+    )
+    seeds = {"1": None, "2": None}
+    for seed in seeds:
+        environment = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=environment,
+            check=True,
+        )
+        seeds[seed] = json.loads(done.stdout)
+    assert seeds["1"] == seeds["2"] == _keys(project)
+
+
+def test_editing_a_function_body_changes_only_the_claims_that_use_it(
+    project: Path,
+) -> None:
+    before = _keys(project)
+    _edit(project / "theory_ct.py", "return SCALE * x", "return x * SCALE")
+    assert _changed(before, _keys(project)) == {"cache-note:1:a"}
+
+
+def test_a_function_called_at_import_counts_for_the_module_that_calls_it(
+    project: Path,
+) -> None:
+    # h's value stays 9 (and 3 * 3 would be folded to the same bytecode):
+    # only following what the claims module calls when imported sees that
+    # its code changed.
+    before = _keys(project)
+    _edit(project / "theory_ct.py", "return 9", 'return int("9")')
+    assert _changed(before, _keys(project)) == {"cache-note:1:a", "cache-note:2:b"}
+
+
+def test_editing_a_lambda_changes_only_its_claim(project: Path) -> None:
+    before = _keys(project)
+    _edit(project / "other_ct.py", "3 * sp.log(x)", "sp.log(x) * 3")
+    assert _changed(before, _keys(project)) == {"cache-other:2:two"}
+
+
+def test_comments_docstrings_and_moving_a_function_change_no_key(
+    project: Path,
+) -> None:
+    before = _keys(project)
+    moved = THEORY.replace(
+        "def f(x):\n    return SCALE * x\n",
+        "",
+    ).replace(
+        "def h():",
+        "# f moved below g and h, with comments and a docstring.\n\n\n"
+        'def f(x):\n    """Scale x."""\n    # The scale is SCALE.\n'
+        "    return SCALE * x  # still the same\n\n\ndef h():",
+    )
+    assert moved != THEORY
+    (project / "theory_ct.py").write_text("# A comment.\n" + moved, encoding="utf-8")
+    assert _changed(before, _keys(project)) == set()
+
+
+def test_a_module_constant_changes_the_claims_of_modules_importing_it(
+    project: Path,
+) -> None:
+    before = _keys(project)
+    _edit(project / "theory_ct.py", "SCALE = 2", "SCALE = 3")
+    # b does not read SCALE, but its module imports theory_ct; other_ct does not.
+    assert _changed(before, _keys(project)) == {"cache-note:1:a", "cache-note:2:b"}
+
+
+def test_the_fields_that_decide_a_verdict_change_the_key(project: Path) -> None:
+    registry = discover(files=[project / "other_ct.py"], entry_points=False)
+    claim = registry.claims()[0]
+    cache = VerdictCache(project / "cache")
+    variants = [
+        dataclasses.replace(claim, budget_seconds=61.0),
+        dataclasses.replace(claim, expected=Status.FAILS),
+        dataclasses.replace(
+            claim, expected=Status.INCONCLUSIVE, expected_reason=Reason.UNDECIDED
+        ),
+        dataclasses.replace(claim, label="renamed"),
+    ]
+    keys = {cache.key(claim), *(cache.key(variant) for variant in variants)}
+    assert len(keys) == 1 + len(variants)
+    assert cache.key(dataclasses.replace(claim, statement="reworded")) == cache.key(
+        claim
+    )
+
+
+def _doubled(x: float) -> float:
+    return 2 * x
+
+
+def _summed(x: float) -> float:
+    return x + x
+
+
+def _apply(function: Callable[[float], float]) -> Verdict:
+    return Verdict.decide(function(2.0) == 4.0, "f(2) = 4", Basis.NUMERICAL)
+
+
+def test_code_held_by_a_library_object_counts(project: Path) -> None:
+    claim = discover(files=[project / "other_ct.py"], entry_points=False).claims()[0]
+    # _doubled before and after an edit of its body: the same name.
+    edited = types.FunctionType(_summed.__code__, globals(), "_doubled")
+    edited.__qualname__ = "_doubled"
+    keys = {
+        VerdictCache(project / "cache").key(
+            dataclasses.replace(
+                claim, check=functools.partial(_apply, np.vectorize(function))
+            )
+        )
+        for function in (_doubled, edited)
+    }
+    assert len(keys) == 2
+
+
+def _claims(project: Path) -> list[Claim]:
+    return discover(files=[project / "other_ct.py"], entry_points=False).claims()
+
+
+def test_an_unchanged_claim_is_a_hit_and_read_false_runs_it(project: Path) -> None:
+    claims = _claims(project)
+    directory = project / "cache"
+    first, cached = run_claims_cached(claims, VerdictCache(directory), workers=1)
+    assert cached == 0
+    assert [str(r.verdict.status) for r in first] == ["holds", "holds"]
+    seen: list[tuple[str, int, int, bool]] = []
+    again, cached = run_claims_cached(
+        claims,
+        VerdictCache(directory),
+        on_result=lambda r, done, total, hit: seen.append(
+            (r.claim.id, done, total, hit)
+        ),
+    )
+    assert cached == 2
+    assert [r.verdict for r in again] == [r.verdict for r in first]
+    assert seen == [
+        ("cache-other:1:one", 1, 2, True),
+        ("cache-other:2:two", 2, 2, True),
+    ]
+    forced, cached = run_claims_cached(
+        claims, VerdictCache(directory), workers=1, read=False
+    )
+    assert cached == 0
+    assert [r.verdict.status for r in forced] == [r.verdict.status for r in first]
+
+
+@pytest.mark.parametrize("reason", [Reason.BUDGET, Reason.CRASH])
+def test_budget_and_crash_verdicts_are_not_stored(
+    project: Path, reason: Reason
+) -> None:
+    claim = _claims(project)[0]
+    cache = VerdictCache(project / "cache")
+    assert not cache.put(Result(claim, Verdict.inconclusive("no", reason), 1.0))
+    assert cache.get(claim) is None
+    # An inconclusive verdict for another reason is a verdict, and is stored.
+    undecided = Verdict.inconclusive("sign unknown", Reason.UNDECIDED)
+    assert cache.put(Result(claim, undecided, 1.0))
+    hit = cache.get(claim)
+    assert hit is not None
+    assert hit.verdict == undecided
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "{not json",
+        "[]",
+        json.dumps({"format": 1, "claim": "cache-other:1:one", "status": "maybe"}),
+    ],
+)
+def test_a_corrupt_entry_is_a_miss(project: Path, content: str) -> None:
+    claim = _claims(project)[0]
+    cache = VerdictCache(project / "cache")
+    verdict = Verdict.holds("shown", Basis.PROOF)
+    assert cache.put(Result(claim, verdict, 0.5))
+    entry = project / "cache" / f"{cache.key(claim)}.json"
+    assert cache.get(claim) is not None
+    entry.write_text(content, encoding="utf-8")
+    assert cache.get(claim) is None
+
+
+def test_an_entry_of_another_claim_is_a_miss(project: Path) -> None:
+    one, two = _claims(project)
+    cache = VerdictCache(project / "cache")
+    assert cache.put(Result(one, Verdict.holds("shown", Basis.PROOF), 0.5))
+    (project / "cache" / f"{cache.key(one)}.json").rename(
+        project / "cache" / f"{cache.key(two)}.json"
+    )
+    assert cache.get(two) is None
+
+
+def test_verify_twice_takes_every_verdict_from_the_cache(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = project / "other_ct.py"
+    command = ["verify", "--file", str(note), "--source", "cache-other", "--json"]
+    directory = project / "verdicts"
+    assert cli.main([*command, "--cache-dir", str(directory)]) == 0
+    first = capsys.readouterr()
+    assert "2 claims: 0 from the cache, 2 run" in first.err
+    assert cli.main([*command, "--cache-dir", str(directory)]) == 0
+    second = capsys.readouterr()
+    assert "2 claims: 2 from the cache, 0 run" in second.err
+    assert "(cached)" in second.err
+    assert json.loads(second.out) == json.loads(first.out)
+    assert cli.main([*command, "--cache-dir", str(directory), "--no-cache"]) == 0
+    assert "2 claims: 0 from the cache, 2 run" in capsys.readouterr().err
+
+
+def test_the_cache_directory_comes_from_the_environment(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = project / "from-environment"
+    monkeypatch.setenv(CACHE_DIR_VARIABLE, str(directory))
+    note = project / "other_ct.py"
+    assert cli.main(["verify", "--file", str(note), "--source", "cache-other"]) == 0
+    assert f"(cache: {directory})" in capsys.readouterr().err
+    assert len(list(directory.glob("*.json"))) == 3  # two verdicts, parsed modules
+    assert (directory / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
