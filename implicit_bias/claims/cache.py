@@ -7,9 +7,11 @@ the claim's own fields and the versions of Python and the libraries: see
 they are covered.
 
 The store is a directory with one JSON file per key, written atomically. A
-verdict that ran past its budget or crashed (``Reason.BUDGET``,
-``Reason.CRASH``) is never stored: the first depends on the machine, the
-second is a bug to see again. An unreadable entry is a miss.
+crash (``Reason.CRASH``) is never stored: it is a bug to see again. A
+verdict that ran past its budget (``Reason.BUDGET``) is stored only when the
+claim expects exactly that (a known overrun, deterministic since budgets
+are CPU time); an unexpected overrun may depend on the machine and is run
+again. An unreadable entry is a miss.
 
 Examples:
   >>> import sympy as sp, tempfile
@@ -65,7 +67,10 @@ DEFAULT_CACHE_DIR = ".implicit-bias-cache"
 CACHE_DIR_VARIABLE = "IMPLICIT_BIAS_CACHE_DIR"
 
 #: Verdicts that are never stored: they depend on the machine or are bugs.
-_UNCACHED_REASONS = (Reason.BUDGET, Reason.CRASH)
+def _storable(claim: Claim, verdict: Verdict) -> bool:
+    if verdict.reason == Reason.CRASH:
+        return False
+    return verdict.reason != Reason.BUDGET or claim.expected_reason == Reason.BUDGET
 
 #: The file of the cache remembering parsed modules, and how many modules
 #: not used in the last run it keeps.
@@ -218,16 +223,16 @@ class VerdictCache:
         except (OSError, ValueError, KeyError, TypeError):
             # Absent, half-written by an older version or corrupt: a miss.
             return None
-        if verdict.reason in _UNCACHED_REASONS:
+        if not _storable(claim, verdict):
             return None
         return Result(claim, verdict, seconds)
 
     def put(self, result: Result) -> bool:
         """Store ``result`` under its claim's key; whether it was stored.
 
-        Verdicts for ``Reason.BUDGET`` and ``Reason.CRASH`` are not stored.
+        Crashes are not stored, nor budget overruns the claim does not expect.
         """
-        if result.verdict.reason in _UNCACHED_REASONS:
+        if not _storable(result.claim, result.verdict):
             return False
         key = self._key_or_none(result.claim)
         if key is None:

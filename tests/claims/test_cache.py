@@ -314,6 +314,24 @@ def test_an_unchanged_claim_is_a_hit_and_read_false_runs_it(project: Path) -> No
     assert [r.verdict.status for r in forced] == [r.verdict.status for r in first]
 
 
+def test_an_expected_budget_overrun_is_stored(project: Path) -> None:
+    claim = dataclasses.replace(
+        _claims(project)[0],
+        expected=Status.INCONCLUSIVE,
+        expected_reason=Reason.BUDGET,
+    )
+    cache = VerdictCache(project / "cache")
+    overrun = Verdict.inconclusive("known overrun", Reason.BUDGET)
+    assert cache.put(Result(claim, overrun, 1.0))
+    hit = cache.get(claim)
+    assert hit is not None
+    assert hit.verdict == overrun
+    crash = dataclasses.replace(claim, expected_reason=Reason.BUDGET)
+    assert not cache.put(
+        Result(crash, Verdict.inconclusive("raised", Reason.CRASH), 1.0)
+    )
+
+
 @pytest.mark.parametrize("reason", [Reason.BUDGET, Reason.CRASH])
 def test_budget_and_crash_verdicts_are_not_stored(
     project: Path, reason: Reason
