@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from implicit_bias.claims.engine import Claim, Result, Verdict, run_claims
+from implicit_bias.claims.cache import VerdictCache, run_claims_cached
+from implicit_bias.claims.engine import Claim, Result, Verdict
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
 from implicit_bias.claims.discovery import (
     Registry,
@@ -29,7 +30,13 @@ from implicit_bias.claims.discovery import (
     using_registry,
 )
 from implicit_bias.scaffold import scaffold
-from implicit_bias.latex import claims_latex, document_latex, ledgers_latex
+from implicit_bias.latex import (
+    bibliography_bibtex,
+    claims_latex,
+    document_latex,
+    ledgers_latex,
+    typeset_counts,
+)
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
 from implicit_bias.reports import (
     gather_verdicts,
@@ -134,7 +141,35 @@ def _table(results: Sequence[Result]) -> str:
 
 def _verify(arguments: argparse.Namespace) -> int:
     claims = _selected(arguments, arguments.quick)
-    results = run_claims(claims, workers=arguments.workers, on_result=_progress)
+    cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
+
+    def progress(result: Result, done: int, total: int, cached: bool) -> None:
+        if not cached:
+            _progress(result, done, total)
+            return
+        mark = "ok" if result.as_expected else "UNEXPECTED"
+        print(
+            f"[{done:>3}/{total}] {result.claim.id}: {result.verdict.status} "
+            f"(cached) {mark}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    results, from_cache = run_claims_cached(
+        claims,
+        cache,
+        workers=arguments.workers,
+        on_result=progress,
+        read=not arguments.no_cache,
+    )
+    for problem in dict.fromkeys(cache.errors):
+        print(f"implicit-bias: cache: {problem}", file=sys.stderr)
+    print(
+        f"{len(results)} claims: {from_cache} from the cache, "
+        f"{len(results) - from_cache} run"
+        + (" (--no-cache)" if arguments.no_cache else f" (cache: {cache.directory})"),
+        file=sys.stderr,
+    )
     unexpected = [r for r in results if not r.as_expected]
     if arguments.json:
         print(json.dumps([r.as_record() for r in results], indent=2))
@@ -163,6 +198,16 @@ def _recorded(arguments: argparse.Namespace) -> dict[str, Verdict]:
 
 def _latex(arguments: argparse.Namespace) -> int:
     claims = _selected(arguments)
+    if arguments.bibliography is not None:
+        registry = default_registry()
+        cited = dict.fromkeys(claim.source for claim in claims)
+        Path(arguments.bibliography).write_text(
+            bibliography_bibtex(
+                registry.source(s) for s in cited if s in registry.sources
+            ),
+            encoding="utf-8",
+        )
+        print(f"wrote {arguments.bibliography}", file=sys.stderr)
     ledger = arguments.ledger or arguments.run or bool(arguments.verdicts)
     if arguments.output is None and not ledger:
         print(claims_latex(claims), end="")
@@ -190,7 +235,12 @@ def _latex(arguments: argparse.Namespace) -> int:
     Path(arguments.output).write_text(
         document_latex(claims, verdicts, note=note), encoding="utf-8"
     )
-    print(f"wrote {arguments.output}", file=sys.stderr)
+    counts = typeset_counts(claims)
+    print(
+        f"wrote {arguments.output}: {counts['mathematics']} claims typeset as "
+        f"mathematics, {counts['text']} as text",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -314,6 +364,17 @@ def _add_verify(commands: Any, source_help: str) -> None:
     verify.add_argument("--quick", action="store_true", help="skip slow simulations")
     verify.add_argument("--json", action="store_true", help="print JSON records")
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
+    verify.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run every claim, ignoring stored verdicts (the new ones are stored)",
+    )
+    verify.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where verdicts are cached, by a digest of the code each claim runs "
+        "(default: $IMPLICIT_BIAS_CACHE_DIR, else .implicit-bias-cache)",
+    )
     verify.set_defaults(handler=_verify)
 
 
@@ -365,6 +426,12 @@ def _add_latex(commands: Any, source_help: str) -> None:
     _add_selection_options(latex, source_help)
     latex.add_argument("--output", metavar="FILE", help="write a standalone .tex")
     latex.add_argument("--ledger", action="store_true", help="print the align* ledgers")
+    latex.add_argument(
+        "--bibliography",
+        metavar="FILE",
+        help="also write the BibTeX records of the selected claims' sources "
+        "(the --output document has its own bibliography)",
+    )
     latex.add_argument(
         "--run", action="store_true", help="check the claims that have no record"
     )

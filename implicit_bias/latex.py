@@ -11,9 +11,15 @@ Two forms:
   claims without a formula as text lines, each tagged with the paper's number
   (a letter is added where several claims share one equation, so that every
   tag of a source is unique: ``(10a)``, ``(10b)``) and its verdict in the
-  right margin. :func:`document_latex` wraps the ledgers of every source in a
-  standalone article that pdflatex compiles with the packages of
-  :data:`PACKAGES` only.
+  right margin. A claim stated in words shows its statement above its
+  formula, every claim its assumptions, and claims sharing one formula what
+  tells them apart. Each derivation chain is one ``align*``, a line per
+  step with its justification beside it, and an observed ``fails`` has its
+  counterexample in a footnote. :func:`document_latex` wraps the ledgers of
+  every source in a standalone article -- a section per source with its
+  title and a ``\cite`` of its record, and a bibliography
+  (:func:`bibliography_latex`) -- that pdflatex compiles with the packages
+  of :data:`PACKAGES` only.
 
 A verdict shown in the margin is either observed (run or recorded) or, where
 none is given, the registry's expected verdict, labelled "expected".
@@ -28,12 +34,16 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
-from implicit_bias.claims.engine import Claim, Status, Verdict
+from implicit_bias.claims.derivation import Derivation
 from implicit_bias.claims.discovery import default_registry
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.claims.engine import Claim, Reading, Status, Verdict
+from implicit_bias.claims.source import Citation, Source
+from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
 
 __all__ = [
     "PACKAGES",
+    "bibliography_bibtex",
+    "bibliography_latex",
     "claim_latex",
     "claims_latex",
     "document_latex",
@@ -42,6 +52,7 @@ __all__ = [
     "formula_latex",
     "ledger_latex",
     "ledgers_latex",
+    "typeset_counts",
 ]
 
 #: The LaTeX packages a document of :func:`document_latex` loads (all in
@@ -56,23 +67,39 @@ _VERDICT_MACRO = (
     r"\parbox[t]{\marginparwidth}{\raggedright\footnotesize\sffamily #1}}}"
 )
 
+# Text-mode replacements of characters TeX treats specially.
 _TEXT_ESCAPES = {
-    "\\": r"$\backslash$",
     "{": r"\{",
     "}": r"\}",
-    "$": r"\$",
     "&": r"\&",
     "#": r"\#",
     "%": r"\%",
     "_": r"\_",
     "^": r"\^{}",
     "~": r"\~{}",
-    # These print as other glyphs in the default OT1 text encoding, and their
-    # text-mode commands need TS1 fonts, which may exist only as METAFONT
-    # sources; the math-mode glyphs are in every TeX installation.
-    "<": "$<$",
-    ">": "$>$",
-    "|": r"$|$",
+}
+
+# Typeset in math mode: "<", ">" and "|" print as other glyphs in the default
+# OT1 text encoding, and their text-mode commands (and that of "$" at some
+# sizes) need TS1 fonts, which may exist only as METAFONT sources; the
+# math-mode glyphs are in every TeX installation. The operators written in
+# ASCII are read as the relation they spell ("p >= 1" is p \geq 1, not
+# "p $>$=").
+_MATH_ESCAPES = {
+    "\\": r"\backslash",
+    "$": r"\$",
+    "<": "<",
+    ">": ">",
+    "|": "|",
+    "<=>": r"\Leftrightarrow",
+    "<->": r"\leftrightarrow",
+    ">=": r"\geq",
+    "<=": r"\leq",
+    "!=": r"\neq",
+    "->": r"\to",
+    "=>": r"\Rightarrow",
+    "||": r"\|",
+    "oo": r"\infty",
 }
 
 _UNICODE_MATH = {
@@ -80,22 +107,112 @@ _UNICODE_MATH = {
     "≥": r"\geq",
     "≠": r"\neq",
     "≈": r"\approx",
+    "≃": r"\simeq",
+    "≡": r"\equiv",
+    "∼": r"\sim",
+    "∝": r"\propto",
+    "≪": r"\ll",
+    "≫": r"\gg",
     "→": r"\to",
+    "←": r"\leftarrow",
+    "↦": r"\mapsto",
+    "⇒": r"\Rightarrow",
+    "⇔": r"\Leftrightarrow",
     "∞": r"\infty",
     "∈": r"\in",
+    "∉": r"\notin",
+    "⊂": r"\subset",
+    "⊆": r"\subseteq",
+    "∩": r"\cap",
+    "∪": r"\cup",
+    "∀": r"\forall",
+    "∃": r"\exists",
     "·": r"\cdot",
     "×": r"\times",
     "−": "-",
     "∑": r"\sum",
+    "∏": r"\prod",
+    "∫": r"\int",
     "√": r"\surd",
     "‖": r"\|",
     "∘": r"\circ",
     "⊙": r"\odot",
+    "⊗": r"\otimes",
+    "⊕": r"\oplus",
     "±": r"\pm",
     "∂": r"\partial",
     "∇": r"\nabla",
-    "²": "^{2}",
-    "³": "^{3}",
+    "⊤": r"\top",
+    "ℓ": r"\ell",
+    "⟨": r"\langle",
+    "⟩": r"\rangle",
+    "∥": r"\parallel",
+    "⊥": r"\perp",
+    "∣": r"\mid",
+    "≲": r"\lesssim",
+    "≳": r"\gtrsim",
+    "⌊": r"\lfloor",
+    "⌋": r"\rfloor",
+    "⌈": r"\lceil",
+    "⌉": r"\rceil",
+    "∅": r"\emptyset",
+    "∧": r"\wedge",
+    "∨": r"\vee",
+    "¬": r"\neg",
+    "≔": ":=",
+    "′": "'",
+    "″": "''",
+    "∗": "*",
+    "⋅": r"\cdot",
+    "°": r"^{\circ}",
+    "ϵ": r"\epsilon",
+    "ϕ": r"\phi",
+    "ϑ": r"\vartheta",
+    "ℝ": r"\mathbb{R}",
+    "ℕ": r"\mathbb{N}",
+    "ℤ": r"\mathbb{Z}",
+    "ℚ": r"\mathbb{Q}",
+    "ℂ": r"\mathbb{C}",
+    "𝔼": r"\mathbb{E}",
+    "ℙ": r"\mathbb{P}",
+    "½": r"\tfrac{1}{2}",
+    # The text-mode \S needs a TS1 font (see _MATH_ESCAPES).
+    "§": r"\S",
+}
+
+# Runs of Unicode super- and subscripts become one script ("⁻¹" is ^{-1}).
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵀ", [*"0123456789+-", r"\top"], strict=True))
+_SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-", strict=True))
+
+# Combining accents: over a letter typeset in math (a Greek letter), the math
+# accent; over a Latin letter, the text accent.
+_MATH_ACCENTS = {"\u0303": r"\tilde", "\u0302": r"\hat", "\u0304": r"\bar"}
+_TEXT_ACCENTS = {
+    "\u0300": "`",
+    "\u0301": "'",
+    "\u0302": "^",
+    "\u0303": "~",
+    "\u0304": "=",
+    "\u0308": '"',
+    "\u0327": "c",
+}
+
+# Capital Greek letters without a command of their own print as these Latin ones.
+_GREEK_AS_LATIN = {
+    "Alpha": "A",
+    "Beta": "B",
+    "Epsilon": "E",
+    "Zeta": "Z",
+    "Eta": "H",
+    "Iota": "I",
+    "Kappa": "K",
+    "Mu": "M",
+    "Nu": "N",
+    "Omicron": "O",
+    "Rho": "P",
+    "Tau": "T",
+    "Chi": "X",
+    "omicron": "o",
 }
 
 _UNICODE_TEXT = {
@@ -106,44 +223,118 @@ _UNICODE_TEXT = {
     "“": "``",
     "”": "''",
     "…": r"\dots{}",
-    "§": r"$\S$",
     "\u00a0": "~",
 }
 
+#: What a bracketed ASCII script may hold to be typeset as one.
+_SCRIPT = r"[A-Za-z0-9+\-*/.,= ]{1,16}"
 
-def _escape_character(character: str) -> str:
-    if character in _TEXT_ESCAPES:
-        return _TEXT_ESCAPES[character]
-    if character.isascii():
-        return character
-    if character in _UNICODE_TEXT:
-        return _UNICODE_TEXT[character]
-    if character in _UNICODE_MATH:
-        return f"${_UNICODE_MATH[character]}$"
+_TOKEN = re.compile(
+    "|".join(
+        [
+            *(
+                re.escape(operator)
+                for operator in sorted(_MATH_ESCAPES, key=len, reverse=True)
+                if len(operator) > 1 and operator != "oo"
+            ),
+            # SymPy's spelling of infinity, as a word of its own ("n -> oo").
+            r"(?<![A-Za-z0-9])oo(?![A-Za-z0-9])",
+            # ASCII scripts: "x^2", "u^-1", "a^(L-1)", "x^T", "w_h", "W_{L-1}";
+            # a longer run after "_" is a name ("scratch_risk_finite").
+            rf"(?<=[A-Za-z0-9)\]|*])\^(?:-?[0-9]+(?:\.[0-9]+)?|-?[A-Za-z]"
+            rf"(?![A-Za-z0-9])|\({_SCRIPT}\)|\{{{_SCRIPT}\}})",
+            rf"(?<=[A-Za-z0-9)\]])_(?:[A-Za-z0-9]{{1,3}}(?![A-Za-z0-9_])"
+            rf"|\{{{_SCRIPT}\}})",
+            f"[{''.join(_SUPERSCRIPTS)}]+",
+            f"[{''.join(_SUBSCRIPTS)}]+",
+            r".[\u0300-\u036f]*",
+        ]
+    ),
+    re.DOTALL,
+)
+
+
+def _greek(character: str) -> str | None:
     name = unicodedata.name(character, "")
-    greek = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER ([A-Z]+)", name)
-    if greek:
-        letter = greek.group(2).lower()
-        if greek.group(1) == "CAPITAL":
-            letter = letter.capitalize()
-        return f"$\\{letter}$"
-    # Left as it is: pdflatex rejects it, and the structural check in the
-    # tests flags any non-ASCII character, so an unknown one is caught there.
-    return character
+    match = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER ([A-Z]+)", name)
+    if match is None:
+        return None
+    # Unicode spells the letter "LAMDA".
+    letter = match.group(2).lower().replace("lamda", "lambda")
+    if match.group(1) == "CAPITAL":
+        letter = letter.capitalize()
+    if letter in _GREEK_AS_LATIN:
+        return rf"\mathrm{{{_GREEK_AS_LATIN[letter]}}}"
+    return "\\" + letter
+
+
+def _piece(token: str) -> tuple[bool, str]:
+    """``token`` in LaTeX, and whether that is math (True) or text (False)."""
+    if token in _MATH_ESCAPES:
+        return True, _MATH_ESCAPES[token]
+    if token in _TEXT_ESCAPES:
+        return False, _TEXT_ESCAPES[token]
+    if token[0] in "^_" and len(token) > 1:
+        # A bracketed script loses its brackets: a^(L-1) is a^{L-1}.
+        return True, f"{token[0]}{{{token[1:].strip('(){}')}}}"
+    if token[0] in _SUPERSCRIPTS:
+        return True, "^{" + "".join(_SUPERSCRIPTS[c] for c in token) + "}"
+    if token[0] in _SUBSCRIPTS:
+        return True, "_{" + "".join(_SUBSCRIPTS[c] for c in token) + "}"
+    if token.isascii():
+        return False, token
+    if token in _UNICODE_TEXT:
+        return False, _UNICODE_TEXT[token]
+    if token in _UNICODE_MATH:
+        return True, _UNICODE_MATH[token]
+    base, accents = token[0], token[1:]
+    if not accents:
+        greek = _greek(base)
+        if greek is not None:
+            return True, greek
+        decomposed = unicodedata.normalize("NFD", base)
+        if decomposed == base:
+            # A character pdflatex has no glyph for is named, so the document
+            # still compiles and the reader sees what was there.
+            return False, f"[U+{ord(base):04X}]"
+        base, accents = decomposed[0], decomposed[1:]
+    is_math, latex = _piece(base)
+    for accent in accents:
+        if is_math and accent in _MATH_ACCENTS:
+            latex = f"{_MATH_ACCENTS[accent]}{{{latex}}}"
+        elif not is_math and accent in _TEXT_ACCENTS:
+            latex = f"\\{_TEXT_ACCENTS[accent]}{{{latex}}}"
+        else:
+            return False, latex + f"[U+{ord(accent):04X}]"
+    return is_math, latex
 
 
 def escape_text(text: str) -> str:
-    r"""``text`` escaped for LaTeX text mode.
+    r"""``text`` escaped for LaTeX text mode, its mathematics typeset as math.
 
-    The ten special characters, and ``<``, ``>``, ``|`` (other glyphs in the
-    default OT1 encoding), become their text-mode commands; Greek letters and
-    common mathematical symbols written in Unicode become inline math.
+    Runs of white space become one space. The ten special characters
+    become their text-mode commands; operators
+    written in ASCII (``>=``, ``<=``, ``!=``, ``->``, ``=>``, ``||``; ``oo``
+    for infinity), ``<``, ``>`` and ``|`` (other glyphs in the default OT1
+    encoding), Greek letters, super- and subscripts and mathematical symbols
+    written in Unicode become inline math, adjacent ones in one ``$...$``.
 
     Examples:
-      >>> escape_text("m_h & 5% #1")
-      'm\\_h \\& 5\\% \\#1'
+      >>> escape_text("risk_finite & 5% #1, m_h")
+      'risk\\_finite \\& 5\\% \\#1, m$_{h}$'
+      >>> escape_text("p >= 1, ω̃(β²)")
+      'p $\\geq$ 1, $\\tilde{\\omega}$($\\beta^{2}$)'
     """
-    return "".join(map(_escape_character, text))
+    pieces: list[tuple[bool, str]] = []
+    # A blank line would end the paragraph inside a command's argument.
+    for token in _TOKEN.findall(" ".join(text.split())):
+        is_math, latex = _piece(token)
+        if is_math and pieces and pieces[-1][0]:
+            # One formula: "$a$$b$" would open display math in some contexts.
+            pieces[-1] = (True, pieces[-1][1] + latex)
+        else:
+            pieces.append((is_math, latex))
+    return "".join(f"${latex}$" if is_math else latex for is_math, latex in pieces)
 
 
 def formula_latex(claim: Claim) -> str | None:
@@ -201,10 +392,14 @@ def equation_references(claims: Sequence[Claim]) -> dict[str, str]:
     its equation keeps the bare number, so every reference is unique.
 
     Examples:
-      >>> from implicit_bias.claims.registry import claims_for
-      >>> references = equation_references(claims_for("ptft-relu-penalty"))
-      >>> references["ptft-relu-penalty:10:quartic"]
-      '10a'
+      >>> from implicit_bias.claims import Basis, Claim, Kind, Status, Verdict
+      >>> def claim(equation, label):
+      ...     return Claim("note", equation, label, Kind.IDENTITY, label,
+      ...                  lambda: Verdict.holds("", Basis.PROOF), Status.HOLDS)
+      >>> claims = [claim("10", "a"), claim("10", "b"), claim("sec-G", "c"),
+      ...           claim("sec-G", "d"), claim("9", "e")]
+      >>> list(equation_references(claims).values())
+      ['10a', '10b', 'sec-G.a', 'sec-G.b', '9']
     """
     counts: dict[str, int] = {}
     for claim in claims:
@@ -224,7 +419,7 @@ def equation_references(claims: Sequence[Claim]) -> dict[str, str]:
 
 
 # How the prefixes of equation labels that are not numbers are typeset; the
-# math-mode \S because the text-mode one needs a TS1 font (see _TEXT_ESCAPES).
+# math-mode \S because the text-mode one needs a TS1 font (see _MATH_ESCAPES).
 _LABEL_PREFIXES = {
     "sec-": r"$\S$\,",
     "app-": "App.~",
@@ -245,18 +440,39 @@ def _reference_latex(reference: str) -> str:
     return _LABEL_PREFIXES.get(prefix, "") + rest
 
 
-def _source_references(claims: Sequence[Claim]) -> dict[str, str]:
+def _known_sources(sources: Iterable[Source] | None) -> dict[str, Source]:
+    if sources is None:
+        return dict(default_registry().sources)
+    return {source.id: source for source in sources}
+
+
+def _glyphs(source_id: str, known: Mapping[str, Source]) -> dict[sp.Symbol, str]:
+    source = known.get(source_id)
+    if source is not None:
+        return dict(source.glyphs)
+    return default_registry().glyphs(source_id)
+
+
+def _source_references(
+    claims: Sequence[Claim], known: Mapping[str, Source]
+) -> dict[str, str]:
     """References counted over each claim's whole source, so they never shift."""
     references = {}
     for source in dict.fromkeys(claim.source for claim in claims):
-        registered = default_registry().sources.get(source)
-        population = (
-            list(registered.all_claims())
-            if registered is not None
-            else [c for c in claims if c.source == source]
-        )
+        registered = known.get(source)
+        population = list(registered.all_claims()) if registered is not None else []
+        # Claims given that their source does not hold come after its own.
+        ids = {claim.id for claim in population}
+        population += [c for c in claims if c.source == source and c.id not in ids]
         references.update(equation_references(population))
     return references
+
+
+def _counterexample(observed: Status | Verdict | None) -> str | None:
+    """The counterexample of an observed ``fails``, which the ledger footnotes."""
+    if isinstance(observed, Verdict) and observed.status == Status.FAILS:
+        return observed.counterexample
+    return None
 
 
 def _note(
@@ -281,6 +497,8 @@ def _note(
         note = rf"\textbf{{{shown}}} (expected {wanted})"
     if isinstance(observed, Verdict) and observed.basis is not None:
         note += f", {observed.basis}"
+    if _counterexample(observed) is not None:
+        note += r"\footnotemark"
     if claim.reading is not None:
         note += rf"; \emph{{{claim.reading}}}"
     if claim.corrects is not None and claim.corrects in references:
@@ -288,12 +506,32 @@ def _note(
     return note
 
 
-def _formula_row(claim: Claim) -> str | None:
+def _footnotes(texts: Sequence[str]) -> list[str]:
+    r"""The ``\footnotetext`` of each ``\footnotemark`` of the environment just
+    closed: a footnote cannot be set inside ``align``, so its marks step the
+    counter there and the texts follow, numbered back from the last mark."""
+    if not texts:
+        return []
+    return [
+        rf"\addtocounter{{footnote}}{{-{len(texts)}}}",
+        *(rf"\stepcounter{{footnote}}\footnotetext{{{text}}}" for text in texts),
+    ]
+
+
+def _counterexample_text(
+    claim: Claim, verdicts: Mapping[str, Status | Verdict], reference: str
+) -> str | None:
+    counterexample = _counterexample(verdicts.get(claim.id))
+    if counterexample is None:
+        return None
+    return rf"Counterexample to ({reference}): {escape_text(counterexample)}"
+
+
+def _formula_row(claim: Claim, glyphs: Mapping[sp.Symbol, str]) -> str | None:
     """The formula with ``&`` before its relation, or before it all if it has none."""
     if claim.formula is None:
         return None
     formula = claim.formula()
-    glyphs = default_registry().glyphs(claim.source)
     body = sp.latex(formula, symbol_names=glyphs)
     if isinstance(formula, sp.core.relational.Relational):
         lhs = sp.latex(formula.lhs, symbol_names=glyphs)
@@ -304,51 +542,284 @@ def _formula_row(claim: Claim) -> str | None:
     return f"&{body}"
 
 
-def ledger_latex(
-    claims: Sequence[Claim], verdicts: Mapping[str, Status | Verdict] | None = None
+def _stated_in_words(claim: Claim, row: str | None) -> bool:
+    """Whether the ledger shows the statement: the claim has no formula, or its
+    formula only compares the quantities of a sentence (not an equation as
+    printed)."""
+    return row is None or claim.reading not in (None, Reading.PRINTED)
+
+
+def _words(claims: Sequence[Claim], rows: Mapping[str, str | None]) -> dict[str, str]:
+    r"""Claim id -> the text typeset with it: its statement if it is stated in
+    words, its assumptions and, where several claims share one formula, what
+    tells them apart.
+
+    Claims typeset with the same formula (as (6a) and (6b), a statement and its
+    corrected form) each show their statement, regime and assumptions; if two
+    still read the same, their labels tell them apart.
+    """
+    groups: dict[str, list[Claim]] = {}
+    for claim in claims:
+        row = rows[claim.id]
+        if row is not None:
+            groups.setdefault(row, []).append(claim)
+    words = {}
+    for claim in claims:
+        row = rows[claim.id]
+        shared = row is not None and len(groups[row]) > 1
+        parts = []
+        if shared or _stated_in_words(claim, row):
+            parts.append(escape_text(claim.statement))
+        assumptions = "; ".join(claim.assumptions)
+        if shared:
+            condition = "; ".join(filter(None, (claim.regime, assumptions)))
+            if condition:
+                parts.append(rf"\emph{{When:}} {escape_text(condition)}")
+        elif assumptions:
+            parts.append(rf"\emph{{Assuming:}} {escape_text(assumptions)}")
+        words[claim.id] = " ".join(parts)
+    for group in groups.values():
+        texts = [words[claim.id] for claim in group]
+        for claim, text in zip(group, texts, strict=True):
+            if texts.count(text) > 1:
+                label = escape_text(claim.label)
+                words[claim.id] = rf"{text} \emph{{(check {label})}}".lstrip()
+    return words
+
+
+#: Rows wider than this many glyphs (an estimate from their LaTeX) are set in
+#: an ``align*`` of their own: an environment is as wide as its widest left
+#: side plus its widest right side, so one long formula would push every
+#: other row of the ledger off the page.
+_WIDE_ROW = 60
+
+
+def _width(row: str) -> int:
+    """A rough count of the glyphs a row of LaTeX prints."""
+    return len(re.sub(r"\\[A-Za-z]+|[{}^_&\s]", "", row)) + row.count("\\")
+
+
+def _claims_align(
+    claims: Sequence[Claim],
+    verdicts: Mapping[str, Status | Verdict],
+    references: Mapping[str, str],
+    known: Mapping[str, Source],
 ) -> str:
-    r"""The claims of one source as an ``align*`` ledger, in the given order.
+    rows: dict[str, str | None] = {}
+    failures: dict[str, str] = {}
+    for claim in claims:
+        try:
+            rows[claim.id] = _formula_row(claim, _glyphs(claim.source, known))
+        except Exception as error:
+            # One formula that cannot be built does not take the ledger down:
+            # the claim is shown in words, with the failure beside it.
+            rows[claim.id] = None
+            failures[claim.id] = f"{type(error).__name__}: {error}"
+    words = _words(claims, rows)
+    for claim_id, failure in failures.items():
+        words[claim_id] += (
+            rf" \emph{{(Its formula could not be built: {escape_text(failure)})}}"
+        )
+    # Each environment is a list of entries, each a list of lines whose last
+    # one is a row (which ends with \\ if another entry follows) or a text line.
+    environments: list[list[tuple[list[str], bool]]] = [[]]
+    footnotes: list[list[str]] = [[]]
+    for claim in claims:
+        reference = _reference_latex(references[claim.id])
+        note = _note(claim, verdicts, references)
+        footnote = _counterexample_text(claim, verdicts, reference)
+        row = rows[claim.id]
+        alone = row is not None and _width(row) > _WIDE_ROW
+        if alone and environments[-1]:
+            environments.append([])
+            footnotes.append([])
+        if footnote is not None:
+            footnotes[-1].append(footnote)
+        # One comment line: a line break in the statement would end the comment.
+        lines = [f"% {claim.id}: {' '.join(claim.statement.split())}"]
+        if row is None:
+            lines.append(
+                rf"\intertext{{{words[claim.id]}"
+                rf"\hfill\mbox{{({reference})\verdict{{{note}}}}}}}"
+            )
+            environments[-1].append((lines, False))
+            continue
+        if words[claim.id]:
+            lines.append(rf"\intertext{{({reference}) {words[claim.id]}}}")
+        lines.append(f"  {row} \\tag*{{({reference})\\verdict{{{note}}}}}")
+        environments[-1].append((lines, True))
+        if alone:
+            environments.append([])
+            footnotes.append([])
+    blocks = []
+    for entries, texts in zip(environments, footnotes, strict=True):
+        if not entries:
+            continue
+        body = [r"\begin{align*}"]
+        for position, (lines, is_row) in enumerate(entries):
+            if is_row and position < len(entries) - 1:
+                lines = [*lines[:-1], lines[-1] + r" \\"]
+            body += lines
+        blocks += [*body, r"\end{align*}", *_footnotes(texts)]
+    return "\n".join(blocks)
+
+
+#: How the relations of a derivation's steps are typeset.
+_RELATIONS = {"=": "=", "<=": r"\leq", "<": "<", ">=": r"\geq", ">": ">"}
+
+
+def _chain_latex(
+    chain: Derivation,
+    verdicts: Mapping[str, Status | Verdict],
+    references: Mapping[str, str],
+    known: Mapping[str, Source],
+) -> str:
+    r"""One derivation as one ``align*``: :math:`e_0`, then a line
+    ``&REL e_k`` per step, its justification beside it (above it when an
+    expression is too long to leave room) and its verdict in the margin; a
+    refuted step's counterexample is a footnote."""
+    glyphs = _glyphs(chain.source, known)
+    try:
+        expressions = chain.expressions()
+    except Exception as error:
+        raise ImplicitBiasError(
+            f"derivation {chain.source}:{chain.equation}:{chain.label}: building "
+            f"its expressions raised {type(error).__name__}: {error}"
+        ) from error
+    latex = [sp.latex(expression, symbol_names=glyphs) for expression in expressions]
+    # A long expression leaves no room beside it: the justification goes above.
+    wide = max(map(_width, latex)) > _WIDE_ROW // 2
+    heading = [
+        rf"\textbf{{Derivation ({_reference_latex(chain.equation)}): "
+        rf"{escape_text(chain.title)}.}}"
+    ]
+    if chain.assumptions:
+        heading.append(
+            rf"\emph{{Assuming:}} {escape_text('; '.join(chain.assumptions))}."
+        )
+    if chain.regime:
+        heading.append(rf"\emph{{Checked on:}} {escape_text(chain.regime)}.")
+    lines = [
+        rf"\par\noindent {' '.join(heading)}",
+        r"\begin{align*}",
+        f"% {chain.source}:{chain.equation}:{chain.label}",
+        f"  & {latex[0]} \\\\",
+    ]
+    footnotes = []
+    for number, (step, claim) in enumerate(
+        zip(chain.steps, chain.claims, strict=True), start=1
+    ):
+        reference = _reference_latex(references[claim.id])
+        note = _note(claim, verdicts, references)
+        footnote = _counterexample_text(claim, verdicts, reference)
+        if footnote is not None:
+            footnotes.append(footnote)
+        end = "" if number == len(chain.steps) else r" \\"
+        justification = escape_text(step.justification)
+        tag = f"\\tag*{{({reference})\\verdict{{{note}}}}}{end}"
+        body = f"&{_RELATIONS[step.relation]} {latex[number]}"
+        if wide:
+            lines += [
+                f"% {claim.id}",
+                rf"\intertext{{\footnotesize ({reference}) {justification}:}}",
+                f"  {body} {tag}",
+            ]
+            continue
+        lines += [
+            f"% {claim.id}",
+            f"  {body} && \\parbox[t]{{{_JUSTIFICATION_WIDTH}}}"
+            f"{{\\raggedright\\footnotesize {justification}}} {tag}",
+        ]
+    lines.append(r"\end{align*}")
+    return "\n".join([*lines, *_footnotes(footnotes)])
+
+
+#: The width of the column of a derivation that gives each step's justification.
+_JUSTIFICATION_WIDTH = r"0.3\linewidth"
+
+
+def _step_chains(
+    claims: Iterable[Claim], known: Mapping[str, Source]
+) -> dict[str, Derivation]:
+    """Step claim id -> its derivation, for the sources of ``claims``."""
+    chains = {}
+    for source_id in dict.fromkeys(claim.source for claim in claims):
+        source = known.get(source_id)
+        for chain in source.derivations if source is not None else ():
+            for claim in chain.claims:
+                chains[claim.id] = chain
+    return chains
+
+
+def ledger_latex(
+    claims: Sequence[Claim],
+    verdicts: Mapping[str, Status | Verdict] | None = None,
+    *,
+    sources: Iterable[Source] | None = None,
+) -> str:
+    r"""The claims of one source as an ``align*`` ledger, in the given order,
+    then its derivation chains, each as an ``align*`` of its own.
 
     Each formula is a row tagged with its reference (see
     :func:`equation_references`) and its verdict as a margin note
     (``\verdict``, defined by :func:`document_latex` or by the fragment's own
     ``\providecommand``): the status, the basis of an observed
     :class:`~implicit_bias.claims.Verdict` and the claim's reading of the
-    source; a claim without a formula is an ``\intertext`` line with its
-    statement. Claims typeset with the same formula are told apart by an
-    ``\intertext`` line giving each one's regime and assumptions. A claim id
-    missing from ``verdicts`` shows its expected verdict, labelled as such.
+    source. A claim stated in words (no formula, or a reading other than
+    ``printed``) shows its statement as an ``\intertext`` line, above its
+    formula if it has one; a claim's assumptions are given beside it, and
+    claims typeset with the same formula are told apart by each one's
+    statement, regime and assumptions. A claim that is a step of a
+    :class:`~implicit_bias.claims.Derivation` is shown in its chain: the
+    chain's expressions one line each, with the step's relation, its
+    justification and its verdict. An observed ``fails`` with a
+    counterexample gets a footnote giving it. A claim id missing from
+    ``verdicts`` shows its expected verdict, labelled as such.
+
+    Args:
+      claims: the claims, all of one source.
+      verdicts: observed verdicts (or statuses) by claim id.
+      sources: where to find the claims' :class:`~implicit_bias.claims.Source`
+        (its derivations and glyphs); by default the installed sources.
     """
     if not claims:
         raise InvalidArgumentError("claims is empty: an align* needs a row")
     verdicts = verdicts or {}
-    references = _source_references(claims)
-    rows = {claim.id: _formula_row(claim) for claim in claims}
-    shared = [row for row in rows.values() if row is not None]
-    lines = [r"\begin{align*}"]
-    for position, claim in enumerate(claims):
-        reference = _reference_latex(references[claim.id])
-        note = _note(claim, verdicts, references)
-        # One comment line: a line break in the statement would end the comment.
-        lines.append(f"% {claim.id}: {' '.join(claim.statement.split())}")
-        row = rows[claim.id]
-        if row is not None and shared.count(row) > 1:
-            condition = "; ".join(filter(None, (claim.regime, *claim.assumptions)))
-            lines.append(
-                rf"\intertext{{({reference}) {escape_text(claim.statement)}"
-                + (rf" \emph{{When:}} {escape_text(condition)}" if condition else "")
-                + "}"
-            )
-        if row is None:
-            lines.append(
-                rf"\intertext{{{escape_text(claim.statement)}"
-                rf"\hfill\mbox{{({reference})\verdict{{{note}}}}}}}"
-            )
+    known = _known_sources(sources)
+    references = _source_references(claims, known)
+    chains = _step_chains(claims, known)
+    single = [claim for claim in claims if claim.id not in chains]
+    blocks = [_claims_align(single, verdicts, references, known)] if single else []
+    # Derivations hold mappings, so they are told apart by label, not hashed.
+    shown = {chains[c.id].label: chains[c.id] for c in claims if c.id in chains}
+    blocks += [_chain_latex(c, verdicts, references, known) for c in shown.values()]
+    return "\n\n".join(blocks)
+
+
+def typeset_counts(
+    claims: Iterable[Claim], *, sources: Iterable[Source] | None = None
+) -> dict[str, int]:
+    """How :func:`ledger_latex` typesets ``claims``: as mathematics (a formula,
+    or a step of a derivation chain) or as text only (no formula, or one that
+    could not be built).
+
+    Examples:
+      >>> from implicit_bias.claims.registry import claims_for
+      >>> counts = typeset_counts(claims_for("ptft-relu-penalty"))
+      >>> sorted(counts)
+      ['mathematics', 'text']
+    """
+    claims = list(claims)
+    chains = _step_chains(claims, _known_sources(sources))
+    text = 0
+    for claim in claims:
+        if claim.id in chains:
             continue
-        end = "" if position == len(claims) - 1 else r" \\"
-        lines.append(f"  {row} \\tag*{{({reference})\\verdict{{{note}}}}}{end}")
-    lines.append(r"\end{align*}")
-    return "\n".join(lines)
+        try:
+            text += claim.formula is None or claim.formula() is None
+        except Exception:
+            text += 1
+    return {"mathematics": len(claims) - text, "text": text}
 
 
 def _by_source(claims: Iterable[Claim]) -> dict[str, list[Claim]]:
@@ -358,26 +829,126 @@ def _by_source(claims: Iterable[Claim]) -> dict[str, list[Claim]]:
     return groups
 
 
+def _cite_keys(sources: Iterable[Source]) -> dict[str, str]:
+    """Source id -> the key of its citation; sources citing one record share
+    the first one's key (the id, which may be used as a key as it is: ``:``
+    replaces ``_``, which no id has otherwise)."""
+    keys: dict[str, str] = {}
+    by_citation: dict[Citation, str] = {}
+    for source in sources:
+        if source.citation is None:
+            continue
+        key = by_citation.setdefault(source.citation, source.id.replace("_", ":"))
+        keys[source.id] = key
+    return keys
+
+
+def _bibitem(key: str, citation: Citation) -> str:
+    parts = [
+        rf"\bibitem{{{key}}} {escape_text(citation.author_list)}.",
+        rf"\newblock \emph{{{escape_text(citation.title)}}}.",
+        rf"\newblock {escape_text(citation.venue)}, {citation.year}."
+        if citation.venue
+        else rf"\newblock {citation.year}.",
+    ]
+    identifiers = []
+    if citation.arxiv:
+        identifiers.append(
+            f"arXiv:{escape_text(citation.arxiv + citation.arxiv_version)}"
+        )
+    if citation.doi:
+        identifiers.append(f"doi:{escape_text(citation.doi)}")
+    if citation.url:
+        identifiers.append(escape_text(citation.url))
+    if identifiers:
+        parts.append(rf"\newblock {', '.join(identifiers)}.")
+    if citation.version_note:
+        parts.append(rf"\newblock {escape_text(citation.version_note)}")
+    return "\n".join(parts)
+
+
+def bibliography_latex(sources: Iterable[Source]) -> str:
+    r"""A ``thebibliography`` of the sources' citations, one item per record.
+
+    pdflatex typesets it without BibTeX; each source's ``\cite`` key is its
+    id. Empty when no source has a citation.
+
+    Examples:
+      >>> from implicit_bias.claims import Citation, Source
+      >>> note = Source("my-note", "My note", Citation("A note", ("A. B",), 2024,
+      ...     arxiv="2401.00001"))
+      >>> print(bibliography_latex([note]))
+      \begin{thebibliography}{9}
+      \bibitem{my-note} A. B.
+      \newblock \emph{A note}.
+      \newblock 2024.
+      \newblock arXiv:2401.00001.
+      \end{thebibliography}
+    """
+    sources = list(sources)
+    keys = _cite_keys(sources)
+    items = {keys[s.id]: s.citation for s in sources if s.citation is not None}
+    if not items:
+        return ""
+    width = "9" * len(str(len(items)))
+    body = [_bibitem(key, citation) for key, citation in items.items()]
+    return "\n".join(
+        [rf"\begin{{thebibliography}}{{{width}}}", *body, r"\end{thebibliography}"]
+    )
+
+
+def bibliography_bibtex(sources: Iterable[Source]) -> str:
+    """The sources' citations as BibTeX entries, under the keys of
+    :func:`bibliography_latex` (one entry per record)."""
+    sources = list(sources)
+    keys = _cite_keys(sources)
+    entries = {keys[s.id]: s.citation for s in sources if s.citation is not None}
+    return "".join(citation.bibtex(key) + "\n\n" for key, citation in entries.items())
+
+
+def _section(source_id: str, known: Mapping[str, Source], key: str | None) -> list[str]:
+    source = known.get(source_id)
+    if source is None:
+        return [rf"\section*{{{escape_text(source_id)}}}"]
+    cite = "" if key is None else rf"~\cite{{{key}}}"
+    lines = [
+        rf"\section*{{{escape_text(source.title)}{cite}}}",
+        rf"\noindent Source \texttt{{{escape_text(source.id)}}}."
+        + (f" {escape_text(source.description)}" if source.description else ""),
+        "",
+    ]
+    return lines
+
+
 def document_latex(
     claims: Iterable[Claim],
     verdicts: Mapping[str, Status | Verdict] | None = None,
     *,
     note: str | None = None,
+    sources: Iterable[Source] | None = None,
 ) -> str:
-    """A standalone article: one section and ledger per source, in the given order.
+    """A standalone article: one section and ledger per source, in the given
+    order, and the bibliography of the sources' citations.
 
     Args:
       claims: the claims, grouped by source in order of first appearance.
       verdicts: observed verdicts by claim id; others show the expected one.
       note: a sentence under the title saying where the verdicts come from.
+      sources: where to find the claims' sources (title, citation,
+        derivations, glyphs); by default the installed sources.
     """
+    known = _known_sources(sources)
+    groups = _by_source(claims)
+    cited = [known[source] for source in groups if source in known]
+    keys = _cite_keys(cited)
     body = []
-    for source, group in _by_source(claims).items():
+    for source, group in groups.items():
         body += [
-            rf"\section*{{{escape_text(source)}}}",
-            ledger_latex(group, verdicts),
+            *_section(source, known, keys.get(source)),
+            ledger_latex(group, verdicts, sources=known.values()),
             "",
         ]
+    bibliography = bibliography_latex(cited)
     preamble = [
         r"\documentclass[11pt]{article}",
         r"\usepackage{amsmath}",
@@ -393,18 +964,23 @@ def document_latex(
     ]
     if note:
         preamble += [r"\noindent " + escape_text(note), ""]
-    return "\n".join([*preamble, *body, r"\end{document}", ""])
+    ending = [bibliography] if bibliography else []
+    return "\n".join([*preamble, *body, *ending, r"\end{document}", ""])
 
 
 def ledgers_latex(
-    claims: Iterable[Claim], verdicts: Mapping[str, Status | Verdict] | None = None
+    claims: Iterable[Claim],
+    verdicts: Mapping[str, Status | Verdict] | None = None,
+    *,
+    sources: Iterable[Source] | None = None,
 ) -> str:
     r"""The ledgers of :func:`document_latex` without the document around them.
 
     The fragment starts with a ``\providecommand`` for ``\verdict`` and needs
     ``amsmath``.
     """
+    known = _known_sources(sources)
     blocks = [_VERDICT_MACRO]
     for source, group in _by_source(claims).items():
-        blocks += [f"% {source}", ledger_latex(group, verdicts)]
+        blocks += [f"% {source}", ledger_latex(group, verdicts, sources=known.values())]
     return "\n\n".join(blocks) + "\n"

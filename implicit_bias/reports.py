@@ -622,9 +622,41 @@ def public_modules() -> list[types.ModuleType]:
     return [module for module in modules if hasattr(module, "__all__")]
 
 
+def _markdown_roles(text: str) -> str:
+    r"""reStructuredText roles as GitHub Markdown: ``:math:`x``` is ``$x$``,
+    which GitHub renders as mathematics; ``:func:``, ``:class:``, ``:mod:``
+    (and the other cross-reference roles) and double-backquoted literals
+    are code, a ``~`` prefix keeping the last dotted name as Sphinx does.
+
+    Examples:
+      >>> _markdown_roles(r"Decide :math:`x \le y` with :func:`~a.b.check`.")
+      'Decide $x \\le y$ with `check`.'
+    """
+    text = re.sub(r":math:`([^`]+)`", r"$\1$", text)
+
+    def code(match: re.Match[str]) -> str:
+        target = match.group(1)
+        if target.startswith("~"):
+            target = target[1:].rsplit(".", 1)[-1]
+        return f"`{target}`"
+
+    text = re.sub(
+        r":(?:py:)?(?:func|class|mod|meth|attr|data|exc|obj):`([^`]+)`", code, text
+    )
+    return re.sub(r"``([^`]+)``", r"`\1`", text)
+
+
 def _first_line(text: str | None) -> str:
-    lines = (text or "").strip().splitlines()
-    return lines[0].strip() if lines else ""
+    lines = [line.strip() for line in (text or "").strip().splitlines()]
+    if not lines:
+        return ""
+    first = lines[0]
+    # A formula that runs on to the next lines is taken whole.
+    for line in lines[1:]:
+        if not re.search(r":math:`[^`]*$", first):
+            break
+        first += " " + line
+    return _markdown_roles(first)
 
 
 def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
@@ -698,14 +730,16 @@ def _entry(name: str, value: Any, comment: str, assigned: str) -> str:
     if typing.get_origin(value) is not None:
         # The source text, not the repr, which spells private module paths.
         alias = assigned or repr(value)
-        return f"- type `{name} = {alias}`" + (f": {comment}" if comment else "")
+        return f"- type `{name} = {alias}`" + (
+            f": {_markdown_roles(comment)}" if comment else ""
+        )
     if inspect.isroutine(value):
         signature = _signature(value) or "(...)"
         return f"- `{name}{signature}`: {_first_line(inspect.getdoc(value))}"
     kind = type(value).__name__
     if isinstance(value, str | int | float):
         kind += f" = {value!r}"
-    return f"- `{name}` ({kind})" + (f": {comment}" if comment else "")
+    return f"- `{name}` ({kind})" + (f": {_markdown_roles(comment)}" if comment else "")
 
 
 def api_page() -> str:
