@@ -143,14 +143,14 @@ def test_latex_margin_shows_recorded_verdicts(
         r"\emph{printed}}}" in ledger
     )
     assert r"\tag*{(7)\verdict{holds, proof; \emph{printed}}}" in ledger
-    assert r"\tag*{(8a)\verdict{\emph{expected holds}; \emph{printed}}}" in ledger
+    assert r"\tag*{(8b)\verdict{\emph{expected holds}; \emph{printed}}}" in ledger
 
 
 def test_latex_run_checks_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
     claim_id = "ptft-relu-penalty:10:stationary-points-step-2"
     assert cli.main(["latex", "--claim", claim_id, "--run", "--workers", "1"]) == 0
     captured = capsys.readouterr()
-    assert r"\tag*{(10a)\verdict{holds, proof; \emph{printed}}}" in captured.out
+    assert r"\tag*{(10e)\verdict{holds, proof; \emph{printed}}}" in captured.out
     assert f"{claim_id}: holds" in captured.err
 
 
