@@ -13,8 +13,11 @@ from implicit_bias.claims.engine import (
     Status,
     run_claims,
 )
-from implicit_bias.sources.features_are_fate.kernels import CLAIMS
+from implicit_bias.sources.features_are_fate.kernels import CLAIMS as MODULE_CLAIMS
+from implicit_bias.sources.features_are_fate.kernels import DERIVATIONS
+from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory import relu_kernels as theory
 from implicit_bias.theory.relu_kernels import GLYPHS
 from tests.claims.claim_checks import (
     assert_failures_are_refutations,
@@ -27,6 +30,7 @@ CHECKABLE = {"150-151", "151", "152-153", "153", "157", "158", "159", "158-159"}
 #: Section 4 statements: eq. (21) and Fig. 4(a)-(b), (d).
 SECTION_4 = {"21", "sec-4"}
 
+CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 FAST = [c for c in CLAIMS if not c.slow]
 
 
@@ -83,11 +87,15 @@ def test_failures_report_the_counterexample(
 
 
 def test_formulas_use_glyphed_symbols() -> None:
+    glyphs = set(GLYPHS) | set(notation.GLYPHS)
     for claim in CLAIMS:
         if claim.formula is not None:
             formula = claim.formula()
-            assert isinstance(formula, sp.Eq)
-            assert formula.free_symbols <= set(GLYPHS)
+            # A relation, or a conjunction of relations (several compared pairs).
+            parts = formula.args if isinstance(formula, sp.And) else (formula,)
+            assert all(isinstance(p, sp.core.relational.Relational) for p in parts)
+            symbols = {s for s in formula.free_symbols if isinstance(s, sp.Symbol)}
+            assert symbols <= glyphs, (claim.id, symbols - glyphs)
 
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
@@ -103,3 +111,18 @@ _SHIFTED = ["152-153:quadrature", "153:general-weights", "153:float64"]
 def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
     (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
     assert_shift_detected(claim, factor)
+
+
+def test_the_overlap_chain_is_the_printed_derivation(
+    results: dict[str, Result],
+) -> None:
+    (chain,) = DERIVATIONS
+    # (152) in polar coordinates, (153) in the angle, (153) as printed in u_ij.
+    assert chain.expressions() == [
+        theory.gaussian_overlap_polar(theory.theta),
+        theory.arc_cosine_kernel_angular(theory.theta),
+        theory.arc_cosine_kernel(theory.u),
+    ]
+    statuses = [results[c.id].verdict.status for c in chain.claims]
+    assert statuses == [Status.HOLDS, Status.HOLDS]
+    assert all(results[c.id].verdict.basis == Basis.PROOF for c in chain.claims)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from tests.claims.claim_checks import (
     assert_detail_mentions,
@@ -18,8 +19,14 @@ from implicit_bias.claims.engine import (
     Result,
     Status,
 )
-from implicit_bias.sources.features_are_fate.linear_transfer import CLAIMS
+from implicit_bias.sources.features_are_fate.linear_transfer import (
+    CLAIMS as MODULE_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.linear_transfer import DERIVATIONS
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory import transfer_asymptotics as theory
+
+CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 
 
 #: The steps of Appendix B this module covers: linear transfer (108)-(120).
@@ -54,7 +61,8 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
 @pytest.mark.parametrize(
     ("claim_id", "needles"),
     [
-        ("117:as-printed", ["['oo', 'oo', 'oo']", "e^(+r^2/2)"]),
+        ("117:inverse-norm-step-1", ["['oo', 'oo', 'oo']", "e^(+r^2/2)"]),
+        ("118:inverse-norm-step-2", ["exp(2*t)", "certified"]),
     ],
 )
 def test_failures_report_the_counterexample(
@@ -89,8 +97,8 @@ def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> No
     ("label", "description"),
     [
         ("118:substitution", "lhs: 2 -> 2 + 1"),
-        ("119:gamma-integral", "rhs: term n/2 dropped"),
-        ("120:value", "lhs: term n/2 dropped"),
+        ("119:inverse-norm-step-3", "rhs: term n/2 dropped"),
+        ("120:inverse-norm-step-4", "lhs: term n/2 dropped"),
     ],
 )
 def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
@@ -98,3 +106,22 @@ def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> Non
     # (one of mutation testing's symbolic mutants) is refuted.
     claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
     assert_judge_refutes(claim, description)
+
+
+def test_the_inverse_norm_chain_is_the_printed_proof(
+    results: dict[str, Result],
+) -> None:
+    (chain,) = DERIVATIONS
+    # The printed (116)-(120) as the theory module transcribes them, in order.
+    assert chain.expressions() == [
+        theory.inverse_norm_eq116(),
+        theory.inverse_norm_eq117(),
+        theory.inverse_norm_eq118(),
+        theory.inverse_norm_eq119(),
+        theory.inverse_norm_eq120(),
+    ]
+    # As printed, (117) has e^{+r^2/2}: the steps into and out of it fail.
+    assert chain.expressions()[1].has(sp.exp(theory.r**2 / 2))
+    expected = [Status.FAILS, Status.FAILS, Status.HOLDS, Status.HOLDS]
+    assert [c.expected for c in chain.claims] == expected
+    assert [results[c.id].verdict.status for c in chain.claims] == expected

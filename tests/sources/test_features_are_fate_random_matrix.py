@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-
 import pytest
+import sympy as sp
 
 from tests.claims.claim_checks import (
     assert_failures_are_refutations,
@@ -14,7 +14,13 @@ from tests.claims.claim_checks import (
 )
 from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import Basis, Claim, Kind, Result, Status
-from implicit_bias.sources.features_are_fate.random_matrix import CLAIMS
+from implicit_bias.sources.features_are_fate.random_matrix import (
+    CLAIMS as MODULE_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.random_matrix import DERIVATIONS
+from implicit_bias.theory import transfer_asymptotics as theory
+
+CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 
 
 #: The steps of Appendix B this module covers: the scratch risk (95)-(102).
@@ -77,3 +83,25 @@ _SHIFTED = ["95:finite-scratch-rate", "95:finite-scratch-risk"]
 def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
     (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
     assert_shift_detected(claim, factor)
+
+
+def test_the_inverse_trace_chain_is_the_printed_proof(
+    results: dict[str, Result],
+) -> None:
+    (chain,) = DERIVATIONS
+    # (100) with the printed (101) substituted, then (102) times -gamma.
+    assert chain.expressions() == [
+        -theory.gamma_ratio * sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
+        theory.inverse_trace_limit(),
+    ]
+    (step,) = chain.claims
+    assert step.id == "features-are-fate:102:inverse-trace-step-1"
+    assert results[step.id].verdict.status == Status.HOLDS
+
+
+def test_the_limit_judge_refutes_a_wrong_value() -> None:
+    (step,) = DERIVATIONS[0].claims
+    assert isinstance(step.check, RelationCheck)
+    relation = step.check.relation()
+    wrong = sp.Eq(relation.lhs, theory.gamma_ratio / (1 + theory.gamma_ratio))
+    assert step.check.judge(wrong).status == Status.FAILS

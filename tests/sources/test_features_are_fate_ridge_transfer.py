@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from tests.claims.claim_checks import (
     assert_detail_mentions,
@@ -18,8 +19,14 @@ from implicit_bias.claims.engine import (
     Result,
     Status,
 )
-from implicit_bias.sources.features_are_fate.ridge_transfer import CLAIMS
+from implicit_bias.sources.features_are_fate.ridge_transfer import (
+    CLAIMS as MODULE_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.ridge_transfer import DERIVATIONS
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory import transfer_asymptotics as theory
+
+CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 
 
 #: The steps of Appendix B this module covers: ridge transfer (121)-(141).
@@ -30,6 +37,7 @@ COVERED = {
     "129-130",
     "131",
     "132",
+    "133",
     "133-134",
     "134",
     "135",
@@ -94,8 +102,9 @@ def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> No
 @pytest.mark.parametrize(
     ("label", "description"),
     [
-        ("131:substitution", "lhs: 1/2 -> 1/2 + 1"),
-        ("132:substitution", "lhs: exponent of (lambda*n + 2*n*t)**(-2) -> -3"),
+        ("131:i1-laplace-step-1", "lhs: exponent of (lambda*n + r**2)**(-2) -> -3"),
+        ("132:i1-laplace-step-2", "lhs: exponent of (lambda*n + 2*u)**(-2) -> -3"),
+        ("133:i1-laplace-step-3", "lhs: exponent of (lambda*n + 2*n*t)**(-2) -> -3"),
         ("135:saddle-value", "lhs: exponent of (lambda*n + n)**(-2) -> -3"),
     ],
 )
@@ -104,3 +113,23 @@ def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> Non
     # (one of mutation testing's symbolic mutants) is refuted.
     claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
     assert_judge_refutes(claim, description)
+
+
+def test_the_laplace_chain_is_the_printed_proof(results: dict[str, Result]) -> None:
+    (chain,) = DERIVATIONS
+    n, r, u, t = theory.n, theory.r, theory.u, theory.t
+    expressions = chain.expressions()
+    # (129) for I_1(n) with S_{n-1}/(2 pi)^{n/2} set aside, as the text does.
+    assert expressions[0] == sp.Integral(
+        r ** (n + 1) * sp.exp(-(r**2) / 2) / (r**2 + n * theory.lam) ** 2,
+        (r, 0, sp.oo),
+    )
+    assert expressions[1:3] == [
+        sp.Integral(theory.ridge_i1_eq131(), (u, 0, sp.oo)),
+        sp.Integral(theory.ridge_i1_eq132(), (t, 0, sp.oo)),
+    ]
+    assert expressions[3] == n * (2 * n) ** (n / 2) * sp.Integral(
+        theory.laplace_prefactor() * sp.exp(n * theory.laplace_exponent()),
+        (t, 0, sp.oo),
+    )
+    assert [results[c.id].verdict.status for c in chain.claims] == [Status.HOLDS] * 3

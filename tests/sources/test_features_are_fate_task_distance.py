@@ -7,6 +7,7 @@ Theorem 2.2 with its proof (eqs. (23)-(34)); see
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from tests.claims.claim_checks import (
     assert_detail_mentions,
@@ -21,8 +22,15 @@ from implicit_bias.claims.engine import (
     Result,
     Status,
 )
-from implicit_bias.sources.features_are_fate.task_distance import CLAIMS
+from implicit_bias.sources.features_are_fate.task_distance import (
+    CLAIMS as MODULE_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.task_distance import DERIVATIONS
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory import task_distance as td
+
+CHAINS = {d.label: d for d in DERIVATIONS}
+CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +48,9 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
     ("claim_id", "needles"),
     [
         ("thm-2.2:dudley-as-printed", ["atan", "< 2", "delta = 2"]),
-        ("28:as-printed", ["f = 1, g = 1", "not on its modulus"]),
-        ("32:as-printed", ["2*sigma**2", "1/(2 sigma^2)"]),
+        ("28:dudley-step-2", ["f = 1, g = 1", "not on its modulus"]),
+        ("32:kl-step-2", ["2*sigma**2", "1/(2 sigma^2)"]),
+        ("33:kl-step-3", ["certified"]),
         ("34:choice-as-printed", ["60.51", "delta/2"]),
     ],
 )
@@ -74,3 +83,50 @@ def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> Non
     # (one of mutation testing's symbolic mutants) is refuted.
     claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
     assert_judge_refutes(claim, description)
+
+
+def _y_integral(integrand: sp.Expr) -> sp.Integral:
+    return sp.Integral(integrand, (td.y, -sp.oo, sp.oo))
+
+
+@pytest.mark.parametrize(
+    ("label", "printed", "relations", "expected"),
+    [
+        (
+            "dudley",
+            [
+                sp.Abs(_y_integral(td.eq26_integrand())),
+                sp.Abs(td.eq27_integrand()),
+                td.eq28_integrand(),
+            ],
+            ["=", ">="],
+            [Status.HOLDS, Status.FAILS],
+        ),
+        (
+            "kl",
+            [
+                _y_integral(td.kl_divergence_integrand()),
+                _y_integral(td.eq31_integrand()),
+                _y_integral(td.eq32_integrand()),
+                td.eq33(),
+                td.eq34(),
+            ],
+            ["=", "=", "=", "="],
+            [Status.HOLDS, Status.FAILS, Status.FAILS, Status.HOLDS],
+        ),
+    ],
+)
+def test_chain_is_the_printed_proof(
+    label: str,
+    printed: list[sp.Expr],
+    relations: list[str],
+    expected: list[Status],
+    results: dict[str, Result],
+) -> None:
+    chain = CHAINS[label]
+    # The chain's expressions are the theory module's transcriptions of the
+    # printed equations, structurally (not re-derived from one another).
+    assert chain.expressions() == printed
+    assert [s.relation for s in chain.steps] == relations
+    assert [c.expected for c in chain.claims] == expected
+    assert [results[c.id].verdict.status for c in chain.claims] == expected

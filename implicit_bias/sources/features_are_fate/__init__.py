@@ -8,9 +8,18 @@ Appendix B ((35)-(144)) and the exact finite-size risks are in
 (the conservation law (35) and (142)-(144)); :mod:`.kernels` Section 4 and
 Appendix C (the ReLU arc-cosine kernel and RKHS projections); :mod:`.simulations`
 trains deep linear networks by gradient descent against the theory.
+
+The proofs' printed chains are derivation chains
+(:class:`~implicit_bias.claims.derivation.Derivation`), one claim per step:
+(26)-(28) and (31)-(34) in :mod:`.task_distance`, (100)-(102) in
+:mod:`.random_matrix`, (116)-(120) in :mod:`.linear_transfer`, (129)-(133) in
+:mod:`.ridge_transfer` and (152)-(153) in :mod:`.kernels`. :mod:`.notation`
+names what the claims measure (Monte Carlo means, trained endpoints, float64
+values) so that every claim's formula says what its check compares.
 """
 
 from implicit_bias.claims.source import Citation, Source
+from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.theory import relu_kernels as relu_kernels_theory
 from implicit_bias.theory import task_distance as task_distance_theory
 from implicit_bias.theory import transfer_asymptotics as transfer_asymptotics_theory
@@ -20,14 +29,26 @@ from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
 )
 from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
+from implicit_bias.sources.features_are_fate.kernels import (
+    DERIVATIONS as KERNEL_DERIVATIONS,
+)
 from implicit_bias.sources.features_are_fate.linear_transfer import (
     CLAIMS as LINEAR_TRANSFER_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.linear_transfer import (
+    DERIVATIONS as LINEAR_TRANSFER_DERIVATIONS,
 )
 from implicit_bias.sources.features_are_fate.random_matrix import (
     CLAIMS as RANDOM_MATRIX_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.random_matrix import (
+    DERIVATIONS as RANDOM_MATRIX_DERIVATIONS,
+)
 from implicit_bias.sources.features_are_fate.ridge_transfer import (
     CLAIMS as RIDGE_TRANSFER_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.ridge_transfer import (
+    DERIVATIONS as RIDGE_TRANSFER_DERIVATIONS,
 )
 from implicit_bias.sources.features_are_fate.risks import CLAIMS as RISK_CLAIMS
 from implicit_bias.sources.features_are_fate.simulations import (
@@ -37,8 +58,11 @@ from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.sources.features_are_fate.task_distance import (
     CLAIMS as TASK_DISTANCE_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.task_distance import (
+    DERIVATIONS as TASK_DISTANCE_DERIVATIONS,
+)
 
-__all__ = ["CITATION", "CLAIMS", "SOURCE", "SOURCE_ID"]
+__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "SOURCE", "SOURCE_ID"]
 
 #: Where the claims that are not about one numbered equation sit in the paper.
 _POSITIONS = {
@@ -59,6 +83,15 @@ CLAIMS = in_paper_order(
     + KERNEL_CLAIMS
     + SIMULATION_CLAIMS,
     _POSITIONS,
+)
+
+#: The proofs' chains, in the order of the text; each step is a claim.
+DERIVATIONS = (
+    TASK_DISTANCE_DERIVATIONS
+    + RANDOM_MATRIX_DERIVATIONS
+    + LINEAR_TRANSFER_DERIVATIONS
+    + RIDGE_TRANSFER_DERIVATIONS
+    + KERNEL_DERIVATIONS
 )
 
 #: The bibliographic record of the paper.
@@ -83,12 +116,14 @@ SOURCE = Source(
     title="Features are fate",
     citation=CITATION,
     claims=CLAIMS,
+    derivations=DERIVATIONS,
     glyphs={
         **task_distance_theory.GLYPHS,
         # The proofs' expected risks are the main text's (their glyphs win).
         **transfer_asymptotics_theory.GLYPHS,
         **transfer_risks_theory.GLYPHS,
         **relu_kernels_theory.GLYPHS,
+        **notation.GLYPHS,
     },
     regimes={},
     description=(

@@ -36,6 +36,7 @@ from implicit_bias.sources.features_are_fate._common import (
     claim_id,
     holds_if,
 )
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.theory import transfer_asymptotics as theory
@@ -382,6 +383,9 @@ CLAIMS: tuple[Claim, ...] = (
         "after fine-tuning, lim beta_ft = beta_sc + (I - P_row(X)) beta_s",
         _check_finetune_as_printed,
         Status.FAILS,
+        formula=lambda: nt.eq(
+            nt.printed_finetune_error, sp.Order(nt.step_size, (nt.step_size, 0))
+        ),
         assumptions=("L = 2, pretrained W1 = beta_s v^T, W2 = v (alpha -> 0)",),
         quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
         reading=Reading.PRINTED,
@@ -445,6 +449,9 @@ CLAIMS: tuple[Claim, ...] = (
         "(1-gamma)(1-2cos theta)",
         _check_finetune_excess_monte_carlo,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.mc_finetune_excess, theory.finetune_risk_limit_corrected()
+        ),
         assumptions=("L = 2, D = 0", "n, d large: the limit is compared at n = 50"),
         slow=True,
         budget_seconds=300.0,
@@ -466,6 +473,10 @@ CLAIMS: tuple[Claim, ...] = (
         "d - n)",
         _check_orthogonal_term,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(nt.mc_orthogonal_overlap, 0),
+            nt.eq(nt.mc_orthogonal_norm, sp.Max(0, 1 - theory.gamma_ratio)),
+        ),
         quote=("E⟨ν, (I − P_row(X))β_s⟩ = Σ_{k=1}^{n−d} ν_k E(β_s)_k = 0"),
         reading=Reading.PRINTED,
         regime=(

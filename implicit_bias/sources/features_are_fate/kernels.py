@@ -40,8 +40,10 @@ from implicit_bias.claims.checks import (
     check_close,
     check_equal,
     check_identity,
+    judge_relation,
     relation_check,
 )
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -56,6 +58,7 @@ from implicit_bias.claims.engine import (
 from implicit_bias.sources.features_are_fate._common import (
     holds_or_undecided,
 )
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics.relu_kernels import (
     KERNEL_ULPS,
@@ -76,7 +79,7 @@ from implicit_bias.validation.relu_kernels import (
     source_loss_and_gradients,
 )
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "DERIVATIONS"]
 
 #: Largest accepted |Monte Carlo - closed form| in standard errors (module docstring).
 _Z_MAX = 5.0
@@ -336,20 +339,41 @@ def _check_kernel_sparsifies() -> Verdict:
 # --- eqs. (152)-(153): the kernel
 
 
-def _check_polar_derivation() -> Verdict:
+def _mode_sum() -> sp.Expr:
+    """The right side of (151): sum over l of c_l^2 / lambda_l^2."""
+    mode = nt.mode
+    return sp.Sum(
+        nt.mode_coefficient[mode] ** 2 / nt.mode_eigenvalue[mode] ** 2,
+        (mode, 1, sp.oo),
+    )
+
+
+def _judge_polar_integrals(relation: sp.Basic) -> Verdict:
+    """Decide ``Eq(polar integral, closed form in theta)``: the integrals
+    performed and simplified (``doit``), then :func:`check_identity`; other
+    relations by :func:`judge_relation`."""
+    if not isinstance(relation, sp.Eq):
+        return judge_relation(relation)
     with time_limit(20):
-        derived = sp.simplify(theory.gaussian_overlap_polar(theory.theta).doit())
-    angular = check_identity(derived, theory.arc_cosine_kernel_angular(theory.theta))
-    printed = check_identity(
-        theory.arc_cosine_kernel_angular(sp.acos(theory.u)),
-        theory.arc_cosine_kernel(theory.u),
+        lhs, rhs = (sp.simplify(side.doit()) for side in relation.args)
+    verdict = check_identity(lhs, rhs)
+    return verdict.with_detail(
+        f"the polar integral evaluates to {sp.sstr(lhs)}: {verdict.detail}"
+    )
+
+
+def _judge_at_cosine(relation: sp.Basic) -> Verdict:
+    """Decide ``Eq(h(theta), k(u))`` at theta = acos(u), u uniform in [-1, 1]
+    (theta in [0, pi], the angle between two weights); other relations by
+    :func:`judge_relation`."""
+    if not isinstance(relation, sp.Eq):
+        return judge_relation(relation)
+    verdict = check_identity(
+        relation.lhs.subs(theory.theta, sp.acos(theory.u)),
+        relation.rhs,
         samplers={theory.u: lambda rng: mpmath.mpf(rng.uniform(-1, 1))},
     )
-    return conjunction(
-        (angular, printed),
-        f"the polar integral evaluates to {sp.sstr(derived)} ({angular.detail}); "
-        f"at theta = acos(u) that is eq. (153) ({printed.detail})",
-    )
+    return verdict.with_detail(f"at theta = acos(u): {verdict.detail}")
 
 
 def _quadrature_overlap(cosine: float, norms: tuple[float, float]) -> mpmath.mpf:
@@ -927,6 +951,7 @@ CLAIMS: tuple[Claim, ...] = (
         "two-layer ReLU model (through the arc-cosine kernel)",
         _check_population_loss,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_population_loss, nt.exact_population_loss),
         assumptions=("x ~ N(0, I_d), all hidden weights on the unit sphere",),
         quote=(
             "train the source task on the population loss, which can be "
@@ -950,6 +975,7 @@ CLAIMS: tuple[Claim, ...] = (
         "sigma(w*_i.x')",
         _check_kernel_sparsifies,
         Status.INCONCLUSIVE,
+        formula=lambda: nt.le(nt.kernel_distance, sp.Rational(1, 10)),
         expected_reason=Reason.BUDGET,
         assumptions=(
             "d = 10, m = 100, m_* = 10 instead of d = 100, m = 1000, m_* = 100",
@@ -980,6 +1006,10 @@ CLAIMS: tuple[Claim, ...] = (
         "n-dependent C(n) that vanishes for large n (here: C(n) ~ 1/n)",
         _check_irreducible_error,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.samples * (nt.relu_transfer_risk - nt.target_complement),
+            nt.sandwich_constant,
+        ),
         assumptions=(
             "features of the source teacher (Fig. 4(a)-(b)); noiseless labels",
             "readout refit by least squares on n samples",
@@ -1003,6 +1033,9 @@ CLAIMS: tuple[Claim, ...] = (
         "ablated fraction mu (and is 0 at mu = 0)",
         _check_ablation_monotone,
         Status.HOLDS,
+        formula=lambda: nt.gt(
+            sp.Derivative(nt.complement_fraction(theory.mu), theory.mu), 0
+        ),
         assumptions=(
             "the model's RKHS is that of the source teacher's units",
             "c* ~ N(0, 1) and c* = 1 (unspecified in the paper)",
@@ -1029,6 +1062,10 @@ CLAIMS: tuple[Claim, ...] = (
         "||f||_k^2 = sum_l c_l^2 / lambda_l^2 (151)",
         _check_eq150_as_printed,
         Status.FAILS,
+        formula=lambda: nt.both(
+            nt.eq(nt.mercer_image, nt.eigenvalue * nt.mercer_function),
+            nt.eq(nt.rkhs_norm, _mode_sum()),
+        ),
         quote=("T_k ψ_l = λ_l ψ_l (150) where λ_l is the associated eigenvalue"),
         reading=Reading.PRINTED,
         regime=(
@@ -1047,6 +1084,10 @@ CLAIMS: tuple[Claim, ...] = (
         "(c_l = <f, psi_l>), the norm of (148)",
         _check_eq151_corrected,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(nt.mercer_image, nt.eigenvalue**2 * nt.mercer_function),
+            nt.eq(nt.rkhs_norm, _mode_sum()),
+        ),
         assumptions=(
             "the model's kernel (1/m) sum sigma_i sigma_i', independent features",
         ),
@@ -1062,30 +1103,12 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
         "152-153",
-        "polar-derivation",
-        Kind.IDENTITY,
-        "for unit weights, E[sigma(w_i.x) sigma(w_j.x)] over N(0, I_d) reduces to "
-        "a plane Gaussian integral equal to (sqrt(1-u^2) + u(pi - acos u)) / (2 pi)",
-        _check_polar_derivation,
-        Status.HOLDS,
-        assumptions=("||w_i|| = ||w_j|| = 1 (Section 4)",),
-        formula=theory.display_eq153,
-        quote=("= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)"),
-        reading=Reading.PRINTED,
-        regime=(
-            "unit weights (Section 4's w_i ∈ S^{d−1}), every angle theta in [0, "
-            "pi], u = cos theta in [-1, 1] (sampled uniformly for the "
-            "substitution)"
-        ),
-    ),
-    Claim(
-        SOURCE_ID,
-        "152-153",
         "quadrature",
         Kind.NUMERIC,
         "eq. (153) equals the defining Gaussian expectation (152) for unit weights",
         lambda: _check_quadrature((1.0, 1.0), printed=True),
         Status.HOLDS,
+        formula=theory.display_eq153,
         assumptions=("||w_i|| = ||w_j|| = 1 (Section 4)",),
         quote=("= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)"),
         reading=Reading.PRINTED,
@@ -1103,6 +1126,7 @@ CLAIMS: tuple[Claim, ...] = (
         "under x ~ N(0, I_d)",
         _check_monte_carlo_kernel,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_overlap, theory.arc_cosine_kernel(theory.u)),
         assumptions=("||w_i|| = ||w_j|| = 1 (Section 4)",),
         quote=("= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)"),
         reading=Reading.PRINTED,
@@ -1172,6 +1196,18 @@ CLAIMS: tuple[Claim, ...] = (
         "k(-1 + eps) = sqrt(2) eps^(3/2)/(3 pi) + O(eps^(5/2))",
         _check_series_at_ends,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(
+                theory.arc_cosine_kernel(1 - theory.epsilon),
+                theory.kernel_series_at_one(theory.epsilon)
+                + sp.Order(theory.epsilon**3, (theory.epsilon, 0)),
+            ),
+            nt.eq(
+                theory.arc_cosine_kernel(-1 + theory.epsilon),
+                theory.kernel_series_at_minus_one(theory.epsilon)
+                + sp.Order(theory.epsilon**3, (theory.epsilon, 0)),
+            ),
+        ),
         quote=("= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)"),
         reading=Reading.EXTENSION,
         regime=(
@@ -1188,6 +1224,14 @@ CLAIMS: tuple[Claim, ...] = (
         "c_n^2/n! of the ReLU and all nonnegative: a positive-definite kernel",
         _check_hermite_and_psd,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(
+                nt.taylor_coefficient[nt.taylor_order],
+                nt.hermite_coefficient[nt.taylor_order] ** 2
+                / sp.factorial(nt.taylor_order),
+            ),
+            nt.ge(nt.taylor_coefficient[nt.taylor_order], 0),
+        ),
         budget_seconds=60.0,
         quote=("For any positive definite, symmetric kernel k"),
         reading=Reading.INTERPRETATION,
@@ -1206,6 +1250,10 @@ CLAIMS: tuple[Claim, ...] = (
         f"relu_kernel evaluates eq. (153) to {KERNEL_ULPS:g} ulp on [-1, 1]",
         _check_float64_accuracy,
         Status.HOLDS,
+        formula=lambda: nt.le(
+            sp.Abs(nt.f64_kernel - theory.arc_cosine_kernel(theory.u)),
+            sp.nsimplify(KERNEL_ULPS) * nt.kernel_ulp,
+        ),
         quote=("= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)"),
         reading=Reading.EXTENSION,
         regime=(
@@ -1224,6 +1272,7 @@ CLAIMS: tuple[Claim, ...] = (
         "eigenfunction of T_k with eigenvalue lambda_l^2",
         _check_eq157_symbolic,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mercer_image, nt.eigenvalue**2 * nt.mercer_function),
         quote=(
             "If z_l is an eigenvector of K with eigenvalue λ_l^2, then ψ_l(x) = "
             "(1/√(mλ_l^2)) Σ (z_l)_i σ(w_i^T x) (157) is a Mercer eigenfuction "
@@ -1244,6 +1293,10 @@ CLAIMS: tuple[Claim, ...] = (
         "psi_l and are orthonormal in L2(N(0, I_d)) (Monte Carlo)",
         _check_eq157_monte_carlo,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(nt.mc_mercer_image, nt.eigenvalue**2 * nt.mercer_function),
+            nt.eq(nt.mc_mercer_gram, nt.kronecker),
+        ),
         quote=(
             "If z_l is an eigenvector of K with eigenvalue λ_l^2, then ψ_l(x) = "
             "(1/√(mλ_l^2)) Σ (z_l)_i σ(w_i^T x) (157) is a Mercer eigenfuction "
@@ -1300,6 +1353,10 @@ CLAIMS: tuple[Claim, ...] = (
         "relu_rkhs_projection evaluates eqs. (158)-(159) to near machine precision",
         _check_projection_float64,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(nt.f64_projection, theory.display_eq158().rhs),
+            nt.eq(nt.f64_complement, theory.display_eq159().rhs),
+        ),
         quote=("||P_∥ f_∗(x)||^2_{L2} = (1/m_∗) c_∗^T K̃^T K^{−1} K̃ c_∗ (158)"),
         reading=Reading.EXTENSION,
         regime=(
@@ -1316,6 +1373,10 @@ CLAIMS: tuple[Claim, ...] = (
         "and of the target's norm under x ~ N(0, I_d)",
         _check_projection_monte_carlo,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(nt.mc_complement, theory.display_eq159().rhs),
+            nt.eq(nt.mc_target_norm, theory.quadratic_star / theory.target_width),
+        ),
         quote=(
             "||P_⊥ f_∗(x)||^2_{L2} = ||f_∗||^2_{L2} − ||P_∥ f_∗(x)||^2_{L2} = "
             "(1/m_∗) c_∗^T K_∗ c_∗ − (1/m_∗) c_∗^T K̃^T K^{−1} K̃ c_∗ (159)"
@@ -1325,5 +1386,44 @@ CLAIMS: tuple[Claim, ...] = (
             "d = 6, m = 12, m_* = 8 unit weights (Section 4), 4e5 Gaussian "
             "inputs, within 5 SE"
         ),
+    ),
+)
+
+
+#: The chain (152)-(153) of Appendix C, for unit weights at angle theta.
+DERIVATIONS: tuple[Derivation, ...] = (
+    Derivation(
+        source=SOURCE_ID,
+        equation="152-153",
+        label="overlap",
+        title="The Gaussian overlap of two ReLU features",
+        start=theory.gaussian_overlap_polar,
+        steps=(
+            Step(
+                theory.arc_cosine_kernel_angular,
+                "the radial integral of r^3 e^(-r^2/2) is 2 and the angular "
+                "integral runs over the sector where both ReLUs are active",
+                equation="153",
+                quote="= (1/2π)(√(1 − u_ij^2) + u_ij(π − arccos u_ij)) (153)",
+                judge=_judge_polar_integrals,
+            ),
+            Step(
+                theory.arc_cosine_kernel,
+                "u_ij = cos theta, theta = arccos u_ij in [0, pi]: sin theta = "
+                "sqrt(1 - u_ij^2)",
+                equation="153",
+                quote="where u_ij = w_i^T w_j/(∥w_i∥₂∥w_j∥₂)",
+                judge=_judge_at_cosine,
+            ),
+        ),
+        quote="for Gaussian data, p(x) = N(0, I_d), we can exactly compute the "
+        "expected overlap between two ReLU functions in terms of their weight "
+        "vectors (Cho & Saul, 2009): ⟨σ(w_i^T x)σ(w_j^T x)⟩_{L2} = ∫ p(x)σ(w_i^T "
+        "x)σ(w_j^T x) (152)",
+        reading=Reading.PRINTED,
+        regime="unit weights (Section 4's w_i ∈ S^{d−1}), every angle theta in [0, "
+        "pi] (symbolic), u = cos theta in [-1, 1] (sampled uniformly for the "
+        "substitution); the plane spanned by w_i, w_j carries the integral",
+        assumptions=("||w_i|| = ||w_j|| = 1 (Section 4)",),
     ),
 )

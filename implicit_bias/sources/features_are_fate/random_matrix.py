@@ -21,11 +21,12 @@ import sympy as sp
 
 from implicit_bias.claims.checks import (
     close_or_undecided,
-    RelationCheck,
     check_close,
     check_limit,
+    judge_relation,
     relation_check,
 )
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -42,13 +43,14 @@ from implicit_bias.sources.features_are_fate._common import (
     holds_or_undecided,
     rate_verdict,
 )
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics import transfer_risks as limits
 from implicit_bias.theory import transfer_asymptotics as theory
 from implicit_bias.theory import transfer_risks as limits_theory
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "DERIVATIONS"]
 
 _n, _d, _gamma = theory.n, theory.d, theory.gamma_ratio
 _sigma = theory.sigma
@@ -223,15 +225,6 @@ def _check_stieltjes_branch() -> Verdict:
     return conjunction(parts, f"{detail}; {parts[0].detail}; {parts[1].detail}")
 
 
-def _stieltjes_limit_relation() -> sp.Basic:
-    """Eq. (102): lim_{z -> 0} of eq. (101) = -1/(1 - gamma)."""
-    return sp.Eq(
-        sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
-        theory.stieltjes_eq102(),
-        evaluate=False,
-    )
-
-
 _MARGIN = sp.Symbol("p", positive=True)
 
 
@@ -281,6 +274,18 @@ def _judge_below_one(relation: sp.Basic) -> Verdict:
     )
 
 
+def _judge_scaled_limit(relation: sp.Basic) -> Verdict:
+    """Decide ``Eq(-gamma lim_{z->0} h, -gamma v)`` by :func:`_judge_below_one`
+    on ``Eq(lim h, v)`` (gamma > 0 cancels); other relations by
+    :func:`judge_relation`."""
+    if isinstance(relation, sp.Eq):
+        scale = -_gamma
+        lhs, rhs = relation.lhs / scale, relation.rhs / scale
+        if isinstance(lhs, sp.Limit):
+            return _judge_below_one(sp.Eq(lhs, rhs, evaluate=False))
+    return judge_relation(relation)
+
+
 _QUOTE_95 = "= 1 - E_X ||P_row(X) beta_t||_2^2 + sigma^2 E_X tr((X^+)^T X^+)"
 _QUOTE_10 = (
     "Under gradient flow on the empirical objective (5), in the high dimensional "
@@ -315,6 +320,10 @@ CLAIMS: tuple[Claim, ...] = (
         "c1/n (n = gamma d)",
         _check_scratch_rate,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            theory.risk_scratch - as_asymptotics_symbols(limits_theory.scratch_risk()),
+            nt.rate_coefficient / _n + nt.inverse_order(_n, 2),
+        ),
         quote=_QUOTE_10,
         reading=Reading.EXTENSION,
         regime="gamma = 0.5 and 2, sigma = 0.5, n = 200 to 6400 (float64): the "
@@ -386,19 +395,37 @@ CLAIMS: tuple[Claim, ...] = (
         "support and |z| = 1e8, 30 digits; principal roots are our reading of the "
         "printed roots",
     ),
-    Claim(
-        SOURCE_ID,
-        "102",
-        "limit",
-        Kind.LIMIT,
-        "lim_{z -> 0} g_C(z) = -1/(1 - gamma)",
-        RelationCheck(_stieltjes_limit_relation, _judge_below_one),
-        Status.HOLDS,
-        assumptions=("gamma < 1",),
-        formula=_stieltjes_limit_relation,
-        quote="= -1/(1 - gamma)",
+)
+
+
+#: The chain (100)-(102) of the proof of Theorem 3.6 for gamma < 1.
+DERIVATIONS: tuple[Derivation, ...] = (
+    Derivation(
+        source=SOURCE_ID,
+        equation="100-102",
+        label="inverse-trace",
+        title="The inverse trace through the Stieltjes transform at z = 0",
+        start=lambda: (
+            -_gamma * sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-")
+        ),
+        steps=(
+            Step(
+                theory.inverse_trace_limit,
+                "the limit z -> 0 of the printed g_C(z) is -1/(1 - gamma), from "
+                "both sides of 0 on the real line (for gamma < 1, 0 lies below the "
+                "support [lambda_-, lambda_+]); times -gamma",
+                equation="102",
+                quote="= -1/(1 - gamma) (102) so E_X tr((X^+)^T X^+) = "
+                "gamma/(1 - gamma) for gamma < 1",
+                judge=_judge_scaled_limit,
+            ),
+        ),
+        quote="= -gamma lim_{z->0} g_C(z) (100) ... lim_{z->0} g_C(z) = lim_{z->0} "
+        "(z - (1 - gamma) - sqrt(z - (1 + sqrt(gamma))^2) sqrt(z - (1 - "
+        "sqrt(gamma))^2)) / (2 gamma z) (101)",
         reading=Reading.PRINTED,
         regime="every gamma = 1/(1 + p)^2 in (0, 1), z -> 0 two-sided on the real "
         "line: the gamma < 1 case of (98)-(102)",
+        assumptions=("gamma < 1", "X with iid N(0,1) entries"),
     ),
 )

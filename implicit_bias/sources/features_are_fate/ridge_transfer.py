@@ -36,6 +36,7 @@ from implicit_bias.claims.checks import (
     log_uniform,
     relation_check,
 )
+from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import (
     Basis,
     CheckTimeout,
@@ -56,13 +57,14 @@ from implicit_bias.sources.features_are_fate._common import (
     claim_id,
     rate_verdict,
 )
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics import transfer_risks as limits
 from implicit_bias.theory import transfer_asymptotics as theory
 from implicit_bias.theory import transfer_risks as limits_theory
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "DERIVATIONS"]
 
 #: float64 quadrature vs the mpmath reference: ~500 positive terms summed and
 #: normalized, each within a few ulps, give at most ~1000 u ~ 1e-13 relative.
@@ -116,6 +118,20 @@ def _ratio_is_one(ratio: sp.Expr, lhs: sp.Expr, rhs: sp.Expr, detail: str) -> Ve
 
 
 # --- eqs. (121)-(141): ridge linear transfer
+
+#: The matrices of (121) and (126), for the formulas.
+_FEATURES = sp.MatrixSymbol("Phi", theory.n, theory.d)
+_LABELS = sp.MatrixSymbol("y_t", theory.n, 1)
+_READOUT = sp.MatrixSymbol(r"\hat{W}_L", theory.d, 1)
+_SOURCE = sp.MatrixSymbol("beta_s", theory.d, 1)
+_TRANSFERRED = sp.MatrixSymbol(r"\hat{\beta}", theory.d, 1)
+
+
+def _radial_integral(power: sp.Expr, squared: bool) -> sp.Integral:
+    """(129) (``squared``) or (130) at m = ``power``, in spherical coordinates."""
+    return sp.Integral(
+        theory.ridge_integrand_radial(power, squared), (theory.r, 0, sp.oo)
+    )
 
 
 def _check_normal_equation() -> Verdict:
@@ -336,22 +352,72 @@ def _judge_ratio(relation: sp.Basic) -> Verdict:
     return _ratio_is_one(ratio, lhs, rhs, f"lhs/rhs = {sp.sstr(ratio)}")
 
 
-def _substitution_131() -> sp.Basic:
-    """r = sqrt(2u), dr = du/sqrt(2u) in the radial integrand of I_1(n) (angular
-    factor dropped) gives (131)'s integrand."""
-    source = theory.ridge_integrand_radial(_n, True) / (
+def _one_integral(side: sp.Expr) -> tuple[sp.Expr, sp.Integral] | None:
+    """``(P, int_0^oo h)`` when ``side`` is P times one integral over (0, oo)."""
+    integrals = side.atoms(sp.Integral)
+    if len(integrals) != 1:
+        return None
+    integral = integrals.pop()
+    prefactor = side / integral
+    if prefactor.has(sp.Integral) or len(integral.limits) != 1:
+        return None
+    if tuple(integral.limits[0][1:]) != (0, sp.oo):
+        return None
+    return prefactor, integral
+
+
+def _change_of_variables(
+    old: sp.Symbol, replacement: sp.Expr, new: sp.Symbol
+) -> Callable[[sp.Basic], Verdict]:
+    """A judge of ``Eq(P int_0^oo h(old) d old, Q int_0^oo k(new) d new)`` under
+    ``old = replacement(new)``, an increasing map of (0, oo) onto itself: the
+    integrals are equal when P h(replacement) d(replacement)/d(new) = Q k(new),
+    decided by :func:`_judge_ratio`. Other relations: :func:`_judge_ratio`."""
+
+    def judge(relation: sp.Basic) -> Verdict:
+        if not isinstance(relation, sp.Eq):
+            return _judge_ratio(relation)
+        first, second = _one_integral(relation.lhs), _one_integral(relation.rhs)
+        if first is None or second is None:
+            return _judge_ratio(relation)
+        (left, before), (right, after) = first, second
+        if before.limits[0][0] != old or after.limits[0][0] != new:
+            return _judge_ratio(relation)
+        transformed = (
+            left * before.function.subs(old, replacement) * sp.diff(replacement, new)
+        )
+        verdict = _judge_ratio(
+            sp.Eq(transformed, right * after.function, evaluate=False)
+        )
+        change = (
+            "the same variable"
+            if replacement == old
+            else f"{old} = {sp.sstr(replacement)}"
+        )
+        return verdict.with_detail(
+            f"{change}, integrands with their prefactors: {verdict.detail}"
+        )
+
+    return judge
+
+
+def _eq129_without_coefficient() -> sp.Expr:
+    """(129)'s radial integral of I_1(n) with S_{n-1}/(2 pi)^{n/2} set aside."""
+    integrand = theory.ridge_integrand_radial(_n, True) / (
         theory.sphere_area() / (2 * sp.pi) ** (_n / 2)
     )
-    transformed = source.subs(theory.r, sp.sqrt(2 * theory.u)) / sp.sqrt(2 * theory.u)
-    return sp.Eq(transformed, theory.ridge_i1_eq131(), evaluate=False)
+    return sp.Integral(integrand, (theory.r, 0, sp.oo))
 
 
-def _substitution_132() -> sp.Basic:
-    """u = n t, du = n dt in (131)'s integrand gives (132)'s."""
-    return sp.Eq(
-        theory.ridge_i1_eq131().subs(theory.u, _n * theory.t) * _n,
-        theory.ridge_i1_eq132(),
-        evaluate=False,
+def _eq133() -> sp.Expr:
+    """(133): n (2n)^{n/2} int g(t) e^{n f(t)} dt."""
+    return (
+        _n
+        * (2 * _n) ** (_n / 2)
+        * sp.Integral(
+            theory.laplace_prefactor() * sp.exp(_n * theory.laplace_exponent()),
+            (theory.t, 0, sp.oo),
+        )
     )
 
 
@@ -623,6 +689,12 @@ CLAIMS: tuple[Claim, ...] = (
         "W_L = (Phi^T Phi + n lambda I_d)^{-1} Phi^T y_t minimizes (14)",
         _check_normal_equation,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            _READOUT,
+            (_FEATURES.T * _FEATURES + _n * _lam * sp.Identity(theory.d)) ** -1
+            * _FEATURES.T
+            * _LABELS,
+        ),
         assumptions=("explicit instance n = d = 2",),
         quote="Ŵ_L = (Φ^TΦ + nλI_d)^{−1} Φ^T y_t (121)",
         reading=Reading.PRINTED,
@@ -638,6 +710,12 @@ CLAIMS: tuple[Claim, ...] = (
         "lambda) beta_s",
         _check_rank_one_reduction,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            _TRANSFERRED,
+            nt.projected_label_overlap
+            / (nt.projected_norm_squared + _n * _lam)
+            * _SOURCE,
+        ),
         assumptions=("||v_{L-1}|| = 1 (a singular vector)", "n = d = 2"),
         quote="= ((Xβs)^T yt/(∥Xβs∥² + nλ)) βs (126)",
         reading=Reading.PRINTED,
@@ -669,6 +747,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(ridge_transfer_risk_finite) is the finite-n risk of ridge transfer",
         _check_ridge_monte_carlo,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_risk_ridge, theory.ridge_risk_eq128()),
         quote="",
         reading=Reading.EXTENSION,
         regime="(n, d, lambda, theta, sigma) = (10, 15, 0.3, 0.7, 0.4), (30, 8, 1, "
@@ -684,6 +763,11 @@ CLAIMS: tuple[Claim, ...] = (
         "e^{-r^2/2}/(r^2 + n lambda)^k dr",
         _check_spherical_coordinates,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(theory.i1_shifted, _radial_integral(_n + 2, True)),
+            nt.eq(theory.i1_plain, _radial_integral(_n, True)),
+            nt.eq(theory.i2_plain, _radial_integral(_n, False)),
+        ),
         quote="I1(m, λ) = E_z (∥z∥^{m−n+2}/(∥z∥² + nλ)²) = S_{n−1}/(2π)^{n/2} "
         "∫_0^∞ r^{m+1} e^{−r²/2}/(r² + nλ)² dr (129)",
         reading=Reading.PRINTED,
@@ -699,38 +783,12 @@ CLAIMS: tuple[Claim, ...] = (
         "with the mpmath reference",
         _check_float64_integrals,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.f64_radial_integral, nt.reference_radial_integral),
         quote="",
         reading=Reading.EXTENSION,
         regime="our float64 quadrature at n = 3, 7, 300, 30000 and lambda = 0, "
         "1e-6, 0.5, 10 against the mpmath reference, tolerance 1e-13 from ~500 "
         "summed terms",
-    ),
-    Claim(
-        SOURCE_ID,
-        "131",
-        "substitution",
-        Kind.IDENTITY,
-        "u = r^2/2: I_1(n) is proportional to 2^{n/2} int u^{n/2} e^{-u}/(2u + n "
-        "lambda)^2 du",
-        RelationCheck(_substitution_131, _judge_ratio),
-        Status.HOLDS,
-        formula=_substitution_131,
-        quote="I1(n, λ) ∝ 2^{n/2} ∫ u^{n/2} e^{−u}/(2u + nλ)² du (131)",
-        reading=Reading.PRINTED,
-        regime="all n, u > 0, lambda >= 0 symbolic, with the text's u = r²/2",
-    ),
-    Claim(
-        SOURCE_ID,
-        "132",
-        "substitution",
-        Kind.IDENTITY,
-        "t = u/n: = n (2n)^{n/2} int t^{n/2} e^{-nt}/(2nt + n lambda)^2 dt",
-        RelationCheck(_substitution_132, _judge_ratio),
-        Status.HOLDS,
-        formula=_substitution_132,
-        quote="= n(2n)^{n/2} ∫ t^{n/2} e^{−nt}/(2nt + nλ)² dt (132)",
-        reading=Reading.PRINTED,
-        regime="all n, t > 0, lambda >= 0 symbolic, with the text's t = u/n",
     ),
     Claim(
         SOURCE_ID,
@@ -757,6 +815,12 @@ CLAIMS: tuple[Claim, ...] = (
         "O(1/n^2), a from the next term of Laplace's method",
         _check_laplace_accuracy,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            sp.Integral(theory.ridge_i1_eq132(), (theory.t, 0, sp.oo))
+            / theory.ridge_i1_eq135()
+            - 1,
+            nt.laplace_coefficient / _n + nt.inverse_order(_n, 2),
+        ),
         quote="the limit n → ∞ is exact since corrections to the saddle point value "
         "are subleading in n.",
         reading=Reading.INTERPRETATION,
@@ -819,6 +883,9 @@ CLAIMS: tuple[Claim, ...] = (
         "I_1(n, lambda) ~ 1/(n(1+lambda)^2): n I_1 -> 1/(1+lambda)^2, at rate 1/n",
         lambda: _check_integral_limit("138"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            _n * theory.i1_plain, 1 / (1 + _lam) ** 2 + nt.inverse_order(_n, 1)
+        ),
         quote="= 1/(n(1+λ)²) (138)",
         reading=Reading.INTERPRETATION,
         regime="limit for every lambda (exact expansion); rate at lambda = 0.3, "
@@ -833,6 +900,9 @@ CLAIMS: tuple[Claim, ...] = (
         "I_1(n+2, lambda) -> 1/(1+lambda)^2, at rate 1/n",
         lambda: _check_integral_limit("139"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            theory.i1_shifted, 1 / (1 + _lam) ** 2 + nt.inverse_order(_n, 1)
+        ),
         quote="I1(n+2, λ) = 1/(1+λ)² (139)",
         reading=Reading.INTERPRETATION,
         regime="limit for every lambda (exact expansion); rate at lambda = 0.3, "
@@ -846,6 +916,9 @@ CLAIMS: tuple[Claim, ...] = (
         "I_2(n, lambda) -> 1/(1+lambda), at rate 1/n",
         lambda: _check_integral_limit("140"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            theory.i2_plain, 1 / (1 + _lam) + nt.inverse_order(_n, 1)
+        ),
         quote="I2(n, λ) = 1/(1+λ) (140)",
         reading=Reading.INTERPRETATION,
         regime="limit for every lambda (exact expansion); rate at lambda = 0.3, "
@@ -876,6 +949,10 @@ CLAIMS: tuple[Claim, ...] = (
         "as c1/n with the c1 of the 1/n expansion",
         _check_ridge_rate,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            theory.risk_ridge - theory.ridge_risk_eq141(),
+            nt.rate_coefficient / _n + nt.inverse_order(_n, 2),
+        ),
         quote="",
         reading=Reading.EXTENSION,
         regime="lambda = 0.5, theta = pi/4, sigma = 0.5, n = 200..6400: the finite-n "
@@ -890,6 +967,7 @@ CLAIMS: tuple[Claim, ...] = (
         "[0, pi/2]",
         _check_ridge_strictly_increasing,
         Status.FAILS,
+        formula=lambda: nt.gt(sp.Derivative(theory.ridge_risk_eq141(), _lam), 0),
         quote="This is a strictly increasing function in λ ≥ 0 for any θ ∈ [0, π/2], "
         "which implies that the optimal regularization value is λ∗ = 0.",
         reading=Reading.PROSE,
@@ -911,5 +989,49 @@ CLAIMS: tuple[Claim, ...] = (
         reading=Reading.EXTENSION,
         regime="lambda >= 0, theta in [0, pi/2] symbolic: nondecreasing, strictly "
         "iff cos theta != 0 (ours)",
+    ),
+)
+
+
+#: The chain (129)-(133) of the proof of Theorem 3.8: I_1(n) as a Laplace integral.
+DERIVATIONS: tuple[Derivation, ...] = (
+    Derivation(
+        source=SOURCE_ID,
+        equation="131-133",
+        label="i1-laplace",
+        title="I_1(n, lambda) brought to Laplace form",
+        start=_eq129_without_coefficient,
+        steps=(
+            Step(
+                lambda: sp.Integral(theory.ridge_i1_eq131(), (theory.u, 0, sp.oo)),
+                "We have introduced the change of variables u = r²/2 in the first "
+                "line (quoted)",
+                equation="131",
+                quote="I1(n, λ) ∝ 2^{n/2} ∫ u^{n/2} e^{−u}/(2u + nλ)² du (131)",
+                judge=_change_of_variables(theory.r, sp.sqrt(2 * theory.u), theory.u),
+            ),
+            Step(
+                lambda: sp.Integral(theory.ridge_i1_eq132(), (theory.t, 0, sp.oo)),
+                "t = u/n in the second line (quoted)",
+                equation="132",
+                quote="= n(2n)^{n/2} ∫ t^{n/2} e^{−nt}/(2nt + nλ)² dt (132)",
+                judge=_change_of_variables(theory.u, _n * theory.t, theory.t),
+            ),
+            Step(
+                _eq133,
+                "f(t) = ½ log t − t and g(t) = (2nt + nλ)^{−2} (quoted): "
+                "t^{n/2} e^{-nt} = e^{n f(t)}",
+                equation="133",
+                quote="= n(2n)^{n/2} ∫ g(t) e^{nf(t)} dt (133)",
+                judge=_change_of_variables(theory.t, theory.t, theory.t),
+            ),
+        ),
+        quote="To avoid cluttering the notation, we ignore the coefficient "
+        "S_{n−1}/(2π)^{n/2} while solving the integral and restore it at the end "
+        "of the calculation. Then",
+        reading=Reading.PRINTED,
+        regime="all n > 0, lambda >= 0 symbolic, r, u, t > 0, with the text's "
+        "substitutions u = r²/2 and t = u/n (the coefficient set aside, as the "
+        "text does)",
     ),
 )

@@ -36,6 +36,7 @@ from implicit_bias.claims.engine import (
     time_limit,
 )
 from implicit_bias.sources.features_are_fate._common import all_hold
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_risks as numerics
 from implicit_bias.theory import transfer_risks as tr
@@ -701,6 +702,9 @@ CLAIMS: tuple[Claim, ...] = (
         "becomes infinite as gamma -> 1-",
         _check_double_descent_beyond_regime,
         Status.FAILS,
+        formula=lambda: nt.lt(
+            sp.Derivative(tr.scratch_risk_overparameterized(), _GAMMA), 0
+        ),
         assumptions=(*_OVER, "sigma >= 0 (any noise level)"),
         budget_seconds=_BUDGET,
         quote="",
@@ -920,6 +924,14 @@ CLAIMS: tuple[Claim, ...] = (
         "as sigma increases, the region of negative transfer shrinks",
         _check_noise_shrinks,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.ge(sp.Derivative(tr.negative_transfer_quadratic(), _SIGMA), 0),
+            nt.lt(sp.Derivative(tr.negative_transfer_discriminant(), _SIGMA), 0),
+            nt.gt(
+                sp.Derivative(tr.underparameterized_negative_transfer_gamma(), _SIGMA),
+                0,
+            ),
+        ),
         assumptions=(*_DEEP_LINEAR, "0 < sigma < 1"),
         budget_seconds=_BUDGET,
         quote="As σ increases, the region of negative transfer shrinks, since the "
@@ -937,6 +949,14 @@ CLAIMS: tuple[Claim, ...] = (
         "component sin theta grows",
         _check_angle_degrades,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.lt(
+                sp.Derivative(tr.linear_transferability_overparameterized(), _THETA), 0
+            ),
+            nt.lt(
+                sp.Derivative(tr.linear_transferability_underparameterized(), _THETA), 0
+            ),
+        ),
         assumptions=(*_DEEP_LINEAR, "theta in [0, pi/2]"),
         budget_seconds=_BUDGET,
         quote="at fixed γ and σ, i.e., fixing the number of datapoints and label "
@@ -955,6 +975,15 @@ CLAIMS: tuple[Claim, ...] = (
         "persists at theta = pi/2 (anomalous positive transfer)",
         _check_anomalous_positive,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.gt(
+                tr.linear_transferability_overparameterized().subs(_THETA, sp.pi / 2), 0
+            ),
+            nt.gt(
+                tr.linear_transferability_underparameterized().subs(_THETA, sp.pi / 2),
+                0,
+            ),
+        ),
         assumptions=(*_DEEP_LINEAR, "theta = pi/2", "sigma > 0"),
         budget_seconds=_BUDGET,
         quote="the two regions of negative transfer in Fig. 1 are separated by "
@@ -972,6 +1001,40 @@ CLAIMS: tuple[Claim, ...] = (
         "evaluated T_lt to rounding, with T_lt < 0 between gamma_- and gamma_+",
         _check_boundaries_numeric,
         Status.HOLDS,
+        formula=lambda: nt.both(
+            nt.eq(
+                sp.Subs(
+                    tr.linear_transferability_overparameterized(),
+                    _GAMMA,
+                    tr.gamma_minus_atom,
+                ),
+                0,
+            ),
+            nt.eq(
+                sp.Subs(
+                    tr.linear_transferability_overparameterized(),
+                    _GAMMA,
+                    tr.gamma_plus_atom,
+                ),
+                0,
+            ),
+            nt.eq(
+                sp.Subs(
+                    tr.linear_transferability_underparameterized(),
+                    _GAMMA,
+                    tr.underparameterized_negative_transfer_gamma(),
+                ),
+                0,
+            ),
+            nt.lt(
+                sp.Subs(
+                    tr.linear_transferability_overparameterized(),
+                    _GAMMA,
+                    (tr.gamma_minus_atom + tr.gamma_plus_atom) / 2,
+                ),
+                0,
+            ),
+        ),
         assumptions=_DEEP_LINEAR,
         budget_seconds=_BUDGET,
         quote="",
@@ -1041,6 +1104,10 @@ CLAIMS: tuple[Claim, ...] = (
         "negatively for theta > pi/3; for gamma > 1 the transferability is 0",
         _check_finetune_sign,
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            sp.sign(tr.finetune_transferability_overparameterized()),
+            sp.sign(sp.pi / 3 - _THETA),
+        ),
         assumptions=(*_DEEP_LINEAR, "theta in [0, pi]"),
         budget_seconds=_BUDGET,
         quote="For θ < π/3, the pretrained features are beneficial, leading to "
@@ -1059,6 +1126,7 @@ CLAIMS: tuple[Claim, ...] = (
         "SymPy expressions at 50 digits to a few units of roundoff",
         _check_evaluators,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.f64_transfer_value, nt.reference_transfer_value),
         assumptions=("float64 arguments taken exactly",),
         budget_seconds=_BUDGET,
         quote="",

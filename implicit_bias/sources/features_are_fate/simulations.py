@@ -36,6 +36,7 @@ from implicit_bias.claims.engine import (
     conjunction,
 )
 from implicit_bias.sources.features_are_fate._common import mean_close
+from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics.transfer_asymptotics import (
     ridge_transfer_risk_finite,
@@ -49,6 +50,7 @@ from implicit_bias.numerics.transfer_risks import (
     scratch_risk,
 )
 from implicit_bias.theory import transfer_asymptotics as asymptotics
+from implicit_bias.theory import transfer_risks as tr
 from implicit_bias.validation.transfer_experiments import (
     ENDPOINT_PREDICTED_ORDERS,
     EndpointErrors,
@@ -458,6 +460,10 @@ CLAIMS: tuple[Claim, ...] = (
         "rank one (beta_s v^T); distance sigma_2/sigma_1 of order alpha^(L-1)",
         lambda: _check_order("rank-one", "sigma_2/sigma_1 of W_1...W_{L-1}"),
         Status.HOLDS,
+        formula=lambda: nt.le(
+            nt.rank_one_residual,
+            nt.order_constant * asymptotics.alpha ** (asymptotics.depth - 1),
+        ),
         assumptions=(
             "gradient flow (midpoint integrator), init alpha W_bar with (22)",
         ),
@@ -482,6 +488,7 @@ CLAIMS: tuple[Claim, ...] = (
         "error of order alpha",
         lambda: _check_order("scratch", "|beta - X^+ y|"),
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.scratch_endpoint_error, nt.order(1)),
         assumptions=("n < d, init alpha W_bar with (22)",),
         budget_seconds=30.0,
         quote=(
@@ -504,6 +511,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(exact finite-size form: scratch_risk_finite)",
         _check_scratch_risk,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_risk_scratch, tr.scratch_risk()),
         quote=("E_D R = (1−γ)^2+γσ^2 / (1−γ) for γ < 1; σ^2/(γ−1) for γ > 1"),
         reading=Reading.PRINTED,
         regime=(
@@ -522,6 +530,7 @@ CLAIMS: tuple[Claim, ...] = (
         "target data",
         _check_linear_transfer_risk,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_risk_linear, tr.linear_transfer_risk()),
         quote=("E_D R_lt = sin^2θ + (σ^2 + sin^2θ)/(n − 2)."),
         reading=Reading.PRINTED,
         regime=(
@@ -539,6 +548,9 @@ CLAIMS: tuple[Claim, ...] = (
         "the slices theta = pi/8, pi/4, 3pi/8",
         lambda: _check_transferability_slices("linear"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.gd_transferability_linear, tr.linear_transferability()
+        ),
         assumptions=("finite d = 60: exact finite-size bias allowed for",),
         budget_seconds=60.0,
         quote=(
@@ -563,6 +575,9 @@ CLAIMS: tuple[Claim, ...] = (
         "grid, from Monte Carlo over draws of the target data",
         lambda: _check_transferability_surface("linear"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.mc_transferability_linear, tr.linear_transferability()
+        ),
         assumptions=("alpha -> 0 endpoints in closed form, d = 80",),
         quote=(
             "(a) The theoretical transferability surface (13) as a function of "
@@ -585,6 +600,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(1 + lambda)^2 (exact finite-n form eq. 128)",
         _check_ridge_risk,
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.mc_risk_ridge, tr.ridge_transfer_risk()),
         quote=("lim_{n→∞} E_D R_lt^λ = 1 − cos^2θ (1+2λ)/(1+λ)^2"),
         reading=Reading.PRINTED,
         regime=(
@@ -602,6 +618,10 @@ CLAIMS: tuple[Claim, ...] = (
         "model fine-tuned by gradient flow",
         lambda: _check_finetune_risk(corrected=False),
         Status.FAILS,
+        formula=lambda: nt.eq(
+            nt.mc_finetune_excess,
+            tr.finetune_risk_overparameterized() - tr.scratch_risk_overparameterized(),
+        ),
         assumptions=("sigma = 1 > 0; the endpoint is the gradient-flow one",),
         quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
         reading=Reading.PRINTED,
@@ -622,6 +642,9 @@ CLAIMS: tuple[Claim, ...] = (
         "eq. (16) is the case sigma = 0",
         lambda: _check_finetune_risk(corrected=True),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.mc_finetune_excess, asymptotics.finetune_risk_limit_corrected()
+        ),
         corrects=_claim_id("16", "monte-carlo"),
         quote=("E_D R_ft = E_D R_sc + (1 − γ)(1 − 2cosθ) for γ ≤ 1"),
         reading=Reading.EXTENSION,
@@ -640,6 +663,9 @@ CLAIMS: tuple[Claim, ...] = (
         "(17) on the slices theta = pi/8, pi/4, 3pi/8 (sigma = 0.2)",
         lambda: _check_transferability_slices("finetune"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.gd_transferability_finetune, tr.finetune_transferability()
+        ),
         assumptions=("sigma = 0.2: the correction of eq. (142), <= 0.008, as bias",),
         budget_seconds=60.0,
         quote=(
@@ -664,6 +690,9 @@ CLAIMS: tuple[Claim, ...] = (
         "gamma) grid, from Monte Carlo over draws of the target data (sigma = 0.2)",
         lambda: _check_transferability_surface("finetune"),
         Status.HOLDS,
+        formula=lambda: nt.eq(
+            nt.mc_transferability_finetune, tr.finetune_transferability()
+        ),
         assumptions=(
             "gradient-flow endpoint; the correction of eq. (142) allowed as bias",
         ),
@@ -687,6 +716,7 @@ CLAIMS: tuple[Claim, ...] = (
         "W_l = sigma_l u_l v_l^T + O(alpha^2) for all time",
         _check_first_layer_as_printed,
         Status.FAILS,
+        formula=lambda: nt.eq(nt.first_layer_residual, nt.order(2)),
         budget_seconds=30.0,
         quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
         reading=Reading.PRINTED,
@@ -705,6 +735,7 @@ CLAIMS: tuple[Claim, ...] = (
         "squared norms)",
         lambda: _check_order("first-layer", "sigma_2/sigma_1 of W_1", depths=(3,)),
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.first_layer_residual, nt.order(1)),
         corrects=_claim_id("50", "as-printed"),
         budget_seconds=30.0,
         quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
@@ -723,6 +754,10 @@ CLAIMS: tuple[Claim, ...] = (
         "beta_s; error of order alpha^(2(L-1))",
         lambda: _check_order("linear", "|beta - b beta_s| (rank-one plateau)"),
         Status.HOLDS,
+        formula=lambda: nt.le(
+            nt.linear_endpoint_error,
+            nt.order_constant * asymptotics.alpha ** (2 * (asymptotics.depth - 1)),
+        ),
         assumptions=(
             "transfer stopped on the rank-one plateau (t << alpha^(-2(L-1)))",
         ),
@@ -743,6 +778,9 @@ CLAIMS: tuple[Claim, ...] = (
         "fine-tuning from alpha -> 0 ends at X^+ y + (I - P_row(X)) beta_s",
         _check_printed_finetune_endpoint,
         Status.FAILS,
+        formula=lambda: nt.eq(
+            sp.Limit(nt.printed_finetune_error, asymptotics.alpha, 0), 0
+        ),
         assumptions=("n < d, label noise sigma > 0",),
         budget_seconds=30.0,
         quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
@@ -762,6 +800,7 @@ CLAIMS: tuple[Claim, ...] = (
         "A = ||(I - P) beta_s||^2, B = ||X^+ y||^2; error of order alpha^2",
         lambda: _check_order("finetune", "|beta - corrected (142)|"),
         Status.HOLDS,
+        formula=lambda: nt.eq(nt.corrected_finetune_error, nt.order(2)),
         corrects=_claim_id("142", "gd-as-printed"),
         budget_seconds=30.0,
         quote=("lim_{α→0} lim_{t→∞} β_ft(t) = β_sc + (I − P_row(X)) β_s"),
