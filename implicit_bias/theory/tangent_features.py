@@ -54,7 +54,9 @@ __all__ = [
     "squared_deviation",
     "squared_tilde_parametric",
     "squared_tilde_root",
+    "taylor_minimizer_leading",
     "taylor_second_derivative",
+    "taylor_slope_constant",
     "theorem1_parameters",
     "theorem1_transform",
     "unit_projector",
@@ -341,3 +343,28 @@ def conjugate_objective_corrected(omega: Penalty, v_value: sp.Expr) -> sp.Expr:
 def taylor_second_derivative(z_of_v: sp.Expr, v_value: sp.Expr = v) -> sp.Expr:
     r"""Eq. (25): :math:`2/z^{*2} - 4 (v/z^{*3})\,\partial z^*/\partial v`."""
     return 2 / z_of_v**2 - 4 * v_value / z_of_v**3 * sp.diff(z_of_v, v_value)
+
+
+def taylor_minimizer_leading(v_value: sp.Expr = v, exponent: sp.Expr = p) -> sp.Expr:
+    r"""The minimizer the text plugs into eq. (26): :math:`p|z^*-1|^{p-1} = 2v^2`.
+
+    .. math:: z^* = 1 + \left(\tfrac{2v^2}{p}\right)^{1/(p-1)}
+
+    The leading order of the stationarity :math:`\partial\omega(z^*) \ni 2v^2/z^{*3}`
+    for :math:`\omega(z) = |z-1|^p + o(|z-1|^p)`, "exact as :math:`v\to 0^+`"
+    (proof of Proposition 3, before eq. (26)); defined for :math:`p \ne 1`.
+    """
+    exponent = sp.sympify(exponent)
+    return 1 + (2 * v_value**2 / exponent) ** (1 / (exponent - 1))
+
+
+def taylor_slope_constant(exponent: sp.Expr = p) -> sp.Expr:
+    r"""The constant :math:`C_p` of eq. (26), which the text leaves unnamed.
+
+    .. math:: C_p = \frac{2}{p-1}\left(\frac{2}{p}\right)^{1/(p-1)}
+
+    From :func:`taylor_minimizer_leading`:
+    :math:`\partial z^*/\partial v = C_p v^{1 - 2(p-2)/(p-1)}`.
+    """
+    exponent = sp.sympify(exponent)
+    return 2 / (exponent - 1) * (2 / exponent) ** (1 / (exponent - 1))

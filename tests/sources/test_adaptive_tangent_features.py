@@ -7,7 +7,12 @@ import re
 import pytest
 import sympy as sp
 
-from implicit_bias.sources.adaptive_tangent_features import numeric, symbolic
+from implicit_bias.sources.adaptive_tangent_features import (
+    SOURCE,
+    appendix_a,
+    numeric,
+    symbolic,
+)
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from implicit_bias.claims.engine import (
     Basis,
@@ -18,10 +23,10 @@ from implicit_bias.claims.engine import (
     run_claims,
     unique_ids,
 )
-from implicit_bias.theory.tangent_features import GLYPHS
 from tests.claims.claim_checks import assert_failures_are_refutations
 
-CLAIMS = symbolic.CLAIMS + numeric.CLAIMS
+STEPS = tuple(claim for chain in appendix_a.DERIVATIONS for claim in chain.claims)
+CLAIMS = symbolic.CLAIMS + numeric.CLAIMS + STEPS
 QUICK = [claim for claim in CLAIMS if not claim.slow]
 
 #: Equations and statements of the paper this module must cover (the brief's
@@ -102,20 +107,20 @@ def test_symbolic_claims_are_exact_where_sympy_decides(
     # Only the radical (Ferrari) root is checked numerically, at 50 digits, and
     # the second-order condition in ball arithmetic at sampled points.
     inexact = {"squared-radicals": Basis.NUMERICAL, "power-minimum": Basis.CERTIFIED}
-    for claim in symbolic.CLAIMS:
+    for claim in symbolic.CLAIMS + STEPS:
         basis = results[claim.id].verdict.basis
         assert basis == inexact.get(claim.label, Basis.PROOF), claim.id
 
 
-def test_formulas_typeset_in_paper_notation() -> None:
-    for claim in CLAIMS:
-        if claim.formula is None:
-            continue
+def test_every_claim_has_a_formula_in_paper_notation() -> None:
+    glyphs = dict(SOURCE.glyphs)
+    for claim in SOURCE.all_claims():
+        assert claim.formula is not None, claim.id
         formula = claim.formula()
         symbols = {s for s in formula.free_symbols if not isinstance(s, sp.Indexed)}
-        assert symbols <= set(GLYPHS), claim.id
-        text = sp.latex(formula, symbol_names=GLYPHS)
-        assert not re.search(r"omega_tilde|(?<!\\)beta", text), claim.id
+        assert symbols <= set(glyphs), (claim.id, symbols - set(glyphs))
+        text = sp.latex(formula, symbol_names=glyphs)
+        assert not re.search(r"omega_tilde|(?<!\\)beta|_star|_norm|_GD", text), claim.id
 
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:

@@ -1,12 +1,15 @@
 """Claims of adaptive-tangent-features: the derivation, its numbers, its networks.
 
-:mod:`.symbolic` checks eqs. (4)-(29) and Appendix A with SymPy; :mod:`.numeric`
-checks the effective and joint penalties (eqs. (11)-(12), Propositions 3-4)
-against their references; :mod:`.simulations` solves the relaxed problems
-directly (Theorem 1, Lemma 5) and trains NumPy MLPs (Figure 1, eq. (19)).
+:mod:`.symbolic` checks eqs. (4)-(29) and Appendix A with SymPy, and
+:mod:`.appendix_a` writes the Taylor argument (24)-(26) as derivation chains;
+:mod:`.numeric` checks the effective and joint penalties (eqs. (11)-(12),
+Propositions 3-4) against their references; :mod:`.simulations` solves the
+relaxed problems directly (Theorem 1, Lemma 5) and trains NumPy MLPs (Figure 1,
+eq. (19)); :mod:`.notation` holds the symbols of the claims' formulas.
 """
 
 from implicit_bias.claims.source import Citation, Source
+from implicit_bias.sources.adaptive_tangent_features import appendix_a, notation
 from implicit_bias.theory import tangent_features as tangent_features_theory
 from implicit_bias.sources.adaptive_tangent_features.numeric import (
     CLAIMS as NUMERIC_CLAIMS,
@@ -54,7 +57,12 @@ SOURCE = Source(
     title="An adaptive tangent feature perspective of neural networks",
     citation=CITATION,
     claims=CLAIMS,
-    glyphs=tangent_features_theory.GLYPHS,
+    derivations=appendix_a.DERIVATIONS,
+    glyphs={
+        **tangent_features_theory.GLYPHS,
+        **notation.GLYPHS,
+        **appendix_a.GLYPHS,
+    },
     regimes={},
     description=(
         "Linear models in tangent feature space with learned feature "

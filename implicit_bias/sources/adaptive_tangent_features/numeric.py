@@ -29,6 +29,7 @@ import sympy as sp
 from numpy.typing import NDArray
 from scipy import optimize
 
+from implicit_bias.sources.adaptive_tangent_features import notation as nt
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import (
@@ -789,6 +790,72 @@ def _check_diagonal_unconstrained() -> Verdict:
     )
 
 
+# --- formulas: what each check compares, for the ledger
+
+
+def _formula_footnote1() -> sp.Basic:
+    return sp.And(
+        sp.Eq(nt.penalty(nt.M_prime), nt.penalty(nt.M)),
+        sp.Eq(nt.M_prime * nt.theta_prime, nt.M * nt.theta),
+    )
+
+
+def _formula_join_numerics() -> sp.Basic:
+    return sp.Eq(nt.join_evaluated(theory.v), nt.join(theory.v))
+
+
+def _formula_tilde_numerics() -> sp.Basic:
+    return sp.Eq(nt.omega_tilde_evaluated(theory.v), nt.omega_tilde(theory.v))
+
+
+def _formula_tilde_closed_forms() -> sp.Basic:
+    u_of_w, tilde_of_w = theory.power_tilde_parametric()
+    return sp.Eq(nt.omega_tilde_evaluated(sp.sqrt(u_of_w)), tilde_of_w)
+
+
+def _formula_increasing_concave() -> sp.Basic:
+    value, u = theory.omega_tilde_value, theory.u
+    return sp.And(
+        sp.Ge(sp.Derivative(value, u), 0), sp.Le(sp.Derivative(value, (u, 2)), 0)
+    )
+
+
+def _formula_strict_increase() -> sp.Basic:
+    return sp.Lt(nt.omega_tilde(nt.v1), nt.omega_tilde(nt.v2))
+
+
+def _formula_small_v() -> sp.Basic:
+    v = theory.v
+    return sp.Eq(sp.Limit(nt.omega_tilde(v) / v**2, v, 0, "+"), 1)
+
+
+def _formula_prop4() -> sp.Basic:
+    return sp.And(sp.Eq(nt.join(1), 0), sp.Lt(nt.join(nt.v1), nt.join(nt.v2)))
+
+
+def _formula_join_minimizer_range() -> sp.Basic:
+    return sp.And(sp.Le(1, nt.z_star), sp.Le(nt.z_star, theory.v))
+
+
+def _formula_alignment_as_printed() -> sp.Basic:
+    return sp.Eq(nt.frobenius_minimum, nt.frobenius_aligned)
+
+
+def _formula_alignment_pairing() -> sp.Basic:
+    return sp.Eq(nt.frobenius_minimum, nt.frobenius_paired)
+
+
+def _formula_scalar_reduction() -> sp.Basic:
+    return sp.Eq(nt.scalar_minimum, nt.join_tilde(nt.singular_value))
+
+
+def _formula_separable() -> sp.Basic:
+    return sp.Eq(
+        nt.effective_penalty(theory.beta),
+        sp.Sum(nt.omega_tilde(nt.beta_entry[nt.j]), (nt.j, 1, nt.P)),
+    )
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -810,6 +877,7 @@ CLAIMS: tuple[Claim, ...] = (
             "20 random Gaussian 5 x 5 M and theta (seed 6), float64: footnote 1 "
             "states it for any M"
         ),
+        formula=_formula_footnote1,
     ),
     Claim(
         SOURCE_ID,
@@ -830,6 +898,7 @@ CLAIMS: tuple[Claim, ...] = (
             "1e5]: software accuracy, not a statement of the source"
         ),
         budget_seconds=30,
+        formula=_formula_join_numerics,
     ),
     Claim(
         SOURCE_ID,
@@ -847,6 +916,7 @@ CLAIMS: tuple[Claim, ...] = (
             "[1e-5, 1e5], 7 penalties: software accuracy, not a statement of the source"
         ),
         budget_seconds=30,
+        formula=_formula_tilde_numerics,
     ),
     Claim(
         SOURCE_ID,
@@ -863,6 +933,7 @@ CLAIMS: tuple[Claim, ...] = (
             "omega_tilde / omega_join at points of our parametric closed forms (w "
             "from 1e-6 to 1000): software accuracy against our derivations"
         ),
+        formula=_formula_tilde_closed_forms,
     ),
     Claim(
         SOURCE_ID,
@@ -880,6 +951,7 @@ CLAIMS: tuple[Claim, ...] = (
             "on 201 equally spaced points of [0, 50]"
         ),
         assumptions=("the 7 penalties of PENALTIES",),
+        formula=_formula_increasing_concave,
     ),
     Claim(
         SOURCE_ID,
@@ -901,6 +973,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         corrects=_claim_id("prop-3", "strict-increase-as-proved"),
         assumptions=("the 7 coercive penalties of PENALTIES",),
+        formula=_formula_strict_increase,
     ),
     Claim(
         SOURCE_ID,
@@ -917,6 +990,7 @@ CLAIMS: tuple[Claim, ...] = (
             "3's v -> 0"
         ),
         assumptions=("the 7 penalties of PENALTIES",),
+        formula=_formula_small_v,
     ),
     Claim(
         SOURCE_ID,
@@ -937,6 +1011,7 @@ CLAIMS: tuple[Claim, ...] = (
             "120 points of 1 + [1e-3, 1e3]"
         ),
         assumptions=("4 pairs from PENALTIES",),
+        formula=_formula_prop4,
     ),
     Claim(
         SOURCE_ID,
@@ -957,6 +1032,7 @@ CLAIMS: tuple[Claim, ...] = (
             "v^3]: the proof of Proposition 4"
         ),
         assumptions=("4 pairs from PENALTIES", "v in {1.05, 2, 30}"),
+        formula=_formula_join_minimizer_range,
     ),
     Claim(
         SOURCE_ID,
@@ -980,6 +1056,7 @@ CLAIMS: tuple[Claim, ...] = (
             "diag(3, 6/5), U, V permutations"
         ),
         budget_seconds=30,
+        formula=_formula_alignment_as_printed,
     ),
     Claim(
         SOURCE_ID,
@@ -1002,6 +1079,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         corrects=_claim_id("27", "alignment-as-printed"),
         budget_seconds=30,
+        formula=_formula_alignment_pairing,
     ),
     Claim(
         SOURCE_ID,
@@ -1024,6 +1102,7 @@ CLAIMS: tuple[Claim, ...] = (
             "17]: the proof of Lemma 5"
         ),
         budget_seconds=30,
+        formula=_formula_scalar_reduction,
     ),
     Claim(
         SOURCE_ID,
@@ -1043,5 +1122,6 @@ CLAIMS: tuple[Claim, ...] = (
             "over [e^-3, e^8]: Appendix A.1"
         ),
         assumptions=("the 7 penalties of PENALTIES",),
+        formula=_formula_separable,
     ),
 )

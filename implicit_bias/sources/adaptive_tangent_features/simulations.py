@@ -48,7 +48,9 @@ import math
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
+from implicit_bias.sources.adaptive_tangent_features import notation as nt
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import (
@@ -611,6 +613,67 @@ def _check_hidden_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verdi
     )
 
 
+# --- formulas: what each check compares, for the ledger
+
+
+def _formula_path_average() -> sp.Basic:
+    return sp.Eq(nt.function_change, nt.path_average)
+
+
+def _formula_direct_minimum() -> sp.Basic:
+    return sp.Eq(nt.minimum_4, nt.omega_tilde(nt.beta_norm))
+
+
+def _formula_direct_minimizer() -> sp.Basic:
+    s = sp.Symbol("s", positive=True)
+    return sp.And(
+        sp.Eq(
+            nt.M_gd,
+            nt.identity + (s - 1) * nt.beta_hat * nt.beta_hat_t / nt.beta_norm**2,
+        ),
+        sp.Eq(nt.theta_gd, nt.theta_0 + nt.beta_hat / s),
+    )
+
+
+def _formula_direct_kernel() -> sp.Basic:
+    s = sp.Symbol("s", positive=True)
+    return sp.Eq(
+        nt.kernel_gd,
+        nt.kernel_0_train + (s**2 - 1) * nt.beta_norm**-2 * nt.label_kernel,
+    )
+
+
+def _formula_figure1() -> sp.Basic:
+    return sp.Gt(nt.alignment_sign, nt.alignment_linear)
+
+
+def _formula_kernel_alignment() -> sp.Basic:
+    return sp.Gt(nt.alignment_adapted, nt.alignment_initial)
+
+
+def _formula_readout() -> sp.Basic:
+    return sp.Gt(nt.readout_share, nt.half)
+
+
+def _formula_hidden_layers() -> sp.Basic:
+    return sp.Gt(1 - nt.readout_share, nt.half)
+
+
+def _formula_lemma5_minimum() -> sp.Basic:
+    return sp.Eq(
+        nt.minimum_27,
+        sp.Sum(nt.join_tilde(nt.singular_values[nt.j]), (nt.j, 1, sp.Min(nt.P, nt.Q))),
+    )
+
+
+def _formula_shared_singular_vectors() -> sp.Basic:
+    return sp.And(
+        sp.Eq(nt.M1, nt.U * nt.S1 * nt.U_t),
+        sp.Eq(nt.M2, nt.V * nt.S2 * nt.V_t),
+        sp.Eq(nt.W, nt.U * nt.Sigma * nt.V_t),
+    )
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -634,6 +697,7 @@ CLAIMS: tuple[Claim, ...] = (
             "eq. (2) for any theta"
         ),
         assumptions=("quadrature error O(1/nodes) from activation switches",),
+        formula=_formula_path_average,
     ),
     Claim(
         SOURCE_ID,
@@ -656,6 +720,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("omega = |z-1|^p, p in {2, 4} (smooth enough to descend)",),
         budget_seconds=60.0,
+        formula=_formula_direct_minimum,
     ),
     Claim(
         SOURCE_ID,
@@ -679,6 +744,7 @@ CLAIMS: tuple[Claim, ...] = (
             "non-degenerate minimizer), converged descents: Theorem 1"
         ),
         assumptions=("omega = (z-1)^2 (non-degenerate minimizer)",),
+        formula=_formula_direct_minimizer,
     ),
     Claim(
         SOURCE_ID,
@@ -699,6 +765,7 @@ CLAIMS: tuple[Claim, ...] = (
             "converged descents: Theorem 1"
         ),
         assumptions=("omega = (z-1)^2", "kernel on the training points"),
+        formula=_formula_direct_kernel,
     ),
     Claim(
         SOURCE_ID,
@@ -727,6 +794,7 @@ CLAIMS: tuple[Claim, ...] = (
             f"effect counted beyond {SIGNIFICANCE:g} standard errors",
         ),
         budget_seconds=60.0,
+        formula=_formula_figure1,
     ),
     Claim(
         SOURCE_ID,
@@ -753,6 +821,7 @@ CLAIMS: tuple[Claim, ...] = (
             f"effect counted beyond {SIGNIFICANCE:g} standard errors",
         ),
         budget_seconds=60.0,
+        formula=_formula_kernel_alignment,
     ),
     Claim(
         SOURCE_ID,
@@ -776,6 +845,7 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=("as figure-1-alignment",),
         slow=True,
         budget_seconds=900.0,
+        formula=_formula_figure1,
     ),
     Claim(
         SOURCE_ID,
@@ -804,6 +874,7 @@ CLAIMS: tuple[Claim, ...] = (
             f"change exceeds 1/2 by {SIGNIFICANCE:g} standard errors",
         ),
         budget_seconds=60.0,
+        formula=_formula_readout,
     ),
     Claim(
         SOURCE_ID,
@@ -822,6 +893,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("as readout-carries-change",),
         budget_seconds=60.0,
+        formula=_formula_hidden_layers,
     ),
     Claim(
         SOURCE_ID,
@@ -844,6 +916,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("constraint set {B}", "omega_i = |z-1|^p, p in {2, 4}"),
         budget_seconds=60.0,
+        formula=_formula_lemma5_minimum,
     ),
     Claim(
         SOURCE_ID,
@@ -866,5 +939,6 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("constraint set {B}", "omega_i = |z-1|^p, p in {2, 4}"),
         budget_seconds=60.0,
+        formula=_formula_shared_singular_vectors,
     ),
 )

@@ -25,6 +25,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import acb, arb, ctx
 
+from implicit_bias.sources.adaptive_tangent_features import notation as nt
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from implicit_bias.claims.certify import certified_sign
 from implicit_bias.claims.checks import (
@@ -48,7 +49,7 @@ from implicit_bias.claims.engine import (
 from implicit_bias.theory import diagonal_networks
 from implicit_bias.theory import tangent_features as theory
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "EXPONENTS"]
 
 v, u, w, z, p, s, t = (
     theory.v,
@@ -62,7 +63,7 @@ v, u, w, z, p, s, t = (
 
 #: Exponents p > 1 at which statements about |z-1|^p are checked when SymPy
 #: cannot decide them for symbolic p (1 < p < 2, p = 2 and p > 2 all occur).
-_EXPONENTS: tuple[sp.Rational, ...] = (
+EXPONENTS: tuple[sp.Rational, ...] = (
     sp.Rational(5, 4),
     sp.Rational(3, 2),
     sp.Integer(2),
@@ -309,7 +310,7 @@ def _check_power_second_order() -> Verdict:
     objective = w**p + u / (1 + w) ** 2
     curvature = sp.diff(objective, w, 2).subs(u, u_of_w)
     details = []
-    for exponent in _EXPONENTS:
+    for exponent in EXPONENTS:
         value = sp.simplify(curvature.subs(p, exponent))
         for point in (sp.Rational(1, 100), sp.Integer(1), sp.Integer(100)):
             at_point = value.subs(w, point)
@@ -379,7 +380,7 @@ def _check_prop3_families() -> Verdict:
     details = [f"d omega~/du = {slope}", f"d^2 omega~/du^2 = {curvature}"]
     if not _is_zero(slope - 1 / (1 + w) ** 2):
         return _undecided("; ".join(details))
-    for exponent in _EXPONENTS:
+    for exponent in EXPONENTS:
         if not sp.simplify(du_dw.subs(p, exponent)).is_positive:
             return Verdict.inconclusive(
                 f"SymPy does not show du/dw = {du_dw} positive at p = {exponent}",
@@ -400,11 +401,11 @@ def _small_v_relation() -> sp.Eq:
 
 
 def _judge_small_v(relation: sp.Basic) -> Verdict:
-    """The relation for symbolic p and at each exponent of _EXPONENTS, and
+    """The relation for symbolic p and at each exponent of EXPONENTS, and
     omega~ = v^2 near 0 for |z-1| (p = 1)."""
     parts, details = [], []
     for name, instance in [("symbolic p", relation)] + [
-        (f"p = {exponent}", relation.subs(p, exponent)) for exponent in _EXPONENTS
+        (f"p = {exponent}", relation.subs(p, exponent)) for exponent in EXPONENTS
     ]:
         if not isinstance(instance, sp.Eq):
             return Verdict.inconclusive(
@@ -498,10 +499,10 @@ def _power_tail_relation() -> sp.Eq:
 
 
 def _judge_power_tails(relation: sp.Basic) -> Verdict:
-    """The relation at each exponent of _EXPONENTS (SymPy cannot take the limit
+    """The relation at each exponent of EXPONENTS (SymPy cannot take the limit
     for symbolic p), and the comparison of the tail exponents."""
     parts, details = [], []
-    for exponent in _EXPONENTS:
+    for exponent in EXPONENTS:
         instance = relation.subs(p, exponent)
         if not isinstance(instance, sp.Eq):
             return Verdict.inconclusive(
@@ -743,104 +744,13 @@ def _judge_conjugate(relation: sp.Basic) -> Verdict:
     return verdict
 
 
-# --- eqs. (24)-(26)
-
-
-def _eq24_relation() -> sp.Eq:
-    """d omega~/dv = (d omega~/dw) / (dv/dw) = 2 v/z*^2 along the minimizer curve."""
-    u_of_w, tilde_of_w = theory.power_tilde_parametric()
-    v_of_w = sp.sqrt(u_of_w)
-    return sp.Eq(
-        sp.Derivative(tilde_of_w, w) / sp.Derivative(v_of_w, w),
-        2 * v_of_w / (1 + w) ** 2,
-        evaluate=False,
-    )
-
-
-def _judge_eq24(relation: sp.Basic) -> Verdict:
-    """The relation for symbolic p (exactly), and its right side -> 0 as
-    v -> 0 (w -> 0+) at each exponent of _EXPONENTS."""
-    identity = judge_relation(relation)
-    if identity.status != Status.HOLDS or not isinstance(relation, sp.Eq):
-        return identity.with_detail(f"d omega~/dv - 2v/z*^2: {identity.detail}")
-    limits = _limits(
-        [
-            (f"p = {e}: 2v/z*^2", relation.rhs.subs(p, e), w, 0, sp.Integer(0))
-            for e in _EXPONENTS
-        ]
-    )
-    return conjunction(
-        [identity, limits],
-        f"symbolic p, d omega~/dv = 2 v/z*^2 along the minimizer curve (envelope "
-        f"theorem): {identity.detail}; -> 0 as v -> 0: {limits.detail}",
-    )
+# --- eq. (26): the case split (the chains of (24)-(26) are in .appendix_a)
 
 
 def _second_derivative_at_zero(u_of_w: sp.Expr) -> sp.Expr:
     v_of_w = sp.sqrt(u_of_w)
     dz_dv = 1 / sp.diff(v_of_w, w)
     return 2 / (1 + w) ** 2 - 4 * v_of_w / (1 + w) ** 3 * dz_dv
-
-
-def _eq25_relation() -> sp.Eq:
-    """d^2 omega~/dv^2 = 2/z*^2 - 4 v/z*^3 dz*/dv along the minimizer curve
-    (derivatives in v as derivatives in w over dv/dw)."""
-    u_of_w, tilde_of_w = theory.power_tilde_parametric()
-    v_of_w = sp.sqrt(u_of_w)
-    dv_dw = sp.Derivative(v_of_w, w)
-    return sp.Eq(
-        sp.Derivative(sp.Derivative(tilde_of_w, w) / dv_dw, w) / dv_dw,
-        2 / (1 + w) ** 2 - 4 * v_of_w / (1 + w) ** 3 / dv_dw,
-        evaluate=False,
-    )
-
-
-def _judge_eq25(relation: sp.Basic) -> Verdict:
-    """The relation for symbolic p (exactly), and its right side -> 2 as
-    v -> 0 (w -> 0+) at each exponent of _EXPONENTS."""
-    identity = judge_relation(relation)
-    if identity.status != Status.HOLDS or not isinstance(relation, sp.Eq):
-        return identity.with_detail(
-            f"d^2 omega~/dv^2 - (2/z^2 - 4 v/z^3 dz/dv): {identity.detail}"
-        )
-    second = relation.rhs.doit()
-    limits = _limits(
-        [(f"p = {e}", second.subs(p, e), w, 0, sp.Integer(2)) for e in _EXPONENTS]
-    )
-    return conjunction(
-        [identity, limits],
-        f"symbolic p: d^2 omega~/dv^2 = 2/z*^2 - 4 v/z*^3 dz*/dv: {identity.detail}; "
-        f"its limit at v = 0 is 2: {limits.detail}",
-    )
-
-
-def _power_simplify(expression: sp.Expr) -> sp.Expr:
-    """Combine powers of positive symbols (v, p > 0), which simplify leaves apart."""
-    expanded = sp.expand_power_base(sp.powdenest(expression, force=True), force=True)
-    return sp.simplify(sp.powsimp(expanded, force=True))
-
-
-def _check_eq26() -> Verdict:
-    c = sp.Symbol("C", positive=True)
-    deviation = (2 * v**2 / p) ** (1 / (p - 1))
-    differentiated = p * (p - 1) * deviation ** (p - 2) * sp.diff(deviation, v)
-    printed_exponent = 1 - 2 * (p - 2) / (p - 1)
-    ratio = sp.diff(deviation, v) / v**printed_exponent
-    ratio = _power_simplify(ratio)
-    differentiated = _power_simplify(differentiated)
-    times_v = sp.simplify(v * c * v**printed_exponent / (c * v ** (2 / (p - 1))))
-    if (
-        _is_zero(differentiated - 4 * v)
-        and v not in sp.simplify(ratio).free_symbols
-        and times_v == 1
-    ):
-        return Verdict.holds(
-            "exact, symbolic p: with p|z*-1|^(p-1) = 2v^2, p(p-1)|z*-1|^(p-2) dz*/dv "
-            "= 4v, dz*/dv / v^(1-2(p-2)/(p-1)) is free of v, and v dz*/dv = "
-            "C_p v^(2/(p-1))",
-            Basis.PROOF,
-        )
-    return _undecided(f"ratio {sp.simplify(ratio)}, v dz/dv exponent {times_v}")
 
 
 def _check_eq26_case_split_as_printed() -> Verdict:
@@ -887,7 +797,7 @@ def _check_eq26_case_split_corrected() -> Verdict:
     c = sp.Symbol("c", positive=True)
     a = sp.Symbol("a", positive=True)
     cases = []
-    for exponent in _EXPONENTS:
+    for exponent in EXPONENTS:
         u_of_w, _ = theory.effective_parametric(1 + w, c * w**exponent, w)
         cases.append(
             (
@@ -1010,6 +920,118 @@ def _check_eq19() -> Verdict:
     return check_identity(kernel, printed)
 
 
+# --- formulas: what each check compares, for the ledger
+
+
+def _formula_interpolates() -> sp.Basic:
+    return sp.Eq(nt.M_hat * nt.theta_step, nt.beta_hat)
+
+
+def _formula_spectrum() -> sp.Basic:
+    return sp.Eq(nt.penalty(nt.M_hat), nt.omega(s))
+
+
+def _formula_objective() -> sp.Basic:
+    return sp.Eq(
+        nt.omega(s) + nt.theta_norm**2,
+        theory.effective_objective(nt.omega, s, nt.beta_norm),
+        evaluate=False,
+    )
+
+
+def _formula_adapted_kernel() -> sp.Basic:
+    return sp.Eq(
+        nt.kernel,
+        nt.kernel_0 + (s**2 - 1) * nt.beta_norm**-2 * nt.change_x * nt.change_x2,
+    )
+
+
+def _formula_l1_as_printed() -> sp.Basic:
+    return sp.Eq(nt.omega_tilde_penalty, nt.l1_penalty)
+
+
+def _formula_l1_as_value() -> sp.Basic:
+    return sp.Eq(nt.effective_penalty(theory.beta), nt.l1_norm)
+
+
+def _formula_power_minimum() -> sp.Basic:
+    u_of_w, _ = theory.power_tilde_parametric()
+    objective = w**p + u / (1 + w) ** 2
+    return sp.Gt(sp.Derivative(objective, (w, 2)).subs(u, u_of_w), 0)
+
+
+def _kernel_change(weight: sp.Expr, index: sp.Expr, *ranges: tuple) -> sp.Basic:
+    return sp.Eq(
+        nt.layer_change,
+        sp.Sum(weight * nt.direction[nt.j, index], *ranges),
+    )
+
+
+def _formula_eq17_as_printed() -> sp.Basic:
+    weight = nt.scales1[nt.j] ** 2 * nt.scales2[nt.j] ** 2 - 1
+    return _kernel_change(weight, nt.j, (nt.j, 1, sp.Min(nt.P, nt.Q)))
+
+
+def _formula_eq17_all_pairs() -> sp.Basic:
+    weight = nt.scales1[nt.j] ** 2 * nt.scales2[nt.k] ** 2 - 1
+    return _kernel_change(weight, nt.k, (nt.j, 1, nt.P), (nt.k, 1, nt.Q))
+
+
+def _formula_prop3_families() -> sp.Basic:
+    return sp.And(
+        sp.Eq(sp.Derivative(theory.omega_tilde_value, u), 1 / nt.z_star**2),
+        sp.Gt(sp.Derivative(nt.z_star, u), 0),
+    )
+
+
+def _formula_strict_increase() -> sp.Basic:
+    return sp.Lt(nt.omega_tilde(nt.v1), nt.omega_tilde(nt.v2))
+
+
+def _formula_figure2_tails() -> sp.Basic:
+    return sp.And(
+        sp.Eq(
+            sp.Limit(nt.omega3(v) / v ** sp.Rational(2, 3), v, sp.oo),
+            3 * 2 ** sp.Rational(-2, 3),
+        ),
+        sp.Eq(
+            sp.Limit(nt.omega3_tilde(v) / sp.sqrt(v), v, sp.oo),
+            2 * sp.sqrt(2),
+        ),
+        sp.Eq(sp.Limit(nt.omega3_tilde(v) / v**2, v, sp.oo), 0),
+    )
+
+
+def _formula_last_layer() -> sp.Basic:
+    return sp.Eq(
+        nt.last_layer_change,
+        (nt.last_scale**2 - 1) * nt.beta_l_norm**-2 * nt.features_x * nt.features_x2,
+    )
+
+
+def _formula_diagonal_networks() -> sp.Basic:
+    return sp.Eq(nt.effective_penalty(theory.beta), 2 * nt.l12_norm)
+
+
+def _formula_conjugate_as_printed() -> sp.Basic:
+    return sp.And(
+        sp.Eq(nt.phi(nt.y), nt.omega(1 / nt.y)),
+        sp.Eq(-nt.omega_tilde(v), nt.conjugate(v**2)),
+    )
+
+
+def _formula_case_split_as_printed() -> sp.Basic:
+    deviation = sp.Abs(z - 1) ** p
+    return sp.Or(
+        sp.Eq(nt.z_star, 1),
+        sp.Eq(nt.omega(z), deviation + nt.little_o(deviation)),
+    )
+
+
+def _formula_case_split_corrected() -> sp.Basic:
+    return sp.Eq(sp.Limit(sp.Derivative(nt.omega_tilde(v), (v, 2)), v, 0, "+"), 2)
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -1034,6 +1056,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("P = 3, beta != 0 symbolic", "s > 0"),
         budget_seconds=20,
+        formula=_formula_interpolates,
     ),
     Claim(
         SOURCE_ID,
@@ -1056,6 +1079,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("P = 3", "s >= 1"),
         budget_seconds=20,
+        formula=_formula_spectrum,
     ),
     Claim(
         SOURCE_ID,
@@ -1077,6 +1101,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("P = 3", "omega(1) = 0"),
         budget_seconds=20,
+        formula=_formula_objective,
     ),
     Claim(
         SOURCE_ID,
@@ -1099,6 +1124,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("P = 3, C = 1, symbolic Jacobian rows",),
         budget_seconds=20,
+        formula=_formula_adapted_kernel,
     ),
     Claim(
         SOURCE_ID,
@@ -1121,6 +1147,7 @@ CLAIMS: tuple[Claim, ...] = (
             "(5), used so in Theorem 1 (Omega~ = ||.||_2 for omega~(||.||_2))"
         ),
         assumptions=("omega(m) = m^2, minimized over m > 0 as in Appendix A.1",),
+        formula=_formula_l1_as_printed,
     ),
     Claim(
         SOURCE_ID,
@@ -1143,6 +1170,7 @@ CLAIMS: tuple[Claim, ...] = (
             "the text's own convention (l1-as-printed) does not ask for it"
         ),
         assumptions=("omega(m) = m^2, minimized over m > 0 as in Appendix A.1",),
+        formula=_formula_l1_as_value,
     ),
     Claim(
         SOURCE_ID,
@@ -1197,6 +1225,7 @@ CLAIMS: tuple[Claim, ...] = (
             "closed form's second-order condition, not in the source"
         ),
         assumptions=("p in {5/4, 3/2, 2, 3, 5}",),
+        formula=_formula_power_minimum,
     ),
     Claim(
         SOURCE_ID,
@@ -1255,6 +1284,7 @@ CLAIMS: tuple[Claim, ...] = (
             "Theorem 2's form (14)-(15)"
         ),
         assumptions=("M_l = M2^T (x) M1 (eq. (10)); K = J M M^T J'^T (eq. (7))",),
+        formula=_formula_eq17_as_printed,
     ),
     Claim(
         SOURCE_ID,
@@ -1275,6 +1305,7 @@ CLAIMS: tuple[Claim, ...] = (
             "scales: our corrected (17)-(18), from the Kronecker form (10)"
         ),
         corrects=_claim_id("17-18", "as-printed"),
+        formula=_formula_eq17_all_pairs,
     ),
     Claim(
         SOURCE_ID,
@@ -1292,6 +1323,7 @@ CLAIMS: tuple[Claim, ...] = (
             "minimizer curve: a family within Proposition 3's hypotheses"
         ),
         assumptions=("p >= 1",),
+        formula=_formula_prop3_families,
     ),
     Claim(
         SOURCE_ID,
@@ -1330,6 +1362,7 @@ CLAIMS: tuple[Claim, ...] = (
             "omega(1) = 0: Proposition 3's hypotheses), v = 2, 3"
         ),
         assumptions=("omega(z) = 1 - (1 + |z-1|)^-2: bounded",),
+        formula=_formula_strict_increase,
     ),
     Claim(
         SOURCE_ID,
@@ -1458,6 +1491,7 @@ CLAIMS: tuple[Claim, ...] = (
             "Figure 2's omega_3 and omega~_3, v -> oo: 'sub-quadratic' read as "
             "omega~/v^2 -> 0, with the tail laws ours"
         ),
+        formula=_formula_figure2_tails,
     ),
     Claim(
         SOURCE_ID,
@@ -1479,6 +1513,7 @@ CLAIMS: tuple[Claim, ...] = (
             "= 1, symbolic features and beta_L: the final-layer term of (19)"
         ),
         assumptions=("P_L = 3, M_L^(1) of the form (8)",),
+        formula=_formula_last_layer,
     ),
     Claim(
         SOURCE_ID,
@@ -1517,6 +1552,7 @@ CLAIMS: tuple[Claim, ...] = (
             "all real beta_j, omega(m) = m^2, three coordinates: a link to another "
             "source that this one does not draw"
         ),
+        formula=_formula_diagonal_networks,
     ),
     Claim(
         SOURCE_ID,
@@ -1537,6 +1573,7 @@ CLAIMS: tuple[Claim, ...] = (
             "conjugate variable y = z^2 > 0: the proof of Proposition 3 (A.2.2)"
         ),
         assumptions=("omega(z) = (z-1)^2",),
+        formula=_formula_conjugate_as_printed,
     ),
     Claim(
         SOURCE_ID,
@@ -1554,66 +1591,6 @@ CLAIMS: tuple[Claim, ...] = (
             "corrected conjugacy for the proof's conclusion"
         ),
         corrects=_claim_id("prop-3-proof", "conjugate-as-printed"),
-    ),
-    Claim(
-        SOURCE_ID,
-        "24",
-        "first-derivative",
-        Kind.IDENTITY,
-        "d omega~/dv = 2v/z*^2, which is 0 at v = 0",
-        RelationCheck(_eq24_relation, _judge_eq24),
-        Status.HOLDS,
-        quote=(
-            r"\frac{\partial\tilde{\omega}(v)}{\partial "
-            r"v}\Big{|}_{v=0}=2\frac{v}{z^{*2}}\Big{|}_{v=0}=0"
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "omega = |z-1|^p: symbolic p > 0 along the minimizer curve, p in {5/4, "
-            "3/2, 2, 3, 5} for v -> 0+: the proof of Proposition 3"
-        ),
-        assumptions=("omega = |z-1|^p",),
-    ),
-    Claim(
-        SOURCE_ID,
-        "25",
-        "second-derivative",
-        Kind.LIMIT,
-        "d^2 omega~/dv^2 = 2/z*^2 - 4 v/z*^3 dz*/dv -> 2 at v = 0",
-        RelationCheck(_eq25_relation, _judge_eq25),
-        Status.HOLDS,
-        quote=(
-            r"\frac{\partial^{2}\tilde{\omega}(v)}{\partial "
-            r"v^{2}}\Big{|}_{v=0}=2\frac{1}{z^{*2}}-4\frac{v}{z^{*3}}\frac{\partial "
-            r"z^{*}}{\partial v}\Big{|}_{v=0}=2"
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "omega = |z-1|^p: symbolic p for the derivative, p in {5/4, 3/2, 2, 3, "
-            "5} for v -> 0+: the proof of Proposition 3"
-        ),
-        assumptions=("omega = |z-1|^p, p in {5/4, 3/2, 2, 3, 5}",),
-    ),
-    Claim(
-        SOURCE_ID,
-        "26",
-        "derivative-of-minimizer",
-        Kind.IDENTITY,
-        "p(p-1)|z*-1|^(p-2) dz*/dv = 4v implies dz*/dv = C_p v^(1-2(p-2)/(p-1)) and "
-        "v dz*/dv = C_p v^(2/(p-1))",
-        _check_eq26,
-        Status.HOLDS,
-        quote=(
-            r"p(p-1)|z^{*}-1|^{p-2}\frac{\partial z^{*}}{\partial "
-            r"v}=4v\implies\frac{\partial z^{*}}{\partial "
-            r"v}=C_{p}v^{1-\frac{2(p-2)}{p-1}}"
-        ),
-        reading=Reading.PRINTED,
-        regime=(
-            "symbolic p > 1, v > 0, with the text's p|z*-1|^(p-1) = 2v^2 taken "
-            "exactly as the text plugs it in"
-        ),
-        assumptions=("p|z*-1|^(p-1) = 2v^2 (leading order)", "p > 1"),
     ),
     Claim(
         SOURCE_ID,
@@ -1635,6 +1612,7 @@ CLAIMS: tuple[Claim, ...] = (
             "3's hypotheses): |z-1|^(3/2), and (z-1)^2 right of 1 / |z-1| left of 1, "
             "all v > 0"
         ),
+        formula=_formula_case_split_as_printed,
     ),
     Claim(
         SOURCE_ID,
@@ -1652,5 +1630,6 @@ CLAIMS: tuple[Claim, ...] = (
             "(z-1)^2, a > 0: our corrected case split"
         ),
         corrects=_claim_id("26", "case-split-as-printed"),
+        formula=_formula_case_split_corrected,
     ),
 )
