@@ -640,6 +640,12 @@ def check_limit(
             f"sympy.limit did not finish within {_budget(budget_seconds):g} s",
             Reason.BUDGET,
         )
+    except NotImplementedError as error:
+        # SymPy gives up on limits it cannot decide (e.g. "Not sure of sign of
+        # p/2 - 1/2" for a symbolic exponent): no limit, no verdict.
+        return Verdict.inconclusive(
+            f"sympy.limit cannot take it: {error}", Reason.UNEVALUATED
+        )
     return check_equal(value, expected, what="limit", budget_seconds=budget_seconds)
 
 

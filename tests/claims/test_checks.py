@@ -343,3 +343,14 @@ def test_an_integral_past_its_budget_is_inconclusive() -> None:
 def test_integral_limits_are_checked() -> None:
     with pytest.raises(InvalidArgumentError, match="limits"):
         check_integral(x, (0, 1), 0)  # type: ignore[arg-type]
+
+
+def test_a_limit_sympy_gives_up_on_is_unevaluated_not_a_crash() -> None:
+    # SymPy raises NotImplementedError ("Not sure of sign of ...") on the
+    # limit of a power with a symbolic exponent of unknown sign.
+    p = sp.Symbol("p", positive=True)
+    v = sp.Symbol("v", positive=True)
+    verdict = check_limit(v ** (p / 2 - sp.Rational(1, 2)), v, 0, 0)
+    assert verdict.status == Status.INCONCLUSIVE
+    assert verdict.reason == Reason.UNEVALUATED
+    assert "cannot take it" in verdict.detail
