@@ -29,6 +29,7 @@ from implicit_bias.claims.discovery import (
     extended_registry,
     using_registry,
 )
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.scaffold import scaffold
 from implicit_bias.latex import (
     bibliography_bibtex,
@@ -74,13 +75,20 @@ def _selected(arguments: argparse.Namespace, quick: bool = False) -> list[Claim]
     if getattr(arguments, "claim", None):
         return [registry.claim(claim_id) for claim_id in arguments.claim]
     chosen = list(arguments.source or ())
+    loaded: list[str] = []
     for origin_kind, values in (("file", "file"), ("module", "module")):
         for value in getattr(arguments, values, None) or ():
+            loaded.append(f"--{origin_kind} {value}")
             chosen += [
                 source_id
                 for source_id, origin in registry.origins.items()
                 if origin == f"{origin_kind} {value}" and source_id not in chosen
             ]
+    if loaded and not chosen:
+        # Else a file that failed to load would select every installed claim.
+        raise InvalidArgumentError(
+            f"{', '.join(loaded)}: no source registered (see the errors above)"
+        )
     claims = (
         [c for source in chosen for c in registry.claims(source)]
         if chosen

@@ -8,6 +8,8 @@ claim and one derivation chain that hold, so that ``implicit-bias verify
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import re
 import string
 from pathlib import Path
@@ -145,6 +147,25 @@ implicit-bias latex --source $name --output $name.tex
 """)
 
 
+def _taken(name: str, package: str) -> str:
+    """Why ``pip install -e`` of the skeleton would break what is installed
+    ("" if nothing): ``new sympy`` would shadow SymPy, ``new implicit-bias``
+    would uninstall the toolkit."""
+    try:
+        importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    else:
+        return f"the distribution {name!r} is installed; this one would replace it"
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None:
+        return f"the module {package!r} is importable; the package would shadow it"
+    return ""
+
+
 def scaffold(name: str, directory: str | Path) -> list[Path]:
     """Write the skeleton of source package ``name`` into ``directory``.
 
@@ -157,18 +178,21 @@ def scaffold(name: str, directory: str | Path) -> list[Path]:
       The files written.
 
     Raises:
-      InvalidArgumentError: ``name`` is not of that form, or ``directory`` is
-        not empty.
+      InvalidArgumentError: ``name`` is not of that form, names an installed
+        distribution or an importable module, or ``directory`` is not empty.
     """
     if not _NAME.fullmatch(name):
         raise InvalidArgumentError(
             f"name={name!r}: lower case letters and digits, words joined by '-', "
             "starting with a letter (e.g. 'my-note')"
         )
+    package = name.replace("-", "_")
+    taken = _taken(name, package)
+    if taken:
+        raise InvalidArgumentError(f"name={name!r}: {taken}; choose another name")
     root = Path(directory)
     if root.exists() and any(root.iterdir()):
         raise InvalidArgumentError(f"directory={str(root)!r} exists and is not empty")
-    package = name.replace("-", "_")
     values = {"name": name, "package": package}
     files = {
         root / "pyproject.toml": _PYPROJECT,

@@ -73,7 +73,10 @@ def test_unknown_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_latex_of_one_claim_is_tagged_with_the_paper_number(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["latex", "--claim", "ptft-relu-penalty:10:stationary-points-step-2"]) == 0
+    assert (
+        cli.main(["latex", "--claim", "ptft-relu-penalty:10:stationary-points-step-2"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert r"\tag{10}" in out
     assert r"m_{0h}^{(1)}" in out
@@ -367,3 +370,16 @@ def test_an_unknown_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert "source='no-such-paper' is not registered; known sources:" in err
     assert "ptft-relu-penalty" in err
+
+
+@pytest.mark.parametrize("content", ["x = (\n", "x = 1\n"])
+def test_a_file_that_registers_nothing_selects_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
+    # Not every installed claim, which `verify` would run for minutes.
+    note = tmp_path / "note.py"
+    note.write_text(content, encoding="utf-8")
+    assert cli.main(["list", "--file", str(note)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"--file {note}: no source registered" in captured.err

@@ -49,7 +49,7 @@ def test_new_refuses_bad_names_and_full_directories(tmp_path: Path) -> None:
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "file").write_text("")
     with pytest.raises(InvalidArgumentError, match="not empty"):
-        scaffold("note", tmp_path / "full")
+        scaffold("full-note", tmp_path / "full")
 
 
 def test_the_command_writes_the_skeleton(
@@ -60,3 +60,20 @@ def test_the_command_writes_the_skeleton(
     assert "implicit-bias verify --source a-note" in capsys.readouterr().out
     assert cli.main(["new", "a-note", str(tmp_path / "a")]) == 2
     assert "not empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("implicit-bias", "the distribution 'implicit-bias' is installed"),
+        ("sympy", "the distribution 'sympy' is installed"),
+        ("json", "the module 'json' is importable"),
+    ],
+)
+def test_new_refuses_a_name_that_would_replace_or_shadow_what_is_installed(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    # pip install -e of `new implicit-bias` would uninstall the toolkit.
+    with pytest.raises(InvalidArgumentError, match=why):
+        scaffold(name, tmp_path / name)
+    assert not (tmp_path / name).exists()

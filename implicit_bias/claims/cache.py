@@ -66,11 +66,13 @@ DEFAULT_CACHE_DIR = ".implicit-bias-cache"
 #: The environment variable naming the cache directory.
 CACHE_DIR_VARIABLE = "IMPLICIT_BIAS_CACHE_DIR"
 
+
 #: Verdicts that are never stored: they depend on the machine or are bugs.
 def _storable(claim: Claim, verdict: Verdict) -> bool:
     if verdict.reason == Reason.CRASH:
         return False
     return verdict.reason != Reason.BUDGET or claim.expected_reason == Reason.BUDGET
+
 
 #: The file of the cache remembering parsed modules, and how many modules
 #: not used in the last run it keeps.

@@ -12,15 +12,20 @@ that can change between two runs on one machine:
   module attribute a reached code object reads. A function is hashed by its
   bytecode, names and constants, not by its file, line numbers or docstring,
   so moving a function or editing a comment changes no key;
-* the values those functions read (closure cells, defaults, globals): numbers,
-  strings, SymPy expressions (by ``srepr``), NumPy arrays (by their bytes);
+* the values those functions read (closure cells, defaults, globals), the
+  arguments a ``functools.partial`` binds and the fields of project or user
+  instances: numbers, strings, SymPy expressions (by ``srepr``), NumPy arrays
+  (by their bytes), NumPy random generators (by their state), other objects
+  by their attributes;
 * the module-level code of every project or user module a reached function
   reads the globals of, and of the project or user modules those import, with
   function and lambda bodies left out (so a constant or an import counts, a
   function body counts only where it is reached); functions a reached module
   calls at import time are reached too, as their results are its globals;
 * the Python version and the versions of implicit-bias, SymPy, mpmath, NumPy,
-  SciPy and python-flint.
+  SciPy and python-flint, and of every other installed distribution whose
+  functions, classes or objects the walk reaches (a plug-in installed
+  without ``-e``, a library a check calls).
 
 Seeds are constants in the code, so they are covered. *Project or user code*
 is code in the ``implicit_bias`` package or in a file outside the standard
@@ -347,6 +352,8 @@ class ClaimKeys:
         self._fingerprints: dict[int, tuple[object, str]] = {}
         self._modules: dict[str, _ModuleInfo | None] = {}
         self._closures: dict[str, tuple[str, ...]] = {}
+        self._distributions: Mapping[str, list[str]] | None = None
+        self._versions: dict[str, tuple[str, ...]] = {}
         self._nodes: dict[int, tuple[object, _Node]] = {}
         #: What :meth:`parse` found, by the digest of a file's text; kept
         #: between runs by the cache.
@@ -385,6 +392,40 @@ class ClaimKeys:
 
     def tracked_instance(self, value: object) -> bool:
         return not isinstance(value, type) and self.tracked_class(type(value))
+
+    def installed_versions(self, value: object) -> tuple[str, ...]:
+        """``distribution==version`` of the installed package ``value``
+        comes from, unless it is project or user code.
+
+        Code of an installed package is not walked; its version stands for it,
+        so upgrading a plug-in (or anything a check calls) changes the key.
+        """
+        if isinstance(value, types.ModuleType):
+            name = value.__name__
+        elif isinstance(value, (types.FunctionType, type)):
+            name = value.__module__
+        else:
+            name = type(value).__module__
+        known = self._versions.get(name)
+        if known is not None:
+            return known
+        module = sys.modules.get(name)
+        versions: tuple[str, ...] = ()
+        if module is not None and not self.tracked_module(module):
+            if self._distributions is None:
+                self._distributions = importlib.metadata.packages_distributions()
+            found = []
+            for distribution in sorted(
+                set(self._distributions.get(name.partition(".")[0], ()))
+            ):
+                try:
+                    version = importlib.metadata.version(distribution)
+                except importlib.metadata.PackageNotFoundError:
+                    continue
+                found.append(f"installed:{distribution}=={version}")
+            versions = tuple(found)
+        self._versions[name] = versions
+        return versions
 
     def module_label(self, module: types.ModuleType) -> str:
         """The file of a project or user module, else its name."""
@@ -499,6 +540,20 @@ class ClaimKeys:
         if isinstance(value, types.FunctionType):
             label = _file_label(value.__code__.co_filename)
             return f"function:{label}:{value.__qualname__}"
+        if isinstance(value, functools.partial):
+            # The bound arguments are data: partial(check, 3) is not partial(check, 4).
+            bound = self.fingerprint((value.args, value.keywords), depth + 1)
+            return f"partial:{self.fingerprint(value.func, depth + 1)}{bound}"
+        if isinstance(value, (np.random.Generator, np.random.BitGenerator)):
+            # A generator is its seed and position: the state says both.
+            generator = (
+                value.bit_generator if isinstance(value, np.random.Generator) else value
+            )
+            state = self.fingerprint(generator.state, depth + 1)
+            return f"{self.type_label(type(value))}{state}"
+        if isinstance(value, np.random.RandomState):
+            state = self.fingerprint(value.get_state(legacy=False), depth + 1)
+            return f"{self.type_label(type(value))}{state}"
         if self.tracked_instance(value):
             state = self.fingerprint(_fields(value), depth + 1)
             return f"instance:{self.type_label(type(value))}{state}"
@@ -507,6 +562,12 @@ class ClaimKeys:
                 value, "__name__", ""
             )
             return f"callable:{self.type_label(type(value))}:{name}"
+        attributes = getattr(value, "__dict__", None)
+        if isinstance(attributes, dict) and attributes:
+            # A library's object (a frozen distribution, a configuration)
+            # computes with what it holds.
+            held = self.fingerprint(attributes, depth + 1)
+            return f"object:{self.type_label(type(value))}{held}"
         return f"object:{self.type_label(type(value))}"
 
     # --- modules
@@ -646,6 +707,12 @@ class ClaimKeys:
             return known[1]
         found = _Walk()
         children = tuple(self._children(value, found))
+        if isinstance(value, functools.partial) or self.tracked_instance(value):
+            # Globals, cells and defaults enter the key with the function that
+            # reads them; bound arguments and an instance's fields enter here
+            # (the claim's check may be either, made in a module nothing reads).
+            found.values.add(f"reached:{self.fingerprint(value)}")
+        found.values.update(self.installed_versions(value))
         node = _Node(
             tuple(found.functions),
             tuple(found.values),

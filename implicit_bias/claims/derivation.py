@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -32,9 +33,12 @@ import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck, Sampler, relation_check
 from implicit_bias.claims.engine import Claim, Kind, Reading, Reason, Status, Verdict
+from implicit_bias.claims.source import _SOURCE_ID
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = ["RELATIONS", "Derivation", "Step"]
+
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 #: The relations a step may state between the previous expression and its own.
 RELATIONS: Mapping[str, type[sp.Rel]] = {
@@ -74,12 +78,28 @@ class Step:
     judge: Callable[[sp.Basic], Verdict] | None = None
 
     def __post_init__(self) -> None:
+        _require_builder("expression", self.expression)
+        if self.judge is not None and not callable(self.judge):
+            raise InvalidArgumentError(
+                f"judge: a function of the relation returning a Verdict, got "
+                f"{type(self.judge).__name__}"
+            )
         if self.relation not in RELATIONS:
             raise InvalidArgumentError(
                 f"relation: one of {', '.join(RELATIONS)}, got {self.relation!r}"
             )
         if not self.justification.strip():
             raise InvalidArgumentError("justification: a step says why it holds")
+
+
+def _require_builder(name: str, value: object) -> None:
+    # An expression given where a function building it is expected fails only
+    # when the step is checked, as a crash: refuse it where it is written.
+    if not callable(value) or isinstance(value, sp.Basic):
+        raise InvalidArgumentError(
+            f"{name}: a function of no arguments building the expression "
+            f"(lambda: ...), got {type(value).__name__}"
+        )
 
 
 def _step_relation(
@@ -130,8 +150,29 @@ class Derivation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
+        if not _SOURCE_ID.fullmatch(self.source):
+            raise InvalidArgumentError(
+                f"source: a source id (lower case letters, digits, '.', '_' and "
+                f"'-'), got {self.source!r}"
+            )
+        if not _LABEL.fullmatch(self.label):
+            raise InvalidArgumentError(
+                f"label: a slug (letters, digits, '.', '_' and '-'), got {self.label!r}"
+            )
+        _require_builder("start", self.start)
         if not self.steps:
             raise InvalidArgumentError("steps: a derivation has at least one step")
+        for number, step in enumerate(self.steps, start=1):
+            if not isinstance(step, Step):
+                raise InvalidArgumentError(
+                    f"steps: step {number} is a {type(step).__name__}, not a Step"
+                )
+        if not self.budget_seconds > 0:
+            raise InvalidArgumentError(
+                f"budget_seconds: must be > 0, got {self.budget_seconds!r}"
+            )
+        if not (isinstance(self.points, int) and self.points >= 1):
+            raise InvalidArgumentError(f"points: an integer >= 1, got {self.points!r}")
         object.__setattr__(self, "claims", tuple(self._step_claims()))
 
     def expressions(self) -> list[sp.Basic]:

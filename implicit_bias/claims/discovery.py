@@ -153,6 +153,12 @@ def _failure(error: BaseException) -> str:
     return traceback.format_exception_only(type(error), error)[-1].strip()
 
 
+def _output_to_stderr() -> contextlib.AbstractContextManager[object]:
+    """What a source prints while it loads goes to stderr: stdout carries
+    what the command prints (``verify --json``, ``latex``)."""
+    return contextlib.redirect_stdout(sys.stderr)
+
+
 def _add_module(registry: Registry, module: ModuleType, origin: str) -> None:
     found: list[Source] = []
     if hasattr(module, "SOURCES"):
@@ -170,7 +176,8 @@ def _add_module(registry: Registry, module: ModuleType, origin: str) -> None:
 def load_module(registry: Registry, name: str) -> None:
     """Register the sources the importable module ``name`` defines at top level."""
     try:
-        module = importlib.import_module(name)
+        with _output_to_stderr():
+            module = importlib.import_module(name)
     except Exception as error:
         registry.errors.append(LoadError(f"module {name}", _failure(error)))
         return
@@ -198,7 +205,8 @@ def load_file(registry: Registry, path: str | Path) -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        with _output_to_stderr():
+            spec.loader.exec_module(module)
     except Exception as error:
         del sys.modules[name]
         registry.errors.append(LoadError(origin, _failure(error)))
@@ -212,7 +220,8 @@ def _load_entry_points(registry: Registry) -> None:
         distribution = point.dist.name if point.dist else "?"
         origin = f"entry point {point.name} = {point.value} ({distribution})"
         try:
-            sources = _sources_of(point.load(), origin)
+            with _output_to_stderr():
+                sources = _sources_of(point.load(), origin)
         except Exception as error:
             registry.errors.append(LoadError(origin, _failure(error)))
             continue

@@ -154,7 +154,8 @@ def check_mean(
       A verdict on a statistical basis; its evidence gives the mean, its
       standard error, the prediction and the effect in SE.
       ``inconclusive`` (``Reason.NON_FINITE``) when a draw or ``expected`` is
-      not finite.
+      not finite, (``Reason.STATISTICAL``) when every draw is equal (a
+      sample standard deviation of 0 says nothing of the distribution's).
 
     Raises:
       InvalidArgumentError: fewer than 2 draws, a draw that is not real,
@@ -192,11 +193,18 @@ def check_mean(
     mean = float(values.mean())
     error = float(values.std(ddof=1) / np.sqrt(values.size))
     difference = mean - target
-    effect = (
-        f"{difference / error:+.2f} SE"
-        if error > 0
-        else "a constant sample " + ("on" if difference == 0 else "off") + " it"
-    )
+    if error == 0:
+        # s = 0 is the sample's spread, not the distribution's: 100 draws of a
+        # Bernoulli(0.001) are all 0 with probability 0.90, and would refute
+        # the true mean 0.001 (or show a false mean 0) on no evidence.
+        return Verdict.inconclusive(
+            f"{what}: all {values.size} draws equal {mean:.6g} (against "
+            f"{target:.6g}), so their standard error is 0 and bounds nothing: an "
+            "outcome the draws never showed may carry the mean",
+            Reason.STATISTICAL,
+            Basis.STATISTICAL,
+        )
+    effect = f"{difference / error:+.2f} SE"
     bias_note = f" (bias bound {bias:.3g})" if bias else ""
     detail = (
         f"{what}: {mean:.6g} +- {error:.3g} (SE, {values.size} draws) against "

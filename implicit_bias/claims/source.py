@@ -164,6 +164,30 @@ class Source:
         object.__setattr__(self, "derivations", tuple(self.derivations))
         object.__setattr__(self, "glyphs", MappingProxyType(dict(self.glyphs)))
         object.__setattr__(self, "regimes", MappingProxyType(dict(self.regimes)))
+        # Imported here: derivation.py imports this module (the source id form).
+        from implicit_bias.claims.derivation import Derivation
+
+        for name, items, kind in (
+            ("claims", self.claims, Claim),
+            ("derivations", self.derivations, Derivation),
+        ):
+            for item in items:
+                if not isinstance(item, kind):
+                    raise InvalidArgumentError(
+                        f"{name}: {kind.__name__} objects, got a {type(item).__name__}"
+                    )
+        labels = [chain.label for chain in self.derivations]
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        if repeated:
+            raise InvalidArgumentError(
+                f"derivations: each chain has its own label; repeated: {repeated}"
+            )
+        for chain in self.derivations:
+            if chain.source != self.id:
+                raise InvalidArgumentError(
+                    f"derivations: the chain {chain.label!r} belongs to source "
+                    f"{chain.source!r}, not {self.id!r}"
+                )
         seen: set[str] = set()
         for claim in self.all_claims():
             if claim.source != self.id:

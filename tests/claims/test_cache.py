@@ -8,6 +8,7 @@ import functools
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -107,7 +108,7 @@ OTHER = textwrap.dedent(
     """
 )
 
-_MODULES = ("theory_ct",)
+_MODULES = ("theory_ct", "helpers_ct")
 
 
 @pytest.fixture
@@ -253,6 +254,128 @@ def test_the_fields_that_decide_a_verdict_change_the_key(project: Path) -> None:
     assert cache.key(dataclasses.replace(claim, statement="reworded")) == cache.key(
         claim
     )
+
+
+#: Checks made in the claims file from a helper's code: the data they hold
+#: (bound arguments, an instance's fields, a generator's seed) is written in
+#: the claims file, which no reached function reads.
+HELPERS = textwrap.dedent(
+    """
+    from implicit_bias.claims import Basis, Verdict
+
+
+    def check_at(n, rng=None):
+        return Verdict.decide(n > 0, f"n = {n}", Basis.PROOF)
+
+
+    class Checker:
+        def __init__(self, n):
+            self.n = n
+
+        def __call__(self):
+            return check_at(self.n)
+    """
+)
+BOUND = textwrap.dedent(
+    """
+    import functools
+
+    import numpy as np
+
+    import helpers_ct
+    from implicit_bias.claims import Claim, Kind, Source, Status
+
+    SOURCE = Source(
+        "cache-bound",
+        "Checks holding data",
+        claims=(
+            Claim("cache-bound", "1", "partial", Kind.NUMERIC, "n > 0",
+                  functools.partial(helpers_ct.check_at, 1), Status.HOLDS),
+            Claim("cache-bound", "2", "instance", Kind.NUMERIC, "n > 0",
+                  helpers_ct.Checker(1), Status.HOLDS),
+            Claim("cache-bound", "3", "seed", Kind.NUMERIC, "n > 0",
+                  functools.partial(helpers_ct.check_at, 2,
+                                    rng=np.random.default_rng(1)),
+                  Status.HOLDS),
+        ),
+    )
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changed"),
+    [
+        ("check_at, 1)", "check_at, 5)", "cache-bound:1:partial"),
+        ("Checker(1)", "Checker(5)", "cache-bound:2:instance"),
+        ("default_rng(1)", "default_rng(5)", "cache-bound:3:seed"),
+    ],
+)
+def test_data_a_check_holds_changes_its_key(
+    project: Path, old: str, new: str, changed: str
+) -> None:
+    (project / "helpers_ct.py").write_text(HELPERS, encoding="utf-8")
+    (project / "bound_ct.py").write_text(BOUND, encoding="utf-8")
+
+    def keys() -> dict[str, str]:
+        sys.modules.pop("helpers_ct", None)
+        importlib.invalidate_caches()
+        registry = discover(files=[project / "bound_ct.py"], entry_points=False)
+        assert not registry.errors
+        cache = VerdictCache(project / "cache")
+        return {claim.id: cache.key(claim) for claim in registry.claims()}
+
+    before = keys()
+    _edit(project / "bound_ct.py", old, new)
+    assert _changed(before, keys()) == {changed}
+
+
+def test_the_version_of_an_installed_package_a_check_calls_is_in_its_key(
+    project: Path,
+) -> None:
+    # A plug-in installed without -e: its code is not walked, so its version
+    # must stand for it.
+    site = project / "site-packages"
+    (site / "plugin_ct").mkdir(parents=True)
+    (site / "plugin_ct" / "__init__.py").write_text(HELPERS, encoding="utf-8")
+    sys.path.insert(0, str(site))
+    (project / "uses_ct.py").write_text(
+        textwrap.dedent(
+            """
+            import plugin_ct
+            from implicit_bias.claims import Claim, Kind, Source, Status
+
+            SOURCE = Source("cache-plugin", "A plug-in's check", claims=(
+                Claim("cache-plugin", "1", "n", Kind.NUMERIC, "n > 0",
+                      plugin_ct.Checker(1), Status.HOLDS),
+            ))
+            """
+        ),
+        encoding="utf-8",
+    )
+
+    def key(version: str) -> str:
+        for old in site.glob("*.dist-info"):
+            shutil.rmtree(old)
+        info = site / f"plugin_ct-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: plugin-ct\nVersion: {version}\n",
+            encoding="utf-8",
+        )
+        (info / "top_level.txt").write_text("plugin_ct\n", encoding="utf-8")
+        sys.modules.pop("plugin_ct", None)
+        importlib.invalidate_caches()
+        registry = discover(files=[project / "uses_ct.py"], entry_points=False)
+        assert not registry.errors
+        (claim,) = registry.claims()
+        return VerdictCache(project / "cache").key(claim)
+
+    try:
+        assert key("1.0") == key("1.0")
+        assert key("1.0") != key("2.0")
+    finally:
+        sys.modules.pop("plugin_ct", None)
 
 
 def _doubled(x: float) -> float:

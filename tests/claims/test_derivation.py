@@ -66,3 +66,32 @@ def test_bad_steps_are_refused() -> None:
         Step(lambda: x, " ")
     with pytest.raises(InvalidArgumentError, match="steps"):
         _chain()
+
+
+def test_an_expression_where_a_builder_is_expected_is_refused_where_written() -> None:
+    # Else each step crashes when checked ('Add' object is not callable).
+    with pytest.raises(InvalidArgumentError, match="expression: a function of no"):
+        Step(x + 1, "why")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="judge"):
+        Step(lambda: x, "why", judge=Status.HOLDS)  # type: ignore[arg-type]
+    step = Step(lambda: x, "why")
+    fields = {
+        "source": "note",
+        "equation": "1",
+        "label": "chain",
+        "title": "A chain",
+        "start": lambda: x,
+        "steps": (step,),
+    }
+    Derivation(**fields)  # type: ignore[arg-type]
+    for name, bad in [
+        ("start", sp.exp(x)),
+        ("steps", (lambda: x,)),
+        ("source", "My Note"),
+        ("label", "two words"),
+        ("label", ""),
+        ("points", 0),
+        ("budget_seconds", 0.0),
+    ]:
+        with pytest.raises(InvalidArgumentError, match=f"^{name}:"):
+            Derivation(**{**fields, name: bad})  # type: ignore[arg-type]

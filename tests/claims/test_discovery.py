@@ -125,3 +125,19 @@ def test_unknown_source_and_claim_name_what_is_known(tmp_path: Path) -> None:
         registry.claims("nope")
     with pytest.raises(ValueError, match="claim='n-note:9:x' is not registered"):
         registry.claim("n-note:9:x")
+
+
+def test_what_a_source_prints_while_loading_goes_to_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # stdout is the command's: `verify --json --file note.py` must stay JSON.
+    note = _note(tmp_path, "chatty", "chatty-note")
+    note.write_text(
+        note.read_text(encoding="utf-8") + "print('loaded the note')\n",
+        encoding="utf-8",
+    )
+    registry = discover(files=[note], entry_points=False)
+    assert list(registry.sources) == ["chatty-note"]
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "loaded the note" in captured.err

@@ -99,11 +99,15 @@ def test_the_false_alarm_rate_is_the_normal_tail() -> None:
     assert 25 <= misses <= 70
 
 
-def test_a_constant_sample_holds_on_the_value_and_fails_off_it() -> None:
-    assert check_mean(np.full(10, 0.5), 0.5).status == Status.HOLDS
-    verdict = check_mean(np.full(10, 0.5), 0.25)
-    assert verdict.status == Status.FAILS
-    assert "constant sample off it" in verdict.detail
+def test_a_constant_sample_neither_shows_nor_refutes_a_mean() -> None:
+    # 100 Bernoulli(0.001) draws: all 0 with probability 0.999**100 = 0.90.
+    rare = (np.random.default_rng(0).random(100) < 0.001).astype(float)
+    assert not rare.any()
+    for expected in (0.001, 0.0):
+        verdict = check_mean(rare, expected)
+        assert verdict.status == Status.INCONCLUSIVE
+        assert verdict.reason == Reason.STATISTICAL
+        assert "standard error is 0" in verdict.detail
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from implicit_bias.claims import Claim, Kind, Status, relation_check
+from implicit_bias.claims import Claim, Derivation, Kind, Status, Step, relation_check
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.errors import InvalidArgumentError
 
@@ -72,3 +72,29 @@ def test_source_validates_its_id_and_claims() -> None:
     assert isinstance(source.claims, tuple)
     with pytest.raises(TypeError):
         source.glyphs[x] = "y"  # type: ignore[index]
+
+
+def _chain(source: str, equation: str) -> Derivation:
+    return Derivation(
+        source=source,
+        equation=equation,
+        label="chain",
+        title="x = x",
+        start=lambda: x,
+        steps=(Step(lambda: x, "nothing changes"),),
+    )
+
+
+def test_source_validates_its_derivations() -> None:
+    with pytest.raises(
+        InvalidArgumentError,
+        match="derivations: the chain 'chain' belongs to source 'other'",
+    ):
+        Source("note", "t", derivations=(_chain("other", "1"),))
+    # Two chains of one label would be one name for two derivations.
+    with pytest.raises(InvalidArgumentError, match="repeated: \\['chain'\\]"):
+        Source("note", "t", derivations=(_chain("note", "1"), _chain("note", "2")))
+    with pytest.raises(InvalidArgumentError, match="claims: Claim objects, got a"):
+        Source("note", "t", claims=(_chain("note", "1"),))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="derivations: Derivation objects"):
+        Source("note", "t", derivations=(_claim("note"),))  # type: ignore[arg-type]
