@@ -228,6 +228,7 @@ def _latex(arguments: argparse.Namespace) -> int:
         quick=arguments.quick,
         workers=arguments.workers,
         on_result=_progress,
+        cache=_cache(arguments),
     )
     if arguments.output is None:
         print(ledgers_latex(claims, verdicts), end="")
@@ -268,6 +269,7 @@ def _docs(arguments: argparse.Namespace) -> int:
         quick=arguments.quick,
         workers=arguments.workers,
         on_result=_progress,
+        cache=_cache(arguments),
     )
     kept = [c for c in claims if c.id not in verdicts]
     if kept:
@@ -372,18 +374,29 @@ def _add_verify(commands: Any, source_help: str) -> None:
     verify.add_argument("--quick", action="store_true", help="skip slow simulations")
     verify.add_argument("--json", action="store_true", help="print JSON records")
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
-    verify.add_argument(
+    _add_cache_options(verify)
+    verify.set_defaults(handler=_verify)
+
+
+def _add_cache_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--no-cache",
         action="store_true",
         help="run every claim, ignoring stored verdicts (the new ones are stored)",
     )
-    verify.add_argument(
+    parser.add_argument(
         "--cache-dir",
         metavar="DIR",
         help="where verdicts are cached, by a digest of the code each claim runs "
         "(default: $IMPLICIT_BIAS_CACHE_DIR, else .implicit-bias-cache)",
     )
-    verify.set_defaults(handler=_verify)
+
+
+def _cache(arguments: argparse.Namespace) -> VerdictCache | None:
+    """The verdict cache the options name, or None with ``--no-cache``."""
+    if arguments.no_cache:
+        return None
+    return VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
 
 
 def _add_selection_options(parser: argparse.ArgumentParser, source_help: str) -> None:
@@ -418,6 +431,7 @@ def _add_verdict_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quick", action="store_true", help="do not run slow claims")
     parser.add_argument("--workers", type=int, default=None, help="parallel processes")
+    _add_cache_options(parser)
 
 
 def _add_latex(commands: Any, source_help: str) -> None:

@@ -47,6 +47,7 @@ from implicit_bias.claims.engine import (
     run_claims,
 )
 from implicit_bias.claims.mutate import ClaimMutations, Outcome
+from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.source import Citation
 from implicit_bias.errors import InvalidArgumentError
@@ -160,6 +161,7 @@ def gather_verdicts(
     quick: bool = False,
     workers: int | None = None,
     on_result: Callable[[Result, int, int], None] | None = None,
+    cache: VerdictCache | None = None,
 ) -> dict[str, Verdict]:
     """The verdict of each claim: recorded if it is, else checked now if ``run``.
 
@@ -169,6 +171,8 @@ def gather_verdicts(
       run: check the claims that have no recorded verdict.
       quick: do not check slow claims (they keep only a recorded verdict).
       workers, on_result: passed to :func:`~implicit_bias.claims.run_claims`.
+      cache: if given, claims whose code is unchanged take their verdict from
+        it, and the verdicts of those run are stored in it.
 
     Returns:
       Claim id -> verdict, for the claims that have one; without ``run`` some
@@ -177,7 +181,22 @@ def gather_verdicts(
     verdicts = {c.id: recorded[c.id] for c in claims if c.id in recorded}
     if run:
         missing = [c for c in claims if c.id not in verdicts and not (quick and c.slow)]
-        for result in run_claims(missing, workers=workers, on_result=on_result):
+        if cache is None:
+            results = run_claims(missing, workers=workers, on_result=on_result)
+        else:
+            results, _ = run_claims_cached(
+                missing,
+                cache,
+                workers=workers,
+                on_result=(
+                    None
+                    if on_result is None
+                    else lambda result, done, total, cached: on_result(
+                        result, done, total
+                    )
+                ),
+            )
+        for result in results:
             verdicts[result.claim.id] = result.verdict
     return verdicts
 

@@ -27,6 +27,7 @@ from implicit_bias.claims.engine import (
     Verdict,
 )
 from implicit_bias.claims.mutate import ClaimMutations, MutantOutcome, Outcome
+from implicit_bias.claims.cache import VerdictCache
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.registry import claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
@@ -454,3 +455,24 @@ def test_the_mutation_page_counts_and_lists_survivors() -> None:
     assert "| s | 3 | 1 | 3 | 1 | 0 | 1 | 1 | 50.0% | 1 | 1 | 0 |" in page
     assert "`s:1:a` (survived): x \\<-> y -- holds" in page
     assert "`s:1:c`: not instrumented" in page
+
+
+def test_gather_verdicts_takes_unchanged_claims_from_the_cache(tmp_path: Path) -> None:
+    claims = [get_claim("ptft-relu-penalty:7:p-of-u-step-1")]
+    cache = VerdictCache(tmp_path)
+    assert cache.get(claims[0]) is None
+    first = gather_verdicts(claims, {}, run=True, workers=1, cache=cache)
+    stored = cache.get(claims[0])
+    assert stored is not None
+    assert stored.verdict == first[claims[0].id]
+    seen: list[str] = []
+    again = gather_verdicts(
+        claims,
+        {},
+        run=True,
+        workers=1,
+        cache=cache,
+        on_result=lambda result, done, total: seen.append(result.claim.id),
+    )
+    assert again == first
+    assert seen == [claims[0].id]
