@@ -375,6 +375,9 @@ class Result:
         return record
 
 
+_REPEAT_SECONDS = 0.05
+
+
 class CheckTimeout(Exception):
     """A step of a check ran past the time given to it by :func:`time_limit`."""
 
@@ -392,27 +395,37 @@ def time_limit(seconds: float) -> Iterator[None]:
     """
     if not seconds > 0:
         raise ValueError(f"seconds={seconds!r} must be > 0")
+    armed = True
 
     def _expire(signum: int, frame: FrameType | None) -> None:
-        raise CheckTimeout(f"step exceeded its {seconds:g} s CPU-time budget")
+        if armed:
+            raise CheckTimeout(f"step exceeded its {seconds:g} s CPU-time budget")
 
-    outer_remaining, _ = signal.getitimer(signal.ITIMER_PROF)
+    outer_remaining, outer_interval = signal.getitimer(signal.ITIMER_PROF)
     if outer_remaining and outer_remaining <= seconds:
         yield
         return
     previous = signal.signal(signal.SIGPROF, _expire)
     started = time.process_time()
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    # The timer repeats: a signal that lands in code which swallows exceptions
+    # (a garbage-collector callback, a __del__) would otherwise be lost and
+    # leave the step unbounded.
+    signal.setitimer(signal.ITIMER_PROF, seconds, _REPEAT_SECONDS)
     try:
         yield
     finally:
+        armed = False
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous)
         if outer_remaining:
             # Re-arm the outer limit with what is left of it; one that ran out
             # inside this block fires at once.
             spent = time.process_time() - started
-            signal.setitimer(signal.ITIMER_PROF, max(outer_remaining - spent, 1e-6))
+            signal.setitimer(
+                signal.ITIMER_PROF,
+                max(outer_remaining - spent, 1e-6),
+                outer_interval,
+            )
 
 
 def _claim_verdict(claim: Claim) -> Verdict:

@@ -229,6 +229,23 @@ def test_time_limit_interrupts_python_work() -> None:
         spin()
 
 
+def _swallow_one_timeout_then_spin() -> int:
+    swallowed = 0
+    with time_limit(0.05):
+        try:
+            _spin_cpu(2.0)
+        except CheckTimeout:
+            # As a garbage-collector callback or a __del__ would.
+            swallowed += 1
+        _spin_cpu(2.0)
+    return swallowed
+
+
+def test_a_swallowed_timeout_fires_again() -> None:
+    with pytest.raises(CheckTimeout, match=r"0\.05 s"):
+        _swallow_one_timeout_then_spin()
+
+
 def test_time_limit_does_not_fire_after_the_block() -> None:
     with time_limit(0.05):
         pass
