@@ -13,7 +13,6 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
@@ -170,6 +169,9 @@ def _central_path(
     Damped Newton: each step goes at most :data:`_BOUNDARY_FRACTION` of the way
     to the boundary, then backtracks (Armijo) on the barrier objective.
     """
+    # SciPy is imported at first use: importing numerics stays cheap.
+    import scipy.linalg
+
     rank, dimension = a.shape
     outputs = c.shape[1]
     identity = np.eye(outputs)
@@ -233,6 +235,8 @@ def _kkt_step(matrix: Float64Array, rhs: Float64Array) -> Float64Array:
     drops the directions below :data:`_RANK_RCOND` of the largest and so gives
     a bounded step instead of a huge one.
     """
+    import scipy.linalg
+
     with warnings.catch_warnings():
         warnings.simplefilter("error", scipy.linalg.LinAlgWarning)
         with contextlib.suppress(scipy.linalg.LinAlgWarning, np.linalg.LinAlgError):

@@ -71,7 +71,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
@@ -81,7 +80,7 @@ from implicit_bias.numerics.arguments import (
     check_dps,
     check_mp_real,
 )
-from implicit_bias.theory import relu_kernels as theory
+from implicit_bias.numerics._lazy import lazy_formula
 
 __all__ = [
     "KERNEL_ULPS",
@@ -109,9 +108,15 @@ _INV_TWO_PI = 1.0 / (2.0 * np.pi)
 #: two d-vectors divided by their norms is off by at most ~(d + 2) eps.
 _COSINE_SLACK_EPS = 4.0
 
-_KERNEL_MPMATH: Callable[..., Any] = sp.lambdify(
-    theory.u, theory.arc_cosine_kernel(theory.u), modules="mpmath"
-)
+
+@lazy_formula
+def _kernel_mpmath() -> Callable[..., Any]:
+    """Eq. (153) lambdified from the theory layer, for the mpmath reference."""
+    import sympy as sp
+
+    from implicit_bias.theory import relu_kernels as theory
+
+    return sp.lambdify(theory.u, theory.arc_cosine_kernel(theory.u), modules="mpmath")
 
 
 def _series(w: Float64Array) -> Float64Array:
@@ -199,7 +204,7 @@ def relu_kernel_mp(u: Any, *, dps: int = 50) -> mpmath.mpf:
             "hidden weights"
         )
     with mpmath.workdps(dps + 10):
-        result = _KERNEL_MPMATH(value)
+        result = _kernel_mpmath()(value)
     with mpmath.workdps(dps):
         return +result
 

@@ -79,11 +79,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import mpmath
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
@@ -93,12 +92,10 @@ from implicit_bias.numerics.arguments import (
     check_mp_real,
     relu_unit_arguments,
 )
-from implicit_bias.theory import relu_penalty as theory
-from implicit_bias.theory.symbols import gamma as gamma_symbol
-from implicit_bias.theory.symbols import m as m_symbol
-from implicit_bias.theory.symbols import m0 as m0_symbol
-from implicit_bias.theory.symbols import rho as rho_symbol
-from implicit_bias.theory.symbols import u as u_symbol
+from implicit_bias.numerics._lazy import lazy_formula
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = [
     "relu_ptft_deviation",
@@ -115,17 +112,28 @@ __all__ = [
 Float64Array = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
-_ARGUMENTS = (u_symbol, m_symbol, rho_symbol, m0_symbol, gamma_symbol)
-_DEVIATION = sp.Symbol("d", real=True)
-#: Eq. (11) at a root of eq. (10) in terms of u and d = u - m0*rho, a sum of
-#: nonnegative terms: deviation_from_gap at readout_gap_at_root.
-_penalty_at_root_mpmath: Callable[..., Any] = sp.lambdify(
-    (u_symbol, _DEVIATION, m_symbol, rho_symbol, m0_symbol),
-    theory.deviation_from_gap(theory.readout_gap_at_root()).subs(
-        u_symbol - m0_symbol * rho_symbol, _DEVIATION
-    ),
-    modules="mpmath",
-)
+
+@lazy_formula
+def _penalty_at_root_mpmath() -> Callable[..., Any]:
+    """Eq. (11) at a root of eq. (10) as a function of (u, d, m, rho, m0).
+
+    d = u - m0*rho; the expression is deviation_from_gap at
+    readout_gap_at_root, a sum of nonnegative terms.
+    """
+    import sympy as sp
+
+    from implicit_bias.theory import relu_penalty as theory
+    from implicit_bias.theory.symbols import m, m0, rho, u
+
+    deviation = sp.Symbol("d", real=True)
+    return sp.lambdify(
+        (u, deviation, m, rho, m0),
+        theory.deviation_from_gap(theory.readout_gap_at_root()).subs(
+            u - m0 * rho, deviation
+        ),
+        modules="mpmath",
+    )
+
 
 _EPS = float(np.finfo(np.float64).eps)
 _SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)
@@ -1087,6 +1095,8 @@ def _check_mp_arguments(m: Any, rho: Any, m0: Any, gamma: Any, dps: Any) -> int:
 
 def _exact_rational(value: Any, dps: int) -> sp.Rational:
     """The exact rational value of a float or mpf (an mpf is +-man * 2**exp)."""
+    import sympy as sp
+
     with mpmath.workdps(dps + 10):
         number = mpmath.mpf(value)
     mantissa, exponent = number.man_exp
@@ -1140,6 +1150,10 @@ def relu_ptft_stationary_points_mp(
 
 def _exact_quartic(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> sp.Poly:
     """Eq. (10) with the exact rational values of the arguments."""
+    import sympy as sp
+
+    from implicit_bias.theory.symbols import u as u_symbol
+
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
     return sp.Poly(
         u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
@@ -1151,6 +1165,8 @@ def _positive_root_intervals(
     quartic: sp.Poly, dps: int
 ) -> list[tuple[sp.Rational, sp.Rational]]:
     """Rational intervals of relative width 10^-(dps+10) around the positive roots."""
+    import sympy as sp
+
     intervals = []
     relative = sp.Rational(1, 10 ** (dps + 10))
     for (low, high), _ in quartic.intervals():
@@ -1239,6 +1255,8 @@ def _separated_interval(
     certify that it still holds the root (the root is simple: isolating
     intervals of a double root, where the signs agree, are refined by SymPy).
     """
+    import sympy as sp
+
     coefficients = [_fraction(c) for c in quartic.all_coeffs()]
     low, high, centre = _fraction(interval[0]), _fraction(interval[1]), _fraction(a)
     relative = Fraction(1, 10 ** (dps + 10))
@@ -1315,7 +1333,7 @@ def _penalty_at_root_mp(
     with mpmath.workdps(dps + 10):
         u = mpmath.mpf(middle.numerator) / middle.denominator
         d = mpmath.mpf(deviation.numerator) / deviation.denominator
-        return u, _penalty_at_root_mpmath(u, d, *arguments)
+        return u, _penalty_at_root_mpmath()(u, d, *arguments)
 
 
 def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, Any]:

@@ -31,12 +31,12 @@ Monte Carlo checks of the exact forms.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
 import mpmath
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
@@ -49,7 +49,7 @@ from implicit_bias.numerics.arguments import (
     check_real,
     check_seed,
 )
-from implicit_bias.theory import transfer_asymptotics as theory
+from implicit_bias.numerics._lazy import lazy_formula
 
 __all__ = [
     "chi_square_ridge_integrals",
@@ -76,19 +76,30 @@ _NODES_RIGHT = 96
 _CHUNK = 4096
 #: The quadrature stops where the integrand is below e^-45 (~3e-20) of its peak.
 _TAIL_EXPONENT = 45.0
-#: Eq. (128) lambdified from the theory layer: the reference the float64
-#: :func:`ridge_transfer_risk_finite` (written in a grouped form) is tested against.
-_RIDGE_RISK_MP: Callable[..., mpmath.mpf] = sp.lambdify(
-    (
-        theory.i1_shifted,
-        theory.i1_plain,
-        theory.i2_plain,
-        theory.theta,
-        theory.sigma,
-    ),
-    theory.ridge_risk_eq128(),
-    modules="mpmath",
-)
+
+
+@lazy_formula
+def _ridge_risk_mp() -> Callable[..., mpmath.mpf]:
+    """Eq. (128) lambdified from the theory layer.
+
+    The reference the float64 :func:`ridge_transfer_risk_finite` (written in a
+    grouped form) is tested against.
+    """
+    import sympy as sp
+
+    from implicit_bias.theory import transfer_asymptotics as theory
+
+    return sp.lambdify(
+        (
+            theory.i1_shifted,
+            theory.i1_plain,
+            theory.i2_plain,
+            theory.theta,
+            theory.sigma,
+        ),
+        theory.ridge_risk_eq128(),
+        modules="mpmath",
+    )
 
 
 def _unit_rule(nodes: int) -> tuple[Float64Array, Float64Array]:
@@ -104,8 +115,15 @@ def _panel_rule(panels: int, nodes: int) -> tuple[Float64Array, Float64Array]:
     return ((offsets + points) / panels).ravel(), np.tile(weights / panels, panels)
 
 
-_LEFT_NODES, _LEFT_WEIGHTS = _panel_rule(_PANELS_LEFT, _NODES_LEFT)
-_RIGHT_NODES, _RIGHT_WEIGHTS = _unit_rule(_NODES_RIGHT)
+@functools.cache
+def _quadrature_rule() -> tuple[Float64Array, Float64Array, Float64Array, Float64Array]:
+    """Nodes and weights of the left panels, then of the right panel, on [0, 1].
+
+    Computed at first use (``numpy.polynomial`` is not imported with NumPy).
+    """
+    left_nodes, left_weights = _panel_rule(_PANELS_LEFT, _NODES_LEFT)
+    right_nodes, right_weights = _unit_rule(_NODES_RIGHT)
+    return left_nodes, left_weights, right_nodes, right_weights
 
 
 def _as_counts(name: str, value: ArrayLike, minimum: int) -> Float64Array:
@@ -262,12 +280,13 @@ def _chi_square_quadrature(
     samples: Float64Array, ridges: Float64Array
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
     """The three integrals for 1-d arrays of checked n >= 3 and lam >= 0."""
+    left_nodes, left_weights, right_nodes, right_weights = _quadrature_rule()
     k = (samples / 2.0)[:, None]
     ridge = ridges[:, None]
     left = _left_cutoff(k)
     right = np.sqrt(2.0 * _TAIL_EXPONENT / k)
-    s = np.concatenate([left * (1.0 - _LEFT_NODES), right * _RIGHT_NODES], axis=-1)
-    weights = np.concatenate([-left * _LEFT_WEIGHTS, right * _RIGHT_WEIGHTS], axis=-1)
+    s = np.concatenate([left * (1.0 - left_nodes), right * right_nodes], axis=-1)
+    weights = np.concatenate([-left * left_weights, right * right_weights], axis=-1)
     density = weights * np.exp(-k * (np.expm1(s) - s))
     x = np.exp(s)
     total = density.sum(axis=-1)
@@ -388,7 +407,7 @@ def ridge_transfer_risk_finite_mp(
         )
     shifted, plain, second = chi_square_ridge_integrals_mp(n, lam, dps=dps)
     with mpmath.workdps(dps + 10):
-        risk = _RIDGE_RISK_MP(
+        risk = _ridge_risk_mp()(
             shifted, plain, second, mpmath.mpf(float(theta_)), mpmath.mpf(float(sigma_))
         )
     with mpmath.workdps(dps):

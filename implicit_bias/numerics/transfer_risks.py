@@ -39,10 +39,9 @@ error is unbounded; its *absolute* error is not.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
@@ -51,7 +50,10 @@ from implicit_bias.numerics.arguments import (
     check_closed_interval,
     check_nonnegative,
 )
-from implicit_bias.theory import transfer_risks as theory
+from implicit_bias.numerics._lazy import lazy_formula
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 __all__ = [
     "finetune_risk",
@@ -68,31 +70,74 @@ __all__ = [
 Float64Array = NDArray[np.float64]
 
 
+# The plain formulas, lambdified at their first use (importing numerics does
+# not import SymPy); the tests compare each evaluator with its theory expression.
+
+
 def _lambdify(expression: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Float64Array]:
+    import sympy as sp
+
     return sp.lambdify(symbols, expression, modules="numpy")
 
 
-_SCRATCH_OVER = _lambdify(
-    theory.scratch_risk_overparameterized(), theory.gamma, theory.sigma
-)
-_SCRATCH_UNDER = _lambdify(
-    theory.scratch_risk_underparameterized(), theory.gamma, theory.sigma
-)
-_LINEAR_TRANSFER = _lambdify(
-    theory.linear_transfer_risk(), theory.n, theory.theta, theory.sigma
-)
-#: Eq. (15) in t = 1/(1 + lambda) in (0, 1]: (2 lambda + 1) and (lambda + 1)^2
-#: overflow for lambda near the float64 maximum (inf/inf = NaN) while t does
-#: not, and the substitution is exact algebra on the printed formula.
-_SHRINKAGE = sp.Symbol("t", positive=True)
-_RIDGE_TRANSFER_IN_SHRINKAGE = _lambdify(
-    sp.simplify(theory.ridge_transfer_risk().subs(theory.lam, 1 / _SHRINKAGE - 1)),
-    _SHRINKAGE,
-    theory.theta,
-)
-_FINETUNE_SHIFT = _lambdify(
-    theory.finetune_transferability_overparameterized(), theory.gamma, theory.theta
-)
+@lazy_formula
+def _scratch_over() -> Callable[..., Float64Array]:
+    """Eq. (10) for gamma < 1 (overparameterized), as f(gamma, sigma)."""
+    from implicit_bias.theory import transfer_risks as theory
+
+    return _lambdify(
+        theory.scratch_risk_overparameterized(), theory.gamma, theory.sigma
+    )
+
+
+@lazy_formula
+def _scratch_under() -> Callable[..., Float64Array]:
+    """Eq. (10) for gamma > 1 (underparameterized), as f(gamma, sigma)."""
+    from implicit_bias.theory import transfer_risks as theory
+
+    return _lambdify(
+        theory.scratch_risk_underparameterized(), theory.gamma, theory.sigma
+    )
+
+
+@lazy_formula
+def _linear_transfer() -> Callable[..., Float64Array]:
+    """Eq. (12) as f(n, theta, sigma)."""
+    from implicit_bias.theory import transfer_risks as theory
+
+    return _lambdify(
+        theory.linear_transfer_risk(), theory.n, theory.theta, theory.sigma
+    )
+
+
+@lazy_formula
+def _ridge_transfer_in_shrinkage() -> Callable[..., Float64Array]:
+    """Eq. (15) in t = 1/(1 + lambda) in (0, 1], as f(t, theta).
+
+    (2 lambda + 1) and (lambda + 1)^2 overflow for lambda near the float64
+    maximum (inf/inf = NaN) while t does not, and the substitution is exact
+    algebra on the printed formula.
+    """
+    import sympy as sp
+
+    from implicit_bias.theory import transfer_risks as theory
+
+    shrinkage = sp.Symbol("t", positive=True)
+    return _lambdify(
+        sp.simplify(theory.ridge_transfer_risk().subs(theory.lam, 1 / shrinkage - 1)),
+        shrinkage,
+        theory.theta,
+    )
+
+
+@lazy_formula
+def _finetune_shift() -> Callable[..., Float64Array]:
+    """Eq. (17) for gamma <= 1 (overparameterized), as f(gamma, theta)."""
+    from implicit_bias.theory import transfer_risks as theory
+
+    return _lambdify(
+        theory.finetune_transferability_overparameterized(), theory.gamma, theory.theta
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -155,8 +200,8 @@ def _scratch(gamma: Float64Array, sigma: Float64Array) -> Float64Array:
     over = gamma < 1.0
     under = gamma > 1.0
     with np.errstate(over="ignore"):
-        out[over] = _SCRATCH_OVER(gamma[over], sigma[over])
-        out[under] = _SCRATCH_UNDER(gamma[under], sigma[under])
+        out[over] = _scratch_over()(gamma[over], sigma[over])
+        out[under] = _scratch_under()(gamma[under], sigma[under])
     return _representable(out, "the scratch-trained risk, eq. (10)")
 
 
@@ -244,7 +289,7 @@ def linear_transfer_risk(
     _check_theta(theta_)
     _check_sigma(sigma_)
     with np.errstate(over="ignore"):
-        risk = np.asarray(_LINEAR_TRANSFER(n_, theta_, sigma_), dtype=np.float64)
+        risk = np.asarray(_linear_transfer()(n_, theta_, sigma_), dtype=np.float64)
     return _representable(risk, "the linear-transfer risk, eq. (12)")
 
 
@@ -492,7 +537,9 @@ def ridge_transfer_risk(lam: ArrayLike, theta: ArrayLike) -> Float64Array:
     check_nonnegative("lam", lam_, "the ridge parameter lambda of eq. (14)")
     _check_theta(theta_)
     shrinkage = 1.0 / (1.0 + lam_)
-    return np.asarray(_RIDGE_TRANSFER_IN_SHRINKAGE(shrinkage, theta_), dtype=np.float64)
+    return np.asarray(
+        _ridge_transfer_in_shrinkage()(shrinkage, theta_), dtype=np.float64
+    )
 
 
 FinetuneForm = Literal["corrected", "printed"]
@@ -516,7 +563,7 @@ def _finetune_excess(
     over = gamma < 1.0
     g, cos = gamma[over], np.cos(theta[over])
     if form == "printed":
-        out[over] = -_FINETUNE_SHIFT(g, theta[over])
+        out[over] = -_finetune_shift()(g, theta[over])
         return out
     # c^2 = ((1 - g) + sqrt((1 + g)^2 + 4 sigma^2 g/(1 - g)))/2, the square root
     # as a hypot so that it does not overflow before the risk does.
