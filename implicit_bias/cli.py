@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -22,7 +23,15 @@ from typing import Any
 
 from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.engine import Claim, Result, Verdict
+from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
+from implicit_bias.claims.executors import DaskExecutor, Executor
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
+from implicit_bias.claims.profiles import (
+    Profile,
+    claims_for_profile,
+    format_plan,
+    plan,
+)
 from implicit_bias.claims.discovery import (
     Registry,
     default_registry,
@@ -147,8 +156,66 @@ def _table(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
+def _verify_profile(arguments: argparse.Namespace) -> Profile:
+    """``--profile``, with ``--quick`` standing for ``--profile quick``."""
+    if arguments.quick:
+        if arguments.profile not in (None, Profile.QUICK):
+            raise InvalidArgumentError(
+                f"--quick: means --profile quick, not --profile {arguments.profile}"
+            )
+        return Profile.QUICK
+    return Profile(arguments.profile or Profile.DEFAULT)
+
+
+def _plan(arguments: argparse.Namespace, claims: Sequence[Claim]) -> int:
+    profile = _verify_profile(arguments)
+    cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
+    last_seconds: dict[str, float] = {}
+    if not arguments.no_cache:
+        for claim in claims_for_profile(claims, profile):
+            stored = cache.get(claim)
+            if stored is not None:
+                last_seconds[claim.id] = stored.seconds
+    entries = plan(claims, profile, last_seconds)
+    workers = arguments.workers or os.cpu_count() or 1
+    print(f"profile {profile}: estimated cost of each claim, before running any")
+    print(format_plan(entries, workers))
+    return 0
+
+
+def _claim_executor(arguments: argparse.Namespace) -> Executor | None:
+    """The executor ``--executor`` and ``--scheduler`` name; None for local
+    processes (``--workers`` of them)."""
+    if arguments.executor == "local":
+        if arguments.scheduler is not None:
+            raise InvalidArgumentError(
+                f"--scheduler {arguments.scheduler}: used by --executor dask only"
+            )
+        return None
+    if not arguments.scheduler:
+        raise InvalidArgumentError(
+            "--scheduler: --executor dask needs the address of a running Dask "
+            "scheduler, e.g. --scheduler tcp://127.0.0.1:8786"
+        )
+    if arguments.workers is not None:
+        raise InvalidArgumentError(
+            f"--workers {arguments.workers}: counts local processes; with "
+            "--executor dask the cluster's workers run the claims"
+        )
+    return DaskExecutor(
+        arguments.scheduler,
+        files=arguments.file or (),
+        modules=arguments.module or (),
+        profile=_verify_profile(arguments),
+    )
+
+
 def _verify(arguments: argparse.Namespace) -> int:
-    claims = _selected(arguments, arguments.quick)
+    executor = _claim_executor(arguments)
+    claims = _selected(arguments)
+    if arguments.plan:
+        return _plan(arguments, claims)
+    claims = claims_for_profile(claims, _verify_profile(arguments))
     cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
 
     def progress(result: Result, done: int, total: int, cached: bool) -> None:
@@ -163,12 +230,18 @@ def _verify(arguments: argparse.Namespace) -> int:
             flush=True,
         )
 
+    def warm_up(chosen: Sequence[Claim]) -> None:
+        for problem in default_registry().warm_up(chosen):
+            print(f"implicit-bias: {problem}", file=sys.stderr)
+
     results, from_cache = run_claims_cached(
         claims,
         cache,
         workers=arguments.workers,
         on_result=progress,
         read=not arguments.no_cache,
+        executor=executor,
+        prepare=warm_up,
     )
     for problem in dict.fromkeys(cache.errors):
         print(f"implicit-bias: cache: {problem}", file=sys.stderr)
@@ -371,9 +444,39 @@ def _add_mutate(commands: Any, source_help: str) -> None:
 def _add_verify(commands: Any, source_help: str) -> None:
     verify = commands.add_parser("verify", help="check the claims and print verdicts")
     _add_selection_options(verify, source_help)
-    verify.add_argument("--quick", action="store_true", help="skip slow simulations")
+    verify.add_argument(
+        "--quick", action="store_true", help="skip slow claims (--profile quick)"
+    )
+    verify.add_argument(
+        "--profile",
+        choices=[p.value for p in Profile],
+        default=None,
+        help="quick: skip slow claims; default: every claim at its own size; "
+        "paper: simulations at the source's own configuration where a claim "
+        "gives one",
+    )
+    verify.add_argument(
+        "--plan",
+        action="store_true",
+        help="print each claim's estimated cost under the profile, run nothing",
+    )
     verify.add_argument("--json", action="store_true", help="print JSON records")
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
+    verify.add_argument(
+        "--executor",
+        choices=CLAIM_EXECUTORS,
+        default="local",
+        help="where the checks run: local forked processes (default), or one "
+        "Dask task per claim on the cluster of --scheduler, each under its "
+        "budget on the worker (workers need this package, the sources and the "
+        "--file files at the same paths)",
+    )
+    verify.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="the address of a running Dask scheduler, e.g. tcp://host:8786 "
+        "(required with --executor dask)",
+    )
     _add_cache_options(verify)
     verify.set_defaults(handler=_verify)
 

@@ -383,3 +383,58 @@ def test_a_file_that_registers_nothing_selects_nothing(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert f"--file {note}: no source registered" in captured.err
+
+
+_SIZED_NOTE = """
+from implicit_bias.claims import (
+    Basis, Claim, Configuration, CostEstimate, Kind, Reason, Source, Status, Verdict,
+)
+
+def small():
+    return Verdict.inconclusive("4 seeds: 1.2 SE", Reason.STATISTICAL)
+
+def large():
+    return Verdict.holds("64 seeds: 5.1 SE", Basis.STATISTICAL)
+
+SOURCE = Source(
+    "sized-note",
+    "A note with a paper-size run",
+    claims=(
+        Claim("sized-note", "3", "effect", Kind.SIMULATION, "the effect is positive",
+              small, Status.INCONCLUSIVE, expected_reason=Reason.STATISTICAL,
+              quote="the effect is positive",
+              cost=lambda: CostEstimate.of_training(4, 100, 1e-3),
+              paper=Configuration("Fig. 3: 64 seeds", large, 60.0, Status.HOLDS,
+                                  lambda: CostEstimate.of_training(64, 10**5, 1e-3))),
+        Claim("sized-note", "4", "slow", Kind.NUMERIC, "slow", large, Status.HOLDS,
+              quote="slow", slow=True),
+    ),
+)
+"""
+
+
+def test_profiles_choose_the_size_and_the_plan_runs_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "sized.py"
+    note.write_text(_SIZED_NOTE, encoding="utf-8")
+    common = ["--file", str(note), "--cache-dir", str(tmp_path / "cache")]
+    assert cli.main(["verify", *common, "--plan", "--profile", "paper"]) == 0
+    text = capsys.readouterr().out
+    assert "profile paper" in text
+    assert "64 runs x 100000 steps x 1 ms/step (measured)" in text
+    assert "over an hour each (a cluster's work): sized-note:3:effect" in text
+    assert cli.main(["verify", *common, "--profile", "paper", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["status"]) for r in records] == [
+        ("sized-note:3:effect", "holds"),
+        ("sized-note:4:slow", "holds"),
+    ]
+    assert "at the paper's size: Fig. 3: 64 seeds" in records[0]["regime"]
+    assert cli.main(["verify", *common, "--quick", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [(r["id"], r["status"]) for r in records] == [
+        ("sized-note:3:effect", "inconclusive")
+    ]
+    assert cli.main(["verify", *common, "--quick", "--profile", "paper"]) == 2
+    assert "--quick" in capsys.readouterr().err

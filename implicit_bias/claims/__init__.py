@@ -45,6 +45,14 @@ from implicit_bias.claims.engine import (
     conjunction,
     run_claims,
 )
+from implicit_bias.claims.profiles import (
+    Configuration,
+    CostEstimate,
+    PowerCalculation,
+    Profile,
+    claim_for_profile,
+    measure_step_seconds,
+)
 from implicit_bias.claims.registry import all_claims, claims_for, get_claim
 from implicit_bias.claims.source import Citation, Source
 
@@ -53,9 +61,13 @@ __all__ = [
     "Basis",
     "Citation",
     "Claim",
+    "Configuration",
+    "CostEstimate",
     "Derivation",
     "Kind",
     "LoadError",
+    "PowerCalculation",
+    "Profile",
     "Reading",
     "Reason",
     "Registry",
@@ -77,12 +89,14 @@ __all__ = [
     "check_limit",
     "check_mean",
     "check_series",
+    "claim_for_profile",
     "claims_for",
     "conjunction",
     "default_registry",
     "discover",
     "get_claim",
     "judge_relation",
+    "measure_step_seconds",
     "relation_check",
     "run_claims",
 ]

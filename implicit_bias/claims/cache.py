@@ -44,6 +44,7 @@ from implicit_bias.claims.cache_keys import FORMAT_VERSION, ClaimKeys
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
+    Executor,
     Reason,
     Result,
     Status,
@@ -229,6 +230,24 @@ class VerdictCache:
             return None
         return Result(claim, verdict, seconds)
 
+    def last_seconds(self, claim: Claim) -> float | None:
+        """The seconds the stored verdict of ``claim`` took, or None.
+
+        The entry under the claim's current key, whatever its verdict: a
+        scheduling estimate, read even where the verdict itself is not used.
+        """
+        key = self._key_or_none(claim)
+        if key is None:
+            return None
+        try:
+            entry = json.loads(
+                (self.directory / f"{key}.json").read_text(encoding="utf-8")
+            )
+            seconds = float(entry["seconds"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return seconds if seconds >= 0 else None
+
     def put(self, result: Result) -> bool:
         """Store ``result`` under its claim's key; whether it was stored.
 
@@ -249,6 +268,8 @@ def run_claims_cached(
     workers: int | None = None,
     on_result: Callable[[Result, int, int, bool], None] | None = None,
     read: bool = True,
+    executor: Executor | None = None,
+    prepare: Callable[[Sequence[Claim]], object] | None = None,
 ) -> tuple[list[Result], int]:
     """Check the claims whose key has no stored verdict; take the others from
     ``cache``.
@@ -261,6 +282,18 @@ def run_claims_cached(
       on_result: called as ``on_result(result, done, total, cached)`` for each
         claim, the cached ones first.
       read: False runs every claim (the results are still stored).
+      executor: where the claims run (default: local processes); see
+        :func:`~implicit_bias.claims.engine.run_claims`. Its results are
+        stored as local ones are (never a crash, such as a lost worker).
+      prepare: called with the claims about to run, once they are keyed and
+        before any runs: work done there is inherited by every forked check
+        (e.g. :meth:`~implicit_bias.claims.discovery.Registry.warm_up`). Not
+        called with an ``executor``, whose workers are other processes.
+
+    The claims run longest first, by the seconds their last stored verdict
+    took (read even when ``read`` is False: an estimate, not a verdict), so
+    that the workers finish together; claims never run keep their order, after
+    the others.
 
     Returns:
       The results in the order of ``claims``, and how many came from the cache.
@@ -280,12 +313,23 @@ def run_claims_cached(
         # Keyed before any check runs, as the code is now.
         cache._key_or_none(claims[index])
     cache.save_parsed()
+    last_seconds = {index: cache.last_seconds(claims[index]) for index in missing}
+    # Longest-processing-time first: the longest claims do not start last
+    # and leave one worker running alone at the end.
+    missing.sort(key=lambda index: -(last_seconds[index] or 0.0))
+    if prepare is not None and executor is None and missing:
+        prepare([claims[index] for index in missing])
 
     def stored(result: Result, done: int, _: int) -> None:
         cache.put(result)
         if on_result is not None:
             on_result(result, from_cache + done, total, False)
 
-    ran = run_claims([claims[i] for i in missing], workers=workers, on_result=stored)
+    ran = run_claims(
+        [claims[i] for i in missing],
+        workers=workers,
+        on_result=stored,
+        executor=executor,
+    )
     found.update(zip(missing, ran, strict=True))
     return [found[index] for index in range(total)], from_cache

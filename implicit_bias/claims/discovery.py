@@ -129,6 +129,30 @@ class Registry:
         )
         return [chain for source in sources for chain in source.derivations]
 
+    def warm_up(self, claims: Sequence[Claim]) -> list[str]:
+        """Do the shared work of the sources of ``claims`` before they run.
+
+        Calls each such source's ``warm_up`` (:class:`Source`) with the ids of
+        its claims among ``claims``. A warm-up that raises is reported, not
+        fatal: the checks then do the work themselves.
+
+        Returns:
+          What went wrong, one message per source whose warm-up raised.
+        """
+        chosen: dict[str, set[str]] = {}
+        for claim in claims:
+            chosen.setdefault(claim.source, set()).add(claim.id)
+        errors = []
+        for source_id, claim_ids in chosen.items():
+            source = self.sources.get(source_id)
+            if source is None or source.warm_up is None:
+                continue
+            try:
+                source.warm_up(frozenset(claim_ids))
+            except Exception as error:
+                errors.append(f"{source_id}: warm-up raised {_failure(error)}")
+        return errors
+
     def glyphs(self, source_id: str) -> dict[sp.Symbol, str]:
         """How the source typesets its symbols ({} for an unknown source)."""
         source = self.sources.get(source_id)

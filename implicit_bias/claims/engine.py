@@ -29,25 +29,32 @@ import multiprocessing
 import multiprocessing.connection
 import math
 import os
+import pickle
 import resource
+import select
 import signal
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sympy as sp
 from threadpoolctl import threadpool_limits
 
 from implicit_bias.errors import InvalidArgumentError
 
+if TYPE_CHECKING:
+    from implicit_bias.claims.profiles import Configuration, CostEstimate
+
 __all__ = [
     "WALL_BACKSTOP_FACTOR",
     "Basis",
     "CheckTimeout",
     "Claim",
+    "Executor",
     "Kind",
     "Reading",
     "Reason",
@@ -58,7 +65,9 @@ __all__ = [
     "conjunction",
     "in_paper_order",
     "run_claims",
+    "run_forked",
     "run_in_workers",
+    "run_locally",
     "time_limit",
     "unique_ids",
 ]
@@ -276,6 +285,12 @@ class Claim:
       reading: how the claim relates to the text, a :class:`Reading`.
       regime: the domain the claim is checked on and where the source states
         or uses it (e.g. "gamma in [1e-3, 1e-1], the range of Fig. 1a").
+      cost: estimates the check's CPU seconds without running it, for
+        ``verify --plan`` (:class:`~implicit_bias.claims.profiles.CostEstimate`);
+        simulations give one, from a measured per-step cost.
+      paper: the claim at the source's own configuration, run by
+        ``verify --profile paper``
+        (:class:`~implicit_bias.claims.profiles.Configuration`).
     """
 
     source: str
@@ -294,6 +309,8 @@ class Claim:
     quote: str = ""
     reading: Reading | None = None
     regime: str = ""
+    cost: Callable[[], CostEstimate] | None = None
+    paper: Configuration | None = None
 
     def __post_init__(self) -> None:
         if self.expected == Status.INCONCLUSIVE:
@@ -450,6 +467,13 @@ def _run_in_child(
     connection: multiprocessing.connection.Connection,
     threads: int,
 ) -> None:
+    _limit_child(budget_seconds, threads)
+    connection.send(task())
+    connection.close()
+
+
+def _limit_child(budget_seconds: float, threads: int) -> None:
+    """Put a freshly forked worker under its BLAS threads and CPU budget."""
     # Worker processes share the cores: BLAS threads beyond a worker's share
     # spin-wait against each other (small products slowed ~30x when two
     # OpenBLAS pools of 2 threads ran on 2 cores).
@@ -460,8 +484,6 @@ def _run_in_child(
     budget = max(1, math.ceil(budget_seconds))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
-    connection.send(task())
-    connection.close()
 
 
 @dataclass(frozen=True)
@@ -533,16 +555,18 @@ def run_in_workers(
                 > WALL_BACKSTOP_FACTOR * job.budget_seconds
             ):
                 job.process.kill()
-                finish(
-                    job,
-                    WorkerDeath(
-                        True,
-                        f"exceeded its wall-clock backstop of "
-                        f"{WALL_BACKSTOP_FACTOR * job.budget_seconds:g} s "
-                        f"({WALL_BACKSTOP_FACTOR:g} x its "
-                        f"{job.budget_seconds:g} s CPU budget) while waiting",
-                    ),
-                )
+                finish(job, _backstop_death(job.budget_seconds))
+
+
+def _backstop_death(budget_seconds: float) -> WorkerDeath:
+    """What became of a worker killed by the wall-clock backstop."""
+    return WorkerDeath(
+        True,
+        f"exceeded its wall-clock backstop of "
+        f"{WALL_BACKSTOP_FACTOR * budget_seconds:g} s "
+        f"({WALL_BACKSTOP_FACTOR:g} x its "
+        f"{budget_seconds:g} s CPU budget) while waiting",
+    )
 
 
 def _death(budget_seconds: float, exitcode: int | None) -> WorkerDeath:
@@ -554,25 +578,168 @@ def _death(budget_seconds: float, exitcode: int | None) -> WorkerDeath:
     return WorkerDeath(False, f"worker died (exit code {exitcode})")
 
 
+def run_forked(
+    task: Callable[[], Any], budget_seconds: float, *, threads: int = 1
+) -> tuple[Any, float]:
+    """Run ``task`` in a child forked with :func:`os.fork`; wait for its value.
+
+    The same limits as :func:`run_in_workers` (a CPU-time budget, a
+    wall-clock backstop, ``threads`` BLAS threads), for callers where
+    :mod:`multiprocessing` cannot start a child: a thread of a daemonic
+    process, such as a task on a Dask worker. The child dies with the thread
+    that forked it and waits for it (Linux), and is killed if the wait is
+    interrupted.
+
+    Returns:
+      The task's return value (which must pickle), or a :class:`WorkerDeath`
+      when the child ended without one, and the wall seconds it took.
+    """
+    read_end, write_end = os.pipe()
+    parent = os.getpid()
+    started = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _forked_child(task, budget_seconds, write_end, threads, parent)
+    deadline = started + WALL_BACKSTOP_FACTOR * budget_seconds
+    chunks: list[bytes] = []
+    try:
+        os.close(write_end)
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return _backstop_death(budget_seconds), time.perf_counter() - started
+            readable, _, _ = select.select([read_end], [], [], remaining)
+            if readable:
+                chunk = os.read(read_end, 1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    except BaseException:
+        # Interrupted (Ctrl-C): no child outlives the wait for it.
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    finally:
+        os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    exitcode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    if exitcode == 0 and chunks:
+        return pickle.loads(b"".join(chunks)), seconds
+    return _death(budget_seconds, exitcode), seconds
+
+
+def _forked_child(
+    task: Callable[[], Any],
+    budget_seconds: float,
+    write_end: int,
+    threads: int,
+    parent: int,
+) -> None:
+    """The child of :func:`run_forked`: it never returns, it exits."""
+    code = 1
+    try:
+        _die_with_parent(parent)
+        _limit_child(budget_seconds, threads)
+        payload = pickle.dumps(task())
+        with os.fdopen(write_end, "wb") as stream:
+            stream.write(payload)
+        code = 0
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        # What the check printed: os._exit flushes nothing, and must not run
+        # the at-exit handlers, which are the parent's.
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Have the kernel kill this child when the thread that forked it ends.
+
+    Without it, a child whose parent was killed (a Dask worker lost
+    mid-claim) would run on, unwatched, until its CPU budget or for ever if
+    it waits. Linux only (``prctl(PR_SET_PDEATHSIG)``); elsewhere a no-op.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:
+        # The parent died before the request took effect.
+        os._exit(1)
+
+
+class Executor(Protocol):
+    """Runs checks somewhere and reports each claim's outcome once
+    (implementations: :mod:`implicit_bias.claims.executors`)."""
+
+    def run(
+        self, claims: Sequence[Claim], on_done: Callable[[int, Any, float], None]
+    ) -> None:
+        """Check every claim; call ``on_done(index, outcome, seconds)`` exactly
+        once per claim, as each finishes, the outcome a :class:`Verdict` or a
+        :class:`WorkerDeath` (budget or crash)."""
+
+
+def run_locally(
+    claims: Sequence[Claim],
+    on_done: Callable[[int, Any, float], None],
+    *,
+    workers: int | None = None,
+) -> None:
+    """Check the claims in forked local processes (:func:`run_in_workers`);
+    the default :class:`Executor`'s work."""
+    run_in_workers(
+        [(functools.partial(_claim_verdict, c), c.budget_seconds) for c in claims],
+        workers=workers,
+        on_done=on_done,
+    )
+
+
 def run_claims(
     claims: Sequence[Claim],
     *,
     workers: int | None = None,
     on_result: Callable[[Result, int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[Result]:
     """Check claims in parallel worker processes, each within its time budget.
 
     Args:
       claims: the claims to check.
-      workers: concurrent processes (default: the number of CPUs).
+      workers: concurrent processes (default: the number of CPUs) of the
+        default executor.
       on_result: called as ``on_result(result, done, total)`` as each finishes.
+      executor: where the checks run
+        (:mod:`~implicit_bias.claims.executors`); by default local forked
+        processes, ``LocalExecutor(workers)``.
 
     Returns:
-      The results, in the order of ``claims``.
+      The results, in the order of ``claims``: one per claim, whatever became
+      of its worker.
+
+    Raises:
+      InvalidArgumentError: ``workers`` is given with an ``executor``.
     """
+    if executor is not None and workers is not None:
+        raise InvalidArgumentError(
+            f"workers={workers!r}: given with executor={executor!r}, which has "
+            "its own; give workers to LocalExecutor instead"
+        )
     results: dict[int, Result] = {}
 
     def done(index: int, value: Any, seconds: float) -> None:
+        if index in results:
+            # A second arrival (a task the cluster ran twice) is not a record.
+            return
         if isinstance(value, WorkerDeath):
             value = Verdict.inconclusive(
                 value.detail, Reason.BUDGET if value.over_budget else Reason.CRASH
@@ -582,11 +749,10 @@ def run_claims(
         if on_result is not None:
             on_result(result, len(results), len(claims))
 
-    run_in_workers(
-        [(functools.partial(_claim_verdict, c), c.budget_seconds) for c in claims],
-        workers=workers,
-        on_done=done,
-    )
+    if executor is None:
+        run_locally(claims, done, workers=workers)
+    else:
+        executor.run(claims, done)
     return [results[i] for i in range(len(claims))]
 
 

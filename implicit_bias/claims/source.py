@@ -23,7 +23,7 @@ Examples:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -144,6 +144,11 @@ class Source:
       glyphs: SymPy symbol -> its LaTeX in the source's notation.
       regimes: a name -> the domain in words, for the regimes claims use.
       description: a paragraph saying what the source is and what is checked.
+      warm_up: work several of the source's checks share (a simulation, a
+        SymPy expression), done once by the runner in its own process before
+        it forks the checks, so that each check inherits it instead of
+        redoing it. Called with the ids of the claims about to run; a speed-up
+        only: every check still computes what it needs when run alone.
     """
 
     id: str
@@ -154,6 +159,7 @@ class Source:
     glyphs: Mapping[sp.Symbol, str] = field(default_factory=dict)
     regimes: Mapping[str, str] = field(default_factory=dict)
     description: str = ""
+    warm_up: Callable[[Collection[str]], object] | None = None
 
     def __post_init__(self) -> None:
         if not _SOURCE_ID.fullmatch(self.id):
