@@ -509,7 +509,12 @@ class SampleEfficiencySetup:
       init_scale: :math:`\sigma` of the random initialization.
       readout_reinit: :math:`\gamma`, the readouts PT+FT finetunes from.
       learning_rate: :math:`\eta`, every phase (STL at magnitude 1).
-      steps: gradient steps, every phase.
+      steps: gradient steps, every phase (pretraining, STL, and PT+FT
+        finetuning unless ``finetune_steps`` is given).
+      finetune_steps: gradient steps of PT+FT finetuning, or None for
+        ``steps``: at a small finetuning magnitude m it converges far more
+        slowly than the other phases (its hidden weights move at a rate
+        proportional to m).
       test_samples: fresh inputs for the generalization error.
       seed: the master seed.
     """
@@ -528,6 +533,7 @@ class SampleEfficiencySetup:
     steps: int = 3000
     test_samples: int = 2000
     seed: int = 0
+    finetune_steps: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -584,6 +590,13 @@ def _check_setup(setup: object) -> SampleEfficiencySetup:
             "two directions"
         )
     check_seed("setup.seed", setup.seed)
+    if setup.finetune_steps is not None:
+        check_integer(
+            "setup.finetune_steps",
+            setup.finetune_steps,
+            min_value=1,
+            meaning="a count >= 1 (or None for setup.steps)",
+        )
     for name in ("correlations", "magnitudes", "sample_sizes"):
         value = getattr(setup, name)
         if not isinstance(value, tuple | list) or len(value) == 0:
@@ -687,6 +700,9 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
             "teacher vanishes on every test input, so its relative error is "
             "undefined; use more test_samples"
         )
+    finetune_steps = (
+        setup.steps if setup.finetune_steps is None else setup.finetune_steps
+    )
     for index, n in enumerate(setup.sample_sizes):
         inputs = np.broadcast_to(x[None, :, :n], (len(rhos), seeds, n, d))
         stl = train_relu_networks(
@@ -718,7 +734,7 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
             ft_hidden,
             np.full((count, setup.width), setup.readout_reinit),
             learning_rate=setup.learning_rate,
-            steps=setup.steps,
+            steps=finetune_steps,
         )
         outputs = _outputs(
             np.broadcast_to(

@@ -54,6 +54,9 @@ from implicit_bias.sources.features_are_fate.risks import CLAIMS as RISK_CLAIMS
 from implicit_bias.sources.features_are_fate.simulations import (
     CLAIMS as SIMULATION_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.simulations import (
+    warm_up as simulations_warm_up,
+)
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.sources.features_are_fate.task_distance import (
     CLAIMS as TASK_DISTANCE_CLAIMS,
@@ -131,4 +134,5 @@ SOURCE = Source(
         " its proof, the risks of Section 3, the Appendix B proofs, the ReLU RKHS"
         " of Appendix C, and deep linear networks trained by gradient descent."
     ),
+    warm_up=simulations_warm_up,
 )

@@ -15,6 +15,8 @@ endpoint error must have observed order in the step size within 0.15 of 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import sympy as sp
 
@@ -37,6 +39,11 @@ from implicit_bias.sources.features_are_fate._common import (
     holds_if,
 )
 from implicit_bias.sources.features_are_fate import notation as nt
+from implicit_bias.claims.profiles import Configuration, PowerCalculation
+from implicit_bias.sources.features_are_fate._costs import (
+    FinetuneRuns,
+    MonteCarloDraws,
+)
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.theory import transfer_asymptotics as theory
@@ -261,8 +268,8 @@ def _check_finetune_noise_free_limit() -> Verdict:
     )
 
 
-def _check_finetune_excess_monte_carlo() -> Verdict:
-    samples, dimension, noise, angle, draws = 50, 100, 1.0, np.pi / 4, 150
+def _check_finetune_excess_monte_carlo(draws: int = 150) -> Verdict:
+    samples, dimension, noise, angle = 50, 100, 1.0, np.pi / 4
     rng = np.random.default_rng(17)
     source = np.zeros(dimension)
     source[0] = 1.0
@@ -310,9 +317,9 @@ def _check_finetune_excess_monte_carlo() -> Verdict:
     )
 
 
-def _check_orthogonal_term() -> Verdict:
+def _check_orthogonal_term(draws: int = 4000) -> Verdict:
     rng = np.random.default_rng(11)
-    samples, dimension, draws = 6, 15, 4000
+    samples, dimension = 6, 15
     x = rng.standard_normal((draws, samples, dimension))
     source = np.zeros(dimension)
     source[0] = 1.0
@@ -351,6 +358,70 @@ def _check_orthogonal_term() -> Verdict:
     )
 
 
+#: What the checks cost (:mod:`._costs`): the three gradient-descent runs of
+#: (142) (the problem of :func:`_finetune_problem`), and the draws of the two
+#: Monte-Carlo checks, timed by running them on fewer.
+_GD_RUNS = FinetuneRuns(_STEPS, samples=5, dimension=12)
+
+
+def _excess_draws(count: int) -> MonteCarloDraws:
+    return MonteCarloDraws(
+        _check_finetune_excess_monte_carlo,
+        count,
+        timed=16,
+        what="a Gaussian X, n = 50, d = 100: min-norm and fine-tuned endpoints",
+    )
+
+
+def _orthogonal_draws(count: int) -> MonteCarloDraws:
+    return MonteCarloDraws(
+        _check_orthogonal_term,
+        count,
+        timed=500,
+        what="a Gaussian X, n = 6, d = 15: its row-space projector",
+    )
+
+
+# Power calculations; pilots: the checks' own draws.
+EXCESS_POWER = PowerCalculation(
+    effect=0.0911,
+    effect_quote="eq. (16) as printed, (1 - gamma)(1 - 2 cos theta) = -0.207 at "
+    "gamma = 1/2, theta = pi/4, sigma = 1, against the corrected limit -0.116",
+    pilot_sd=0.0893,
+    pilot_seeds=150,
+    pilot="the check's n = 50, d = 100, 150 draws (seed 17) of R_ft - R_sc",
+    z=STANDARD_ERRORS,
+)
+ORTHOGONAL_POWER = PowerCalculation(
+    effect=0.6,
+    effect_quote="B.8: E||(I - P) beta_s||^2 = 1 - gamma = 0.6 at n = 6, d = 15",
+    pilot_sd=0.168,
+    pilot_seeds=4000,
+    pilot="the check's n = 6, d = 15, 4000 draws (seed 11)",
+    z=STANDARD_ERRORS,
+)
+
+
+def _at_power(
+    check: Callable[[int], Verdict],
+    draws: int,
+    power: PowerCalculation,
+    cost: Callable[[int], MonteCarloDraws],
+    description: str,
+) -> Configuration:
+    sized = max(draws, power.seeds)
+    return Configuration(
+        f"{description}, {sized} draws: max({draws}, the power calculation's "
+        f"{power.seeds}); the source gives no configuration for this check",
+        lambda: check(sized),
+        budget_seconds=600.0,
+        expected=Status.HOLDS,
+        cost=cost(sized).cost,
+        power=power,
+        from_source=False,
+    )
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -383,6 +454,7 @@ CLAIMS: tuple[Claim, ...] = (
         "after fine-tuning, lim beta_ft = beta_sc + (I - P_row(X)) beta_s",
         _check_finetune_as_printed,
         Status.FAILS,
+        cost=_GD_RUNS.cost,
         formula=lambda: nt.eq(
             nt.printed_finetune_error, sp.Order(nt.step_size, (nt.step_size, 0))
         ),
@@ -406,6 +478,7 @@ CLAIMS: tuple[Claim, ...] = (
         "second layer); c -> 1 as n, d -> oo only when sigma = 0",
         _check_finetune_corrected,
         Status.HOLDS,
+        cost=_GD_RUNS.cost,
         corrects=claim_id("142", "as-printed"),
         assumptions=("L = 2, D = 0 (balanced)",),
         formula=lambda: sp.Eq(
@@ -449,6 +522,14 @@ CLAIMS: tuple[Claim, ...] = (
         "(1-gamma)(1-2cos theta)",
         _check_finetune_excess_monte_carlo,
         Status.HOLDS,
+        cost=_excess_draws(150).cost,
+        paper=_at_power(
+            _check_finetune_excess_monte_carlo,
+            150,
+            EXCESS_POWER,
+            _excess_draws,
+            "n = 50, d = 100, sigma = 1, theta = pi/4",
+        ),
         formula=lambda: nt.eq(
             nt.mc_finetune_excess, theory.finetune_risk_limit_corrected()
         ),
@@ -473,6 +554,14 @@ CLAIMS: tuple[Claim, ...] = (
         "d - n)",
         _check_orthogonal_term,
         Status.HOLDS,
+        cost=_orthogonal_draws(4000).cost,
+        paper=_at_power(
+            _check_orthogonal_term,
+            4000,
+            ORTHOGONAL_POWER,
+            _orthogonal_draws,
+            "n = 6, d = 15",
+        ),
         formula=lambda: nt.both(
             nt.eq(nt.mc_orthogonal_overlap, 0),
             nt.eq(nt.mc_orthogonal_norm, sp.Max(0, 1 - theory.gamma_ratio)),

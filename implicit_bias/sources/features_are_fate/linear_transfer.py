@@ -43,6 +43,8 @@ from implicit_bias.sources.features_are_fate._common import (
     claim_id,
 )
 from implicit_bias.sources.features_are_fate import notation as nt
+from implicit_bias.claims.profiles import Configuration, PowerCalculation
+from implicit_bias.sources.features_are_fate._costs import MonteCarloDraws
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics import transfer_risks as limits
@@ -242,7 +244,35 @@ def _judge_substitution(relation: sp.Basic) -> Verdict:
     return verdict.with_detail(f"{detail}: {verdict.detail}")
 
 
-def _check_linear_transfer_exact() -> Verdict:
+#: The cost of the check's 4000 draws at each of its two settings (the
+#: symbolic identity it checks first takes a fraction of a second, left out).
+def _linear_draws(count: int) -> MonteCarloDraws:
+    return MonteCarloDraws(
+        lambda draws: [
+            numerics.ridge_transfer_risk_samples(
+                n, d, 0.0, angle, noise, draws=draws, seed=0
+            )
+            for n, d, angle, noise in ((6, 10, 0.7, 0.4), (12, 5, 1.2, 0.2))
+        ],
+        count,
+        what="a Gaussian X and readout solve at each of the two settings",
+    )
+
+
+#: The finite-n term of (12) is what the check resolves beyond sin^2 theta.
+LINEAR_POWER = PowerCalculation(
+    effect=0.1438,
+    effect_quote="eq. (12): its finite-n term (sigma^2 + sin^2 theta)/(n - 2) = "
+    "0.144 at n = 6, theta = 0.7, sigma = 0.4",
+    pilot_sd=0.2718,
+    pilot_seeds=4000,
+    pilot="the check's (n, d, theta, sigma) = (6, 10, 0.7, 0.4), 4000 draws",
+    z=STANDARD_ERRORS,
+)
+LINEAR_PAPER_DRAWS = max(4000, LINEAR_POWER.seeds)
+
+
+def _check_linear_transfer_exact(count: int = 4000) -> Verdict:
     derived = theory.linear_transfer_risk_finite()
     printed = as_asymptotics_symbols(limits_theory.linear_transfer_risk())
     symbolic = check_identity(derived, printed)
@@ -256,7 +286,7 @@ def _check_linear_transfer_exact() -> Verdict:
         ((6, 10, 0.7, 0.4), (12, 5, 1.2, 0.2))
     ):
         draws = numerics.ridge_transfer_risk_samples(
-            samples, dimension, 0.0, angle, noise, draws=4000, seed=200 + index
+            samples, dimension, 0.0, angle, noise, draws=count, seed=200 + index
         )
         exact = float(limits.linear_transfer_risk(samples, angle, noise))
         setting = f"(n, d, theta, sigma) = ({samples}, {dimension}, {angle}, {noise})"
@@ -274,7 +304,7 @@ def _check_linear_transfer_exact() -> Verdict:
         comparisons,
         f"eq. (111) with (113), (115), (120) is eq. (12) ({symbolic.detail}); Monte "
         "Carlo of min-norm readout on Phi = (X beta_s) v^T (exact least-squares "
-        f"solve per draw), 4000 draws, each mean within {STANDARD_ERRORS:g} "
+        f"solve per draw), {count} draws, each mean within {STANDARD_ERRORS:g} "
         "standard errors of eq. (12) required: " + "; ".join(rows),
     )
 
@@ -403,6 +433,18 @@ CLAIMS: tuple[Claim, ...] = (
         "(not only as n -> oo): Monte Carlo of the min-norm readout",
         _check_linear_transfer_exact,
         Status.HOLDS,
+        cost=_linear_draws(4000).cost,
+        paper=Configuration(
+            f"the check's two settings, {LINEAR_PAPER_DRAWS} draws: max(4000, the "
+            f"power calculation's {LINEAR_POWER.seeds}); the source gives no "
+            "configuration for this check",
+            lambda: _check_linear_transfer_exact(LINEAR_PAPER_DRAWS),
+            budget_seconds=600.0,
+            expected=Status.HOLDS,
+            cost=_linear_draws(LINEAR_PAPER_DRAWS).cost,
+            power=LINEAR_POWER,
+            from_source=False,
+        ),
         formula=lambda: sp.Eq(theory.risk_linear, theory.linear_transfer_risk_finite()),
         quote="E_D R_lt = sin²θ + (σ² + sin²θ)/(n − 2). (12)",
         reading=Reading.PRINTED,

@@ -58,6 +58,8 @@ from implicit_bias.sources.features_are_fate._common import (
     rate_verdict,
 )
 from implicit_bias.sources.features_are_fate import notation as nt
+from implicit_bias.claims.profiles import Configuration, PowerCalculation
+from implicit_bias.sources.features_are_fate._costs import MonteCarloDraws
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics import transfer_risks as limits
@@ -223,14 +225,46 @@ def _check_ridge_risk_identity() -> Verdict:
     )
 
 
-def _check_ridge_monte_carlo() -> Verdict:
+#: The cost of the check's 4000 draws at each of its three settings.
+def _ridge_draws(count: int) -> MonteCarloDraws:
+    return MonteCarloDraws(
+        lambda draws: [
+            numerics.ridge_transfer_risk_samples(
+                n, d, ridge, angle, noise, draws=draws, seed=0
+            )
+            for n, d, ridge, angle, noise in (
+                (10, 15, 0.3, 0.7, 0.4),
+                (30, 8, 1.0, 0.3, 0.2),
+                (5, 6, 0.05, 1.2, 0.6),
+            )
+        ],
+        count,
+        what="a Gaussian X and ridge solve at each of the three settings",
+    )
+
+
+#: What the ridge adds: E R^lambda - E R^0 at the setting needing most draws.
+RIDGE_POWER = PowerCalculation(
+    effect=0.00742,
+    effect_quote="eq. (128): E R_lt^lambda - E R_lt^0 = 0.0074 at n = 10, "
+    "lambda = 0.3, theta = 0.7, sigma = 0.4 (Theorem 3.8: increasing in lambda)",
+    pilot_sd=0.1037,
+    pilot_seeds=4000,
+    pilot="the check's (n, d, lambda, theta, sigma) = (10, 15, 0.3, 0.7, 0.4), "
+    "4000 draws (seed 300)",
+    z=STANDARD_ERRORS,
+)
+RIDGE_PAPER_DRAWS = max(4000, RIDGE_POWER.seeds)
+
+
+def _check_ridge_monte_carlo(count: int = 4000) -> Verdict:
     rows = []
     comparisons = []
     for index, (samples, dimension, ridge, angle, noise) in enumerate(
         ((10, 15, 0.3, 0.7, 0.4), (30, 8, 1.0, 0.3, 0.2), (5, 6, 0.05, 1.2, 0.6))
     ):
         draws = numerics.ridge_transfer_risk_samples(
-            samples, dimension, ridge, angle, noise, draws=4000, seed=300 + index
+            samples, dimension, ridge, angle, noise, draws=count, seed=300 + index
         )
         exact = float(numerics.ridge_transfer_risk_finite(samples, ridge, angle, noise))
         setting = f"(n, d, lambda, theta, sigma) = ({samples}, {dimension}, {ridge}, "
@@ -247,7 +281,8 @@ def _check_ridge_monte_carlo() -> Verdict:
     # miss beyond STANDARD_ERRORS standard errors is a statistical failure.
     return conjunction(
         comparisons,
-        "ridge readout (121) on Phi = (X beta_s) v^T, full d x d solve, 4000 draws, "
+        "ridge readout (121) on Phi = (X beta_s) v^T, full d x d solve, "
+        f"{count} draws, "
         f"each mean within {STANDARD_ERRORS:g} standard errors of the exact risk "
         "required: " + "; ".join(rows),
     )
@@ -747,6 +782,17 @@ CLAIMS: tuple[Claim, ...] = (
         "(ridge_transfer_risk_finite) is the finite-n risk of ridge transfer",
         _check_ridge_monte_carlo,
         Status.HOLDS,
+        cost=_ridge_draws(4000).cost,
+        paper=Configuration(
+            f"the check's three settings, {RIDGE_PAPER_DRAWS} draws: the power "
+            "calculation's (the source gives no configuration for this check)",
+            lambda: _check_ridge_monte_carlo(RIDGE_PAPER_DRAWS),
+            budget_seconds=600.0,
+            expected=Status.HOLDS,
+            cost=_ridge_draws(RIDGE_PAPER_DRAWS).cost,
+            power=RIDGE_POWER,
+            from_source=False,
+        ),
         formula=lambda: nt.eq(nt.mc_risk_ridge, theory.ridge_risk_eq128()),
         quote="",
         reading=Reading.EXTENSION,

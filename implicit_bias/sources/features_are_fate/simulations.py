@@ -21,10 +21,16 @@ standard errors plus the exactly computed finite-size bias
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Collection
+
 import numpy as np
 import sympy as sp
 
 from implicit_bias.claims.checks import check_close
+from collections.abc import Callable
+
+from implicit_bias.claims.profiles import Configuration, PowerCalculation
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -36,6 +42,11 @@ from implicit_bias.claims.engine import (
     conjunction,
 )
 from implicit_bias.sources.features_are_fate._common import mean_close
+from implicit_bias.sources.features_are_fate._costs import (
+    EndpointRuns,
+    MonteCarloDraws,
+    SliceRuns,
+)
 from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics.transfer_asymptotics import (
@@ -61,7 +72,7 @@ from implicit_bias.validation.transfer_experiments import (
     transferability_surface,
 )
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "warm_up"]
 
 #: Observed orders in alpha must lie within this of the prediction.
 _ORDER_TOLERANCE = 0.25
@@ -74,6 +85,247 @@ _CONVERGED = (
     "runs converged: every phase trained to a relative excess loss of 1e-20 "
     "(midpoint integrator), 3 draws of the target data, max distance over draws"
 )
+
+
+#: The endpoint runs (depths 2 and 3, or one of them) and the slice runs the
+#: checks train; their cost models are in :mod:`._costs`.
+_ENDPOINTS = EndpointRuns()
+_DEEP_ENDPOINTS = EndpointRuns(depths=(3,))
+_SHALLOW_ENDPOINTS = EndpointRuns(depths=(2,))
+_SLICES = SliceRuns()
+#: The pilot of the slices' power calculations: the paper's d = 500 with 8
+#: draws, ``transferability_slices(_THETAS, (0.3, 0.5, 1.5, 1.9),
+#: dimension=500, draws=8, sigma=0.2, seed=5)`` (9 s of CPU); the per-draw sd
+#: of R_sc - R_tx at the grid point needing the most draws.
+SLICES_PILOT = SliceRuns(dimension=500, draws=8)
+#: Fig. 1(c): the smallest |T| on the slices is (13) at (pi/4, 0.5).
+SLICES_POWER_LINEAR = PowerCalculation(
+    effect=0.0400,
+    effect_quote="Fig. 1(c): the theta = pi/4 slice of (13) at gamma = 0.5, "
+    "T = 0.040 at sigma = 0.2 (the least |T| of the twelve points)",
+    pilot_sd=0.0294,
+    pilot_seeds=SLICES_PILOT.draws,
+    pilot="d = 500, 8 draws, alpha = 1e-5, (theta, gamma) = (pi/4, 0.5)",
+    z=_Z,
+)
+#: Fig. 3(c): the point needing the most draws is (17) at (3pi/8, 0.5).
+SLICES_POWER_FINETUNE = PowerCalculation(
+    effect=-0.1173,
+    effect_quote="Fig. 3(c): the theta = 3pi/8 slice of (17) at gamma = 0.5, "
+    "T = -0.117 (T = 0 exactly for gamma > 1)",
+    pilot_sd=0.0633,
+    pilot_seeds=SLICES_PILOT.draws,
+    pilot="d = 500, 8 draws, alpha = 1e-5, (theta, gamma) = (3pi/8, 0.5)",
+    z=_Z,
+)
+#: App. D.1 and Figs. 1(c), 3(c): d = 500, 20 draws of the target set (more if
+#: the power calculation asks).
+PAPER_SLICES = {
+    kind: SliceRuns(dimension=500, draws=max(20, power.seeds))
+    for kind, power in (
+        ("linear", SLICES_POWER_LINEAR),
+        ("finetune", SLICES_POWER_FINETUNE),
+    )
+}
+
+
+def _slices_configuration(kind: str, expected: Status) -> Configuration:
+    runs = PAPER_SLICES[kind]
+    power = SLICES_POWER_LINEAR if kind == "linear" else SLICES_POWER_FINETUNE
+    figure = "1(c)" if kind == "linear" else "3(c)"
+    return Configuration(
+        f"Fig. {figure} and App. D.1: 'a two layer linear network with dimension "
+        f"d=500 ... scale parameter alpha = 10^-5', 'standard deviation over 20 "
+        f"draws of the target set', sigma = 0.2: d = {runs.dimension}, "
+        f"{runs.draws} draws (the power calculation asks {power.seeds}); the "
+        "gamma grid (0.3, 0.5, 1.5, 1.9) and the adaptive midpoint integrator to "
+        "a relative excess loss of 1e-12 are ours (the paper: eta = 1e-3, 1e5 "
+        "steps or a loss of 1e-6)",
+        lambda: _check_transferability_slices(kind, runs),
+        budget_seconds=900.0,
+        expected=expected,
+        cost=runs.cost,
+        power=power,
+    )
+
+
+def _endpoint_draws(
+    samples: int,
+    dimension: int,
+    theta: float,
+    sigma: float,
+    draws: int,
+    points: int = 1,
+    ridges: tuple[float, ...] = (),
+) -> MonteCarloDraws:
+    """The cost of ``points`` x ``draws`` closed-form endpoint draws at n, d."""
+    return MonteCarloDraws(
+        lambda count: endpoint_risks(
+            samples, dimension, theta, sigma, draws=count, ridges=ridges
+        ),
+        draws,
+        points,
+        what=f"the closed-form endpoints of one target set, n = {samples}, d = "
+        f"{dimension}",
+    )
+
+
+_SCRATCH_DRAWS = _endpoint_draws(90, 60, 0.4, 0.5, 300, points=2)
+_LINEAR_DRAWS = _endpoint_draws(40, 30, 3 * np.pi / 8, 1.0, 2000, points=2)
+_RIDGE_DRAWS = _endpoint_draws(250, 20, np.pi / 8, 0.2, 600, 2, (0.0, 0.2, 0.6))
+_FINETUNE_DRAWS = _endpoint_draws(60, 120, 3 * np.pi / 8, 1.0, 300)
+# Timed at gamma = 0.8 (n < d: fine-tuning endpoints too), on 5 x 7 points.
+_SURFACE_DRAWS = _endpoint_draws(64, 80, np.pi / 4, 0.2, 150, points=35)
+
+
+# Power calculations. Each pilot is the claim's own check at its default size
+# (its per-draw sd read from the same draws); the effect is what the source
+# reports at the point of the check that needs the most draws, and z the
+# standard errors the check decides at.
+POWER_SCRATCH = PowerCalculation(
+    effect=0.5,
+    effect_quote="eq. (10): E R = sigma^2/(gamma - 1) = 0.5 at gamma = 1.5, "
+    "sigma = 0.5",
+    pilot_sd=0.171,
+    pilot_seeds=300,
+    pilot="the check's n = 90, d = 60, 300 draws (seed 3)",
+    z=_Z,
+)
+POWER_LINEAR_RISK = PowerCalculation(
+    effect=0.0186,
+    effect_quote="eq. (12): its finite-n term (sigma^2 + sin^2 theta)/(n - 2) = "
+    "0.0186 at n = 12, theta = pi/8, sigma = 0.2",
+    pilot_sd=0.0323,
+    pilot_seeds=2000,
+    pilot="the check's n = 12, d = 30, 2000 draws (seed 4)",
+    z=_Z,
+)
+POWER_RIDGE = PowerCalculation(
+    effect=0.120,
+    effect_quote="Fig. 2: R_lt^lambda rises from ~0.15 at lambda = 0 to ~0.26 at "
+    "lambda = 0.6 (gamma = 0.5); (15) at theta = pi/8: 0.146 to 0.266",
+    pilot_sd=0.0471,
+    pilot_seeds=600,
+    pilot="the check's n = 40, d = 20, lambda = 0.6, 600 draws (seed 6)",
+    z=_Z,
+)
+POWER_FINETUNE_RISK = PowerCalculation(
+    effect=0.164,
+    effect_quote="eq. (16) as printed, (1 - gamma)(1 - 2 cos theta) = 0.117 at "
+    "gamma = 1/2, theta = 3pi/8, against the corrected limit 0.281",
+    pilot_sd=0.123,
+    pilot_seeds=300,
+    pilot="the check's n = 60, d = 120, sigma = 1, 300 draws of R_ft - R_sc",
+    z=_Z,
+)
+POWER_SURFACE = {
+    "linear": PowerCalculation(
+        effect=0.0201,
+        effect_quote="Fig. 1(a): (13) at finite n, d at (theta, gamma) = (pi/8, "
+        "1.25), T = 0.020 (the least |T| > 0 of the grid)",
+        pilot_sd=0.0695,
+        pilot_seeds=150,
+        pilot="the check's d = 80, 150 draws (seed 8), at that point",
+        z=_Z,
+    ),
+    "finetune": PowerCalculation(
+        effect=-0.0469,
+        effect_quote="Fig. 3(a): (17) at finite n, d at (theta, gamma) = (3pi/8, "
+        "0.8), T = -0.047 (the point needing the most draws)",
+        pilot_sd=0.0840,
+        pilot_seeds=150,
+        pilot="the check's d = 80, 150 draws (seed 8), at that point",
+        z=_Z,
+    ),
+}
+
+
+def _at_power(
+    check: Callable[[int], Verdict],
+    draws: int,
+    power: PowerCalculation,
+    description: str,
+    cost: Callable[[int], MonteCarloDraws],
+    expected: Status = Status.HOLDS,
+) -> Configuration:
+    """The check at max(its draws, the power calculation's), sizes ours."""
+    sized = max(draws, power.seeds)
+    return Configuration(
+        f"{description}; {sized} draws: max({draws}, the {power.seeds} of the power "
+        "calculation). The source gives no configuration for this check",
+        lambda: check(sized),
+        budget_seconds=600.0,
+        expected=expected,
+        cost=cost(sized).cost,
+        power=power,
+        from_source=False,
+    )
+
+
+def _paper_scratch() -> Configuration:
+    return _at_power(
+        _check_scratch_risk,
+        300,
+        POWER_SCRATCH,
+        "n = 30, 90, d = 60, sigma = 0.5",
+        lambda draws: _endpoint_draws(90, 60, 0.4, 0.5, draws, points=2),
+    )
+
+
+def _paper_linear_risk() -> Configuration:
+    return _at_power(
+        _check_linear_transfer_risk,
+        2000,
+        POWER_LINEAR_RISK,
+        "n = 12, 40, d = 30",
+        lambda draws: _endpoint_draws(40, 30, 3 * np.pi / 8, 1.0, draws, points=2),
+    )
+
+
+def _paper_finetune_risk(corrected: bool) -> Configuration:
+    return _at_power(
+        lambda draws: _check_finetune_risk(corrected, draws),
+        300,
+        POWER_FINETUNE_RISK,
+        "n = 60, d = 120, theta = 3pi/8, sigma = 1",
+        lambda draws: _endpoint_draws(60, 120, 3 * np.pi / 8, 1.0, draws),
+        expected=Status.HOLDS if corrected else Status.FAILS,
+    )
+
+
+def _paper_surface(kind: str) -> Configuration:
+    return _at_power(
+        lambda draws: _check_transferability_surface(kind, draws),
+        150,
+        POWER_SURFACE[kind],
+        f"Fig. {'1' if kind == 'linear' else '3'}(a)'s ranges, d = 80 (the "
+        "figure is the theory's surface)",
+        lambda draws: _endpoint_draws(64, 80, np.pi / 4, 0.2, draws, points=35),
+    )
+
+
+#: Fig. 2 at App. D.1's d = 500: gamma = 0.5 is n = 250.
+PAPER_RIDGE_SIZES, PAPER_RIDGE_DIMENSION = (250,), 500
+PAPER_RIDGE_DRAWS = max(20, POWER_RIDGE.seeds)
+
+
+def _paper_ridge() -> Configuration:
+    return Configuration(
+        "Fig. 2: 'generalization error for gamma = 0.5 ... standard deviation over "
+        "20 realizations of the target dataset', App. D.1's d = 500: n = 250, "
+        f"{PAPER_RIDGE_DRAWS} draws (max(20, the power calculation's "
+        f"{POWER_RIDGE.seeds})), lambda = 0, 0.2, 0.6; theta = pi/8 and sigma = "
+        "0.2 are ours (Fig. 2 gives neither; App. D.1's sigma = 0.2)",
+        lambda: _check_ridge_risk(
+            PAPER_RIDGE_SIZES, PAPER_RIDGE_DIMENSION, PAPER_RIDGE_DRAWS
+        ),
+        budget_seconds=600.0,
+        expected=Status.HOLDS,
+        cost=_endpoint_draws(
+            250, 500, np.pi / 8, 0.2, PAPER_RIDGE_DRAWS, 1, (0.0, 0.2, 0.6)
+        ).cost,
+        power=POWER_RIDGE,
+    )
 
 
 def _replicated(ok: bool, detail: str, basis: Basis) -> Verdict:
@@ -109,10 +361,36 @@ def _order_verdict(errors: EndpointErrors, name: str, what: str, order: int) -> 
     return _replicated(close.status == Status.HOLDS, detail, Basis.NUMERICAL)
 
 
+@functools.cache
+def _shared_endpoint_errors(depth: int) -> EndpointErrors:
+    """``endpoint_errors(depth)`` at its defaults, run once per process.
+
+    Several claims read the same deterministic runs (:data:`_ENDPOINT_READERS`);
+    :func:`warm_up` runs them in the runner's process before it forks the
+    checks. The arrays are read-only: every reader shares them.
+    """
+    errors = endpoint_errors(depth)
+    for values in errors.errors.values():
+        values.flags.writeable = False
+    return errors
+
+
+def warm_up(claim_ids: Collection[str]) -> None:
+    """Run the endpoint simulations that two or more of ``claim_ids`` read.
+
+    The source's ``warm_up``: the runner calls it before forking the checks,
+    which then inherit the runs instead of each repeating them. One reader
+    alone computes them itself, in its own worker.
+    """
+    for depth, readers in _ENDPOINT_READERS.items():
+        if len(readers & set(claim_ids)) >= 2:
+            _shared_endpoint_errors(depth)
+
+
 def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
     verdicts = []
     for depth in depths:
-        errors = endpoint_errors(depth)
+        errors = _shared_endpoint_errors(depth)
         order = ENDPOINT_PREDICTED_ORDERS[name](depth)
         verdicts.append(_order_verdict(errors, name, what, order))
     detail = (
@@ -126,7 +404,7 @@ def _check_first_layer_as_printed() -> Verdict:
     # Eq. (50) prints W_l = sigma u v^T + O(alpha^2): the residual's order in
     # alpha would be 2. Under (22), W_1^T W_1 >= alpha^2 lambda I, so every
     # subleading singular value is >= alpha sqrt(lambda): order exactly 1.
-    errors = endpoint_errors(3)
+    errors = _shared_endpoint_errors(3)
     observed = errors.orders("first-layer")
     detail = (
         f"L = 3, pretrained W_1: sigma_2/sigma_1 = "
@@ -151,7 +429,7 @@ def _check_first_layer_as_printed() -> Verdict:
 
 
 def _check_printed_finetune_endpoint() -> Verdict:
-    errors = endpoint_errors(2)
+    errors = _shared_endpoint_errors(2)
     printed = errors.errors["printed"]
     detail = (
         "L = 2, n = 6, d = 12, theta = 0.8, sigma = 0.3: |beta_GD - (X^+ y + "
@@ -185,10 +463,10 @@ def _check_printed_finetune_endpoint() -> Verdict:
     )
 
 
-def _check_scratch_risk() -> Verdict:
+def _check_scratch_risk(draws: int = 300) -> Verdict:
     parts, verdicts = [], []
     for samples, dimension, sigma in ((30, 60, 0.5), (90, 60, 0.5)):
-        risks = endpoint_risks(samples, dimension, 0.4, sigma, draws=300, seed=3)
+        risks = endpoint_risks(samples, dimension, 0.4, sigma, draws=draws, seed=3)
         exact = float(scratch_risk_finite(samples, dimension, sigma))
         limit = float(scratch_risk(samples / dimension, sigma))
         finite = compare_mean(risks.scratch, exact, z=_Z)
@@ -201,7 +479,7 @@ def _check_scratch_risk() -> Verdict:
             mean_close(asymptotic, f"{where}: mean risk against eq. (10) + bias"),
         ]
         parts.append(
-            f"n = {samples}, d = {dimension}, sigma = {sigma}, 300 draws: "
+            f"n = {samples}, d = {dimension}, sigma = {sigma}, {draws} draws: "
             f"{finite.describe()} (exact finite-size); eq. (10) = {limit:.5f}, "
             f"finite-size bias {abs(exact - limit):.4f}"
         )
@@ -211,10 +489,10 @@ def _check_scratch_risk() -> Verdict:
     return conjunction(verdicts, detail)
 
 
-def _check_linear_transfer_risk() -> Verdict:
+def _check_linear_transfer_risk(draws: int = 2000) -> Verdict:
     parts, verdicts = [], []
     for samples, theta, sigma in ((12, np.pi / 8, 0.2), (40, 3 * np.pi / 8, 1.0)):
-        risks = endpoint_risks(samples, 30, theta, sigma, draws=2000, seed=4)
+        risks = endpoint_risks(samples, 30, theta, sigma, draws=draws, seed=4)
         comparison = compare_mean(
             risks.linear, float(linear_transfer_risk(samples, theta, sigma)), z=_Z
         )
@@ -226,7 +504,7 @@ def _check_linear_transfer_risk() -> Verdict:
             f"{comparison.describe()}"
         )
     detail = (
-        f"eq. (12) is exact at finite n; 2000 draws each, within {_Z:g} SE: "
+        f"eq. (12) is exact at finite n; {draws} draws each, within {_Z:g} SE: "
         + "; ".join(parts)
     )
     return conjunction(verdicts, detail)
@@ -241,14 +519,24 @@ def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
     return float(excess(gamma, theta, sigma))
 
 
-def _check_transferability_slices(kind: str) -> Verdict:
-    gammas = (0.3, 0.5, 1.5, 1.9)
-    dimension, draws, sigma = 60, 16, 0.2
+def _check_transferability_slices(kind: str, runs: SliceRuns = _SLICES) -> Verdict:
+    gammas, dimension, draws, sigma = (
+        runs.gammas,
+        runs.dimension,
+        runs.draws,
+        runs.sigma,
+    )
     slices = transferability_slices(
-        _THETAS, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=5
+        runs.thetas,
+        gammas,
+        dimension=dimension,
+        draws=draws,
+        sigma=sigma,
+        init_scale=runs.init_scale,
+        seed=runs.seed,
     )
     parts, verdicts = [], []
-    for i, theta in enumerate(_THETAS):
+    for i, theta in enumerate(runs.thetas):
         for j, gamma in enumerate(gammas):
             samples = round(gamma * dimension)
             exact_scratch = float(scratch_risk_finite(samples, dimension, sigma))
@@ -287,7 +575,8 @@ def _check_transferability_slices(kind: str) -> Verdict:
             )
     detail = (
         f"GD-trained L = 2 networks, d = {dimension}, sigma = {sigma}, "
-        f"{draws} draws, alpha = 1e-5; (theta, gamma): mean +- SE vs eq. "
+        f"{draws} draws, alpha = {runs.init_scale:g}; (theta, gamma): mean +- SE "
+        "vs eq. "
         f"({'13' if kind == 'linear' else '17'}) within {_Z:g} SE + the bias: "
         + "; ".join(parts)
     )
@@ -297,10 +586,10 @@ def _check_transferability_slices(kind: str) -> Verdict:
     return _replicated(combined.status == Status.HOLDS, detail, Basis.STATISTICAL)
 
 
-def _check_transferability_surface(kind: str) -> Verdict:
+def _check_transferability_surface(kind: str, draws: int = 150) -> Verdict:
     thetas = tuple(np.linspace(0.0, np.pi / 2, 5))
     gammas = (0.2, 0.4, 0.6, 0.8, 1.25, 1.5, 2.0)
-    dimension, draws, sigma = 80, 150, 0.2
+    dimension, sigma = 80, 0.2
     surface = transferability_surface(
         thetas, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=8
     )
@@ -349,12 +638,14 @@ def _check_transferability_surface(kind: str) -> Verdict:
     return conjunction(verdicts, detail)
 
 
-def _check_ridge_risk() -> Verdict:
+def _check_ridge_risk(
+    sizes: tuple[int, ...] = (40, 250), dimension: int = 20, draws: int = 600
+) -> Verdict:
     parts, verdicts = [], []
     lams = (0.0, 0.2, 0.6)
-    for samples in (40, 250):
+    for samples in sizes:
         risks = endpoint_risks(
-            samples, 20, np.pi / 8, 0.2, draws=600, seed=6, ridges=lams
+            samples, dimension, np.pi / 8, 0.2, draws=draws, seed=6, ridges=lams
         )
         for r, lam in enumerate(lams):
             exact = float(ridge_transfer_risk_finite(samples, lam, np.pi / 8, 0.2))
@@ -373,24 +664,25 @@ def _check_ridge_risk() -> Verdict:
                 f"{limit:.5f}"
             )
     detail = (
-        f"theta = pi/8, sigma = 0.2, 600 draws, within {_Z:g} SE (+ the exact "
+        f"theta = pi/8, sigma = 0.2, d = {dimension}, {draws} draws, within "
+        f"{_Z:g} SE (+ the exact "
         "finite-size bias for eq. (15)): " + "; ".join(parts)
     )
     return conjunction(verdicts, detail)
 
 
 def _finetune_excess(
-    samples: int, dimension: int, theta: float, sigma: float
+    samples: int, dimension: int, theta: float, sigma: float, draws: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    risks = endpoint_risks(samples, dimension, theta, sigma, draws=300, seed=7)
+    risks = endpoint_risks(samples, dimension, theta, sigma, draws=draws, seed=7)
     # Paired: R_ft - R_sc on the same draws removes the noise term's variance.
     return risks.finetune - risks.scratch, risks.finetune_printed - risks.scratch
 
 
-def _check_finetune_risk(corrected: bool) -> Verdict:
+def _check_finetune_risk(corrected: bool, draws: int = 300) -> Verdict:
     samples, dimension, theta, sigma = 60, 120, 3 * np.pi / 8, 1.0
     gamma = samples / dimension
-    excess, printed_excess = _finetune_excess(samples, dimension, theta, sigma)
+    excess, printed_excess = _finetune_excess(samples, dimension, theta, sigma, draws)
     as_printed = (1 - gamma) * (1 - 2 * np.cos(theta))
     limit = _corrected_excess(gamma, theta, sigma)
     # Finite-size bias: the scale c^2 solves c^2 = A + B / c^2 with
@@ -418,7 +710,7 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
         comparison = compare_mean(excess, as_printed, z=_Z, bias_bound=bias)
         control = compare_mean(printed_excess, as_printed, z=_Z)
         detail = (
-            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 "
+            f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, {draws} "
             f"draws of E R_ft - E R_sc for the gradient-flow endpoint (closed form "
             f"alpha -> 0, t -> oo, no iteration to converge): "
             f"{comparison.describe()} (eq. 16, allowed {_Z:g} SE + finite-size "
@@ -440,10 +732,10 @@ def _check_finetune_risk(corrected: bool) -> Verdict:
         return Verdict.inconclusive(detail, Reason.STATISTICAL)
     comparison = compare_mean(excess, limit, z=_Z, bias_bound=bias)
     detail = (
-        f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, 300 draws "
-        f"of R_ft - R_sc: {comparison.describe()} against (1 - gamma)(c^2 - 2c cos "
-        f"theta), c^2 = {float(c2):.4f} (finite-size means), allowed {_Z:g} SE + "
-        f"bias {bias:.3f}"
+        f"n = {samples}, d = {dimension}, theta = 3pi/8, sigma = {sigma}, {draws} "
+        f"draws of R_ft - R_sc: {comparison.describe()} against (1 - gamma)(c^2 - "
+        f"2c cos theta), c^2 = {float(c2):.4f} (finite-size means), allowed "
+        f"{_Z:g} SE + bias {bias:.3f}"
     )
     return mean_close(
         comparison, "mean R_ft - R_sc against the corrected limit + bias"
@@ -460,6 +752,7 @@ CLAIMS: tuple[Claim, ...] = (
         "rank one (beta_s v^T); distance sigma_2/sigma_1 of order alpha^(L-1)",
         lambda: _check_order("rank-one", "sigma_2/sigma_1 of W_1...W_{L-1}"),
         Status.HOLDS,
+        cost=_ENDPOINTS.cost,
         formula=lambda: nt.le(
             nt.rank_one_residual,
             nt.order_constant * asymptotics.alpha ** (asymptotics.depth - 1),
@@ -488,6 +781,7 @@ CLAIMS: tuple[Claim, ...] = (
         "error of order alpha",
         lambda: _check_order("scratch", "|beta - X^+ y|"),
         Status.HOLDS,
+        cost=_ENDPOINTS.cost,
         formula=lambda: nt.eq(nt.scratch_endpoint_error, nt.order(1)),
         assumptions=("n < d, init alpha W_bar with (22)",),
         budget_seconds=30.0,
@@ -511,6 +805,8 @@ CLAIMS: tuple[Claim, ...] = (
         "(exact finite-size form: scratch_risk_finite)",
         _check_scratch_risk,
         Status.HOLDS,
+        cost=_SCRATCH_DRAWS.cost,
+        paper=_paper_scratch(),
         formula=lambda: nt.eq(nt.mc_risk_scratch, tr.scratch_risk()),
         quote=("E_D R = (1−γ)^2+γσ^2 / (1−γ) for γ < 1; σ^2/(γ−1) for γ > 1"),
         reading=Reading.PRINTED,
@@ -530,6 +826,8 @@ CLAIMS: tuple[Claim, ...] = (
         "target data",
         _check_linear_transfer_risk,
         Status.HOLDS,
+        cost=_LINEAR_DRAWS.cost,
+        paper=_paper_linear_risk(),
         formula=lambda: nt.eq(nt.mc_risk_linear, tr.linear_transfer_risk()),
         quote=("E_D R_lt = sin^2θ + (σ^2 + sin^2θ)/(n − 2)."),
         reading=Reading.PRINTED,
@@ -548,6 +846,8 @@ CLAIMS: tuple[Claim, ...] = (
         "the slices theta = pi/8, pi/4, 3pi/8",
         lambda: _check_transferability_slices("linear"),
         Status.HOLDS,
+        cost=_SLICES.cost,
+        paper=_slices_configuration("linear", Status.HOLDS),
         formula=lambda: nt.eq(
             nt.gd_transferability_linear, tr.linear_transferability()
         ),
@@ -575,6 +875,8 @@ CLAIMS: tuple[Claim, ...] = (
         "grid, from Monte Carlo over draws of the target data",
         lambda: _check_transferability_surface("linear"),
         Status.HOLDS,
+        cost=_SURFACE_DRAWS.cost,
+        paper=_paper_surface("linear"),
         formula=lambda: nt.eq(
             nt.mc_transferability_linear, tr.linear_transferability()
         ),
@@ -600,6 +902,8 @@ CLAIMS: tuple[Claim, ...] = (
         "(1 + lambda)^2 (exact finite-n form eq. 128)",
         _check_ridge_risk,
         Status.HOLDS,
+        cost=_RIDGE_DRAWS.cost,
+        paper=_paper_ridge(),
         formula=lambda: nt.eq(nt.mc_risk_ridge, tr.ridge_transfer_risk()),
         quote=("lim_{n→∞} E_D R_lt^λ = 1 − cos^2θ (1+2λ)/(1+λ)^2"),
         reading=Reading.PRINTED,
@@ -618,6 +922,8 @@ CLAIMS: tuple[Claim, ...] = (
         "model fine-tuned by gradient flow",
         lambda: _check_finetune_risk(corrected=False),
         Status.FAILS,
+        cost=_FINETUNE_DRAWS.cost,
+        paper=_paper_finetune_risk(corrected=False),
         formula=lambda: nt.eq(
             nt.mc_finetune_excess,
             tr.finetune_risk_overparameterized() - tr.scratch_risk_overparameterized(),
@@ -642,6 +948,8 @@ CLAIMS: tuple[Claim, ...] = (
         "eq. (16) is the case sigma = 0",
         lambda: _check_finetune_risk(corrected=True),
         Status.HOLDS,
+        cost=_FINETUNE_DRAWS.cost,
+        paper=_paper_finetune_risk(corrected=True),
         formula=lambda: nt.eq(
             nt.mc_finetune_excess, asymptotics.finetune_risk_limit_corrected()
         ),
@@ -663,6 +971,8 @@ CLAIMS: tuple[Claim, ...] = (
         "(17) on the slices theta = pi/8, pi/4, 3pi/8 (sigma = 0.2)",
         lambda: _check_transferability_slices("finetune"),
         Status.HOLDS,
+        cost=_SLICES.cost,
+        paper=_slices_configuration("finetune", Status.HOLDS),
         formula=lambda: nt.eq(
             nt.gd_transferability_finetune, tr.finetune_transferability()
         ),
@@ -690,6 +1000,8 @@ CLAIMS: tuple[Claim, ...] = (
         "gamma) grid, from Monte Carlo over draws of the target data (sigma = 0.2)",
         lambda: _check_transferability_surface("finetune"),
         Status.HOLDS,
+        cost=_SURFACE_DRAWS.cost,
+        paper=_paper_surface("finetune"),
         formula=lambda: nt.eq(
             nt.mc_transferability_finetune, tr.finetune_transferability()
         ),
@@ -716,6 +1028,7 @@ CLAIMS: tuple[Claim, ...] = (
         "W_l = sigma_l u_l v_l^T + O(alpha^2) for all time",
         _check_first_layer_as_printed,
         Status.FAILS,
+        cost=_DEEP_ENDPOINTS.cost,
         formula=lambda: nt.eq(nt.first_layer_residual, nt.order(2)),
         budget_seconds=30.0,
         quote=("W_l = σ_l(t) u_l(t) v_l(t) + O(α^2) (50) for all time."),
@@ -735,6 +1048,7 @@ CLAIMS: tuple[Claim, ...] = (
         "squared norms)",
         lambda: _check_order("first-layer", "sigma_2/sigma_1 of W_1", depths=(3,)),
         Status.HOLDS,
+        cost=_DEEP_ENDPOINTS.cost,
         formula=lambda: nt.eq(nt.first_layer_residual, nt.order(1)),
         corrects=_claim_id("50", "as-printed"),
         budget_seconds=30.0,
@@ -754,6 +1068,7 @@ CLAIMS: tuple[Claim, ...] = (
         "beta_s; error of order alpha^(2(L-1))",
         lambda: _check_order("linear", "|beta - b beta_s| (rank-one plateau)"),
         Status.HOLDS,
+        cost=_ENDPOINTS.cost,
         formula=lambda: nt.le(
             nt.linear_endpoint_error,
             nt.order_constant * asymptotics.alpha ** (2 * (asymptotics.depth - 1)),
@@ -778,6 +1093,7 @@ CLAIMS: tuple[Claim, ...] = (
         "fine-tuning from alpha -> 0 ends at X^+ y + (I - P_row(X)) beta_s",
         _check_printed_finetune_endpoint,
         Status.FAILS,
+        cost=_SHALLOW_ENDPOINTS.cost,
         formula=lambda: nt.eq(
             sp.Limit(nt.printed_finetune_error, asymptotics.alpha, 0), 0
         ),
@@ -800,6 +1116,7 @@ CLAIMS: tuple[Claim, ...] = (
         "A = ||(I - P) beta_s||^2, B = ||X^+ y||^2; error of order alpha^2",
         lambda: _check_order("finetune", "|beta - corrected (142)|"),
         Status.HOLDS,
+        cost=_ENDPOINTS.cost,
         formula=lambda: nt.eq(nt.corrected_finetune_error, nt.order(2)),
         corrects=_claim_id("142", "gd-as-printed"),
         budget_seconds=30.0,
@@ -812,3 +1129,23 @@ CLAIMS: tuple[Claim, ...] = (
         ),
     ),
 )
+
+
+#: The claims that read ``endpoint_errors(depth)``, by depth.
+_ENDPOINT_READERS: dict[int, frozenset[str]] = {
+    depth: frozenset(
+        _claim_id(equation, label)
+        for equation, label in (
+            ("thm-3.4", "features-rank-one"),
+            ("thm-3.5", "scratch-min-norm"),
+            ("108", "gd-endpoint"),
+            ("142", "gd-corrected"),
+            *(
+                (("142", "gd-as-printed"),)
+                if depth == 2
+                else (("50", "as-printed"), ("50", "order-alpha"))
+            ),
+        )
+    )
+    for depth in (2, 3)
+}

@@ -1,0 +1,161 @@
+"""The paper profile of ptft-diagonal-networks: cost models, power, pilots.
+
+The cost models describe each experiment as batched trainer calls; the tests
+count the networks the experiments really train (by wrapping the trainers)
+and check that the step cap bounds the steps they take.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from implicit_bias.claims.engine import Kind, Reason, Status
+from implicit_bias.sources.ptft_diagonal_networks import numeric
+from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS
+from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
+    EXPERIMENTS,
+    dense_gaps_cost,
+    experiment_cost,
+)
+from implicit_bias.validation import diagonal_experiments, diagonal_pretrain_finetune
+from implicit_bias.validation.diagonal_networks import DEFAULT_MAX_STEPS
+
+SIMULATIONS = [c for c in NUMERIC_CLAIMS if c.kind == Kind.SIMULATION]
+
+QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
+    "min_q_endpoint_errors": diagonal_experiments.min_q_endpoint_errors,
+    "ptft_min_q_endpoint_errors": diagonal_experiments.ptft_min_q_endpoint_errors,
+    "multitask_dense_gap": diagonal_experiments.multitask_dense_gap,
+    "multitask_planted_distances": diagonal_experiments.multitask_planted_distances,
+    "norms_versus_sample_size quick": lambda: (
+        diagonal_experiments.norms_versus_sample_size(quick=True)
+    ),
+    "overlap_versus_rescaling quick": lambda: (
+        diagonal_experiments.overlap_versus_rescaling(quick=True)
+    ),
+}
+FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
+    "norms_versus_sample_size full": lambda: (
+        diagonal_experiments.norms_versus_sample_size(quick=False)
+    ),
+    "overlap_versus_rescaling full": lambda: (
+        diagonal_experiments.overlap_versus_rescaling(quick=False)
+    ),
+}
+
+
+@pytest.fixture
+def trained(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
+    """The steps of every network the trainers train while the fixture is live."""
+    steps: list[np.ndarray] = []
+    for module in (diagonal_experiments, diagonal_pretrain_finetune):
+        for name in ("train_diagonal_networks", "train_multitask_diagonal_networks"):
+            if not hasattr(module, name):
+                continue
+            original = getattr(module, name)
+
+            def counted(
+                *args: object,
+                _original: Callable[..., Any] = original,
+                **kwargs: object,
+            ) -> object:
+                result = _original(*args, **kwargs)
+                steps.append(np.asarray(result.steps))
+                return result
+
+            monkeypatch.setattr(module, name, counted)
+    return steps
+
+
+def _check_counts(name: str, run: Callable[[], object], steps: list) -> None:
+    estimate = experiment_cost(name)
+    run()
+    taken = np.concatenate(steps)
+    assert estimate.runs == taken.size
+    assert estimate.steps == DEFAULT_MAX_STEPS
+    # An upper bound: no network runs past the cap.
+    assert int(taken.max()) <= estimate.steps
+    assert math.isfinite(estimate.seconds)
+    assert estimate.seconds > 0
+
+
+@pytest.mark.parametrize("name", list(QUICK_EXPERIMENTS))
+def test_cost_model_counts_the_networks_the_experiment_trains(
+    name: str, trained: list[np.ndarray]
+) -> None:
+    _check_counts(name, QUICK_EXPERIMENTS[name], trained)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(FULL_EXPERIMENTS))
+def test_cost_model_counts_the_networks_of_the_full_experiments(
+    name: str, trained: list[np.ndarray]
+) -> None:
+    _check_counts(name, FULL_EXPERIMENTS[name], trained)
+
+
+def test_every_experiment_is_tested() -> None:
+    assert set(EXPERIMENTS) == set(QUICK_EXPERIMENTS) | set(FULL_EXPERIMENTS)
+
+
+def test_batched_dense_gaps_cost_counts_its_networks(trained: list) -> None:
+    estimate = dense_gaps_cost(3)
+    diagonal_experiments.multitask_dense_gaps(range(3))
+    taken = np.concatenate(trained)
+    assert estimate.runs == taken.size == 6
+    assert int(taken.max()) <= estimate.steps
+
+
+def test_times_multiplies_the_runs() -> None:
+    one = experiment_cost("multitask_dense_gap")
+    many = experiment_cost("multitask_dense_gap", 24)
+    assert many.runs == 24 * one.runs
+    assert "x 24" in many.detail
+
+
+def test_every_simulation_claim_has_a_cost_that_estimates() -> None:
+    assert len(SIMULATIONS) == 10
+    for claim in SIMULATIONS:
+        assert claim.cost is not None, claim.id
+        estimate = claim.cost()
+        assert estimate.runs > 0, claim.id
+        assert estimate.seconds > 0, claim.id
+
+
+def test_the_statistical_claim_has_a_powered_paper_configuration() -> None:
+    claim = next(c for c in SIMULATIONS if c.label == "gd-reaches-min-l12")
+    assert claim.paper is not None
+    assert claim.paper.power is not None
+    power = claim.paper.power
+    assert power.z == numeric._SIGNIFICANCE
+    assert power.seeds <= numeric._DENSE_PAPER_PROBLEMS
+    assert numeric._DENSE_PAPER_PROBLEMS >= numeric._DENSE_PROBLEMS
+    assert not claim.paper.from_source
+    assert claim.paper.cost().runs == 2 * numeric._DENSE_PAPER_PROBLEMS
+
+
+def test_recorded_pilot_figures_are_what_the_pilot_gives() -> None:
+    excess = np.array(
+        [
+            diagonal_experiments.multitask_dense_gap(seed=seed)[0]
+            for seed in range(numeric._DENSE_PROBLEMS)
+        ]
+    )
+    mean, sd = numeric._DENSE_PILOT
+    assert float(excess[:, 0].mean()) == pytest.approx(mean, rel=1e-3)
+    assert float((excess[:, 1] - excess[:, 0]).std(ddof=1)) == pytest.approx(
+        sd, rel=1e-3
+    )
+
+
+def test_stl_contrast_paper_configuration_runs_the_full_experiment() -> None:
+    claim = next(c for c in SIMULATIONS if c.label == "stl-contrast")
+    assert claim.paper is not None
+    assert claim.paper.expected == Status.INCONCLUSIVE
+    assert claim.paper.expected_reason == Reason.STATISTICAL
+    assert "norms_versus_sample_size full" in claim.paper.cost().detail
