@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from implicit_bias.claims.profiles import Configuration
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -400,6 +401,28 @@ def _claim_section(
     if verdict.counterexample is not None:
         lines += [f"Counterexample: {escape_markdown(verdict.counterexample)}", ""]
     lines += [f"Evidence: {escape_markdown(verdict.detail)}", ""]
+    if claim.paper is not None:
+        lines += _paper_lines(claim.paper)
+    return lines
+
+
+def _paper_lines(configuration: Configuration) -> list[str]:
+    """What ``verify --profile paper`` runs instead, and the verdict it has there."""
+    expected = str(configuration.expected) + (
+        ""
+        if configuration.expected_reason is None
+        else f" ({configuration.expected_reason})"
+    )
+    whose = (
+        "the source's" if configuration.from_source else "ours (the source gives none)"
+    )
+    lines = [
+        f"At the paper's size (`verify --profile paper`; configuration {whose}): "
+        f"{expected}. {escape_markdown(configuration.description)}",
+        "",
+    ]
+    if configuration.power is not None:
+        lines += [f"Seeds: {escape_markdown(configuration.power.describe())}.", ""]
     return lines
 
 

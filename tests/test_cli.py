@@ -438,3 +438,9 @@ def test_profiles_choose_the_size_and_the_plan_runs_nothing(
     ]
     assert cli.main(["verify", *common, "--quick", "--profile", "paper"]) == 2
     assert "--quick" in capsys.readouterr().err
+    assert cli.main(["docs", *common, "--output", str(tmp_path / "docs")]) == 0
+    page = (tmp_path / "docs" / "sized-note.md").read_text(encoding="utf-8")
+    assert (
+        "At the paper's size (`verify --profile paper`; configuration the source's): "
+        "holds. Fig. 3: 64 seeds"
+    ) in page
