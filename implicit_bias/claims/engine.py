@@ -42,7 +42,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sympy as sp
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from implicit_bias.errors import InvalidArgumentError
 
@@ -472,12 +472,29 @@ def _run_in_child(
     connection.close()
 
 
+#: Variables that size the thread pool of a BLAS or OpenMP library loaded
+#: after a worker started (e.g. by a lazily imported SciPy).
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@functools.cache
+def _thread_pools() -> ThreadpoolController:
+    """The BLAS and OpenMP libraries this process has loaded, found once.
+
+    Found in the parent before it forks, the search is inherited by every
+    worker instead of repeated in each (about 15 ms a worker).
+    """
+    return ThreadpoolController()
+
+
 def _limit_child(budget_seconds: float, threads: int) -> None:
     """Put a freshly forked worker under its BLAS threads and CPU budget."""
     # Worker processes share the cores: BLAS threads beyond a worker's share
     # spin-wait against each other (small products slowed ~30x when two
     # OpenBLAS pools of 2 threads ran on 2 cores).
-    threadpool_limits(limits=threads)
+    _thread_pools().limit(limits=threads)
+    for variable in _THREAD_VARIABLES:
+        os.environ[variable] = str(threads)
     # The kernel stops a task past its CPU budget (SIGXCPU at the soft limit,
     # SIGKILL a second later), even inside C code that never returns to
     # Python; no core file is written for it.
@@ -520,6 +537,10 @@ def run_in_workers(
     cores = os.cpu_count() or 1
     limit = max(1, workers or cores)
     threads = max(1, cores // limit)
+    # Found now, for every worker of this run; forgotten after it, when the
+    # process may have loaded other libraries.
+    _thread_pools.cache_clear()
+    _thread_pools()
     pending = list(enumerate(tasks))
     pending.reverse()
     running: list[_Running] = []
@@ -556,6 +577,7 @@ def run_in_workers(
             ):
                 job.process.kill()
                 finish(job, _backstop_death(job.budget_seconds))
+    _thread_pools.cache_clear()
 
 
 def _backstop_death(budget_seconds: float) -> WorkerDeath:

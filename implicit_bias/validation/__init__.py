@@ -22,6 +22,7 @@ from implicit_bias.validation.deep_linear_networks import (
 from implicit_bias.validation.diagonal_experiments import (
     min_q_endpoint_errors,
     multitask_dense_gap,
+    multitask_dense_gaps,
     multitask_planted_distances,
     norms_versus_sample_size,
     NormsVersusSampleSize,
@@ -184,6 +185,7 @@ __all__ = [
     "monte_carlo_overlaps",
     "monte_carlo_projection",
     "multitask_dense_gap",
+    "multitask_dense_gaps",
     "multitask_planted_distances",
     "norms_versus_sample_size",
     "overlap_versus_rescaling",

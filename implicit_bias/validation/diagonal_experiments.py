@@ -18,11 +18,13 @@ docstring states the networks, the loss and the stopping rule, and of
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics import (
     l12_norm,
     min_l12_interpolant,
@@ -46,6 +48,7 @@ __all__ = [
     "OverlapVersusRescaling",
     "min_q_endpoint_errors",
     "multitask_dense_gap",
+    "multitask_dense_gaps",
     "multitask_planted_distances",
     "norms_versus_sample_size",
     "overlap_versus_rescaling",
@@ -606,4 +609,66 @@ def multitask_dense_gap(*, seed: int = 0) -> tuple[Float64Array, Float64Array]:
     )
     excess = l12_norm(result.coefficients) / l12_norm(best) - 1.0
     distance = np.linalg.norm(result.coefficients - best, axis=(1, 2))
+    return np.asarray(excess), np.asarray(distance)
+
+
+def multitask_dense_gaps(seeds: Sequence[int]) -> tuple[Float64Array, Float64Array]:
+    r""":func:`multitask_dense_gap` for several seeds, trained as one batch.
+
+    .. math:: \frac{\|\beta^{(s)}_{GD}(\infty)\|_{1,2}}
+              {\min_{X_s B^\top = Y_s}\|B\|_{1,2}} - 1,
+              \qquad s \in \text{seeds},\ \alpha = 10^{-2}, 10^{-4}
+
+    The problems of all seeds advance together (one batch of per-problem
+    inputs, :func:`train_multitask_diagonal_networks`), so S problems cost
+    about one problem's Python overhead per step instead of S.
+
+    Args:
+      seeds: the seeds, integers >= 0, at least one.
+
+    Returns:
+      ``(excess, distance)``, each (S, 2): row s is
+      ``multitask_dense_gap(seed=seeds[s])`` up to float64 rounding (the
+      stacked products sum in another order than the shared-input ones).
+
+    Raises:
+      InvalidArgumentError: ``seeds`` is empty or a seed is not an integer
+        >= 0.
+      ConvergenceError: a network diverged or did not converge.
+
+    Examples:
+      >>> excess, _ = multitask_dense_gaps([0, 1])
+      >>> excess.shape
+      (2, 2)
+
+    References:
+      Eq. (30) of ptft-diagonal-networks.
+    """
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
+        raise InvalidArgumentError(
+            f"seeds={seeds!r} is not a sequence of integer seeds >= 0"
+        )
+    seeds = [check_seed("seeds", seed) for seed in seeds]
+    if not seeds:
+        raise InvalidArgumentError("seeds=[]: give at least one seed")
+    xs, targets, best = [], [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        x, y = rng.standard_normal((5, 12)), rng.standard_normal((5, 2))
+        xs.append(x)
+        targets.append(y)
+        best.append(min_l12_interpolant(x, y).beta)
+    alphas = np.tile([1e-2, 1e-4], len(seeds))
+    # Network 2s + a is seed s at alpha a.
+    result = train_multitask_diagonal_networks(
+        np.repeat(np.array(xs), 2, axis=0),
+        np.repeat(np.array(targets), 2, axis=0),
+        alphas[:, None],
+        alphas[:, None, None],
+        learning_rate=0.02,
+    )
+    coefficients = result.coefficients.reshape(len(seeds), 2, 2, 12)
+    minimum = np.array(best)
+    excess = l12_norm(coefficients) / l12_norm(minimum)[:, None] - 1.0
+    distance = np.linalg.norm(coefficients - minimum[:, None], axis=(2, 3))
     return np.asarray(excess), np.asarray(distance)

@@ -437,6 +437,45 @@ def test_an_unchanged_claim_is_a_hit_and_read_false_runs_it(project: Path) -> No
     assert [r.verdict.status for r in forced] == [r.verdict.status for r in first]
 
 
+def test_the_longest_claims_run_first_and_prepare_sees_those_to_run(
+    project: Path,
+) -> None:
+    first, second = _claims(project)
+    cache = VerdictCache(project / "cache")
+    # The second claim took longer last time: it starts first, even with
+    # read=False (the seconds are a schedule, not a verdict).
+    cache.put(Result(first, Verdict.holds("stored", Basis.PROOF), 1.0))
+    cache.put(Result(second, Verdict.holds("stored", Basis.PROOF), 9.0))
+    assert cache.last_seconds(second) == 9.0
+    prepared: list[list[str]] = []
+    order: list[str] = []
+    results, cached = run_claims_cached(
+        [first, second],
+        VerdictCache(project / "cache"),
+        workers=1,
+        read=False,
+        prepare=lambda claims: prepared.append([c.id for c in claims]),
+        on_result=lambda r, done, total, hit: order.append(r.claim.id),
+    )
+    assert cached == 0
+    assert prepared == [[second.id, first.id]]
+    assert order == [second.id, first.id]
+    # Results stay in the order of the claims given.
+    assert [r.claim.id for r in results] == [first.id, second.id]
+    # Nothing to run, nothing to prepare.
+    prepared.clear()
+    run_claims_cached(
+        [first, second],
+        VerdictCache(project / "cache"),
+        prepare=lambda claims: prepared.append([c.id for c in claims]),
+    )
+    assert prepared == []
+
+
+def test_a_claim_never_run_has_no_last_seconds(project: Path) -> None:
+    assert VerdictCache(project / "cache").last_seconds(_claims(project)[0]) is None
+
+
 def test_an_expected_budget_overrun_is_stored(project: Path) -> None:
     claim = dataclasses.replace(
         _claims(project)[0],

@@ -141,3 +141,68 @@ def test_what_a_source_prints_while_loading_goes_to_stderr(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "loaded the note" in captured.err
+
+
+WARMED_NOTE = textwrap.dedent(
+    """
+    import sympy as sp
+    from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+    x = sp.Symbol("x", positive=True)
+    CALLS = []
+
+
+    def warm_up(claim_ids):
+        CALLS.append(sorted(claim_ids))
+        if "raise" in "{id}":
+            raise RuntimeError("no warm-up today")
+
+
+    SOURCE = Source(
+        "{id}",
+        "A note",
+        claims=tuple(
+            Claim("{id}", str(n), "log", Kind.IDENTITY, "log x^2 = 2 log x",
+                  relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
+                  Status.HOLDS, quote="log x^2 = 2 log x")
+            for n in (1, 2)
+        ),
+        warm_up=warm_up,
+    )
+    """
+)
+
+
+def test_warm_up_calls_each_source_with_its_claims_to_run(tmp_path: Path) -> None:
+    (tmp_path / "warmed_a.py").write_text(
+        WARMED_NOTE.replace("{id}", "warmed-a"), encoding="utf-8"
+    )
+    (tmp_path / "warmed_b.py").write_text(
+        WARMED_NOTE.replace("{id}", "warmed-b"), encoding="utf-8"
+    )
+    (tmp_path / "raise_c.py").write_text(
+        WARMED_NOTE.replace("{id}", "raise-c"), encoding="utf-8"
+    )
+    registry = discover(
+        files=[tmp_path / f"{n}.py" for n in ("warmed_a", "warmed_b", "raise_c")],
+        entry_points=False,
+    )
+    chosen = [
+        registry.claim("warmed-a:2:log"),
+        registry.claim("raise-c:1:log"),
+    ]
+    errors = registry.warm_up(chosen)
+    calls = {
+        source_id: sys.modules[
+            registry.source(source_id).warm_up.__module__  # type: ignore[union-attr]
+        ].CALLS
+        for source_id in ("warmed-a", "warmed-b", "raise-c")
+    }
+    assert calls == {
+        "warmed-a": [["warmed-a:2:log"]],
+        "warmed-b": [],
+        "raise-c": [["raise-c:1:log"]],
+    }
+    # A warm-up that raises is reported by source, not fatal.
+    assert len(errors) == 1
+    assert errors[0].startswith("raise-c: warm-up raised RuntimeError")

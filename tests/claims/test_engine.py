@@ -376,3 +376,30 @@ def test_workers_report_what_became_of_a_task_without_a_value() -> None:
 def test_a_conjunction_of_nothing_is_refused() -> None:
     with pytest.raises(InvalidArgumentError, match="parts"):
         conjunction((), "nothing shown")
+
+
+def _thread_pools_of_worker() -> tuple[list[int], str | None]:
+    from threadpoolctl import threadpool_info
+
+    return (
+        [pool["num_threads"] for pool in threadpool_info()],
+        os.environ.get("OPENBLAS_NUM_THREADS"),
+    )
+
+
+def test_each_worker_runs_its_blas_on_its_share_of_the_cores() -> None:
+    # The pools loaded before the fork are limited (found once, in the
+    # parent); a pool a check loads later starts at the size the environment
+    # gives it.
+    seen: list[tuple[list[int], str | None]] = []
+    run_in_workers(
+        [(_thread_pools_of_worker, 30.0)] * 2,
+        workers=2,
+        on_done=lambda index, value, seconds: seen.append(value),
+    )
+    share = max(1, (os.cpu_count() or 1) // 2)
+    assert len(seen) == 2
+    for counts, variable in seen:
+        assert counts
+        assert all(count == share for count in counts), counts
+        assert variable == str(share)

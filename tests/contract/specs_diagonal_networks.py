@@ -292,4 +292,9 @@ SPECS: dict[str, Spec | Exempt] = {
         invalid={"seed": [-1]},
         max_examples=2,
     ),
+    f"{_V}.multitask_dense_gaps": Spec(
+        valid=lambda: {"seeds": [0, 1]},
+        invalid={"seeds": [[-1], [], [0.5]]},
+        max_examples=2,
+    ),
 }

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 
+import numpy as np
 import pytest
 
 from implicit_bias.claims.engine import (
@@ -14,7 +16,9 @@ from implicit_bias.claims.engine import (
     Status,
     run_claims,
 )
+from implicit_bias.sources.features_are_fate import simulations
 from implicit_bias.sources.features_are_fate.simulations import CLAIMS
+from implicit_bias.validation.transfer_experiments import EndpointErrors
 from tests.claims.claim_checks import (
     assert_failures_are_refutations,
     assert_shift_detected,
@@ -81,3 +85,58 @@ _SHIFTED = ["12:monte-carlo"]
 def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
     (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
     assert_shift_detected(claim, factor)
+
+
+class _Stop(Exception):
+    """Raised by the stand-ins of the simulations the warm-up does not run."""
+
+
+def test_the_warm_up_runs_exactly_the_endpoints_its_claims_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Which claims read endpoint_errors(depth), found by running each check
+    # against a stand-in that records the depths asked for (its numbers are
+    # made up: only what is read matters here, not the verdicts).
+    asked: list[int] = []
+
+    def record(depth: int) -> EndpointErrors:
+        asked.append(depth)
+        alphas = np.array([10**-1.5, 1e-2, 10**-2.5])
+        names = ("scratch", "linear", "finetune", "printed", "rank-one", "first-layer")
+        return EndpointErrors(alphas, {name: alphas.copy() for name in names}, depth)
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise _Stop
+
+    monkeypatch.setattr(simulations, "endpoint_errors", record)
+    # The Monte-Carlo claims' simulations are stopped where they start.
+    for name in ("endpoint_risks", "transferability_slices", "transferability_surface"):
+        monkeypatch.setattr(simulations, name, stop)
+    readers: dict[int, set[str]] = {2: set(), 3: set()}
+    simulations._shared_endpoint_errors.cache_clear()
+    try:
+        for claim in CLAIMS:
+            if claim.slow:
+                continue
+            simulations._shared_endpoint_errors.cache_clear()
+            del asked[:]
+            with contextlib.suppress(_Stop):
+                claim.check()
+            for depth in asked:
+                readers[depth].add(claim.id)
+        assert {d: frozenset(ids) for d, ids in readers.items()} == (
+            simulations._ENDPOINT_READERS
+        )
+        # Two readers or more: run once, shared; one alone computes it itself.
+        simulations._shared_endpoint_errors.cache_clear()
+        del asked[:]
+        only_three = sorted(readers[3] - readers[2])
+        simulations.warm_up(only_three[:1])
+        assert asked == []
+        simulations.warm_up(only_three[:2])
+        assert asked == [3]
+        claim = next(c for c in CLAIMS if c.id == only_three[0])
+        claim.check()
+        assert asked == [3]
+    finally:
+        simulations._shared_endpoint_errors.cache_clear()

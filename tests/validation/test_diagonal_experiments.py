@@ -23,6 +23,7 @@ from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.validation import (
     min_q_endpoint_errors,
     multitask_dense_gap,
+    multitask_dense_gaps,
     multitask_planted_distances,
     norms_versus_sample_size,
     overlap_versus_rescaling,
@@ -127,6 +128,26 @@ def test_multitask_small_init_misses_min_l12_on_dense_targets() -> None:
     assert excess[0] > 0.05
     assert excess[1] > 2 * excess[0]
     assert distance[1] > distance[0]
+
+
+def test_batched_dense_gaps_are_the_gaps_of_each_seed() -> None:
+    # One batch of per-problem inputs against one run per seed: the same
+    # networks, step by step; only the order of float64 sums inside the
+    # products differs (stacked vs shared-input products), so the endpoints
+    # agree to a few ulps of the excess amplified by ~1e4 steps (1e-12).
+    seeds = [0, 3, 7]
+    excess, distance = multitask_dense_gaps(seeds)
+    assert excess.shape == distance.shape == (3, 2)
+    for row, seed in enumerate(seeds):
+        single_excess, single_distance = multitask_dense_gap(seed=seed)
+        np.testing.assert_allclose(excess[row], single_excess, rtol=1e-12)
+        np.testing.assert_allclose(distance[row], single_distance, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seeds", [[], [-1], [0, 1.5]])
+def test_dense_gaps_reject_bad_seeds(seeds: list[object]) -> None:
+    with pytest.raises(InvalidArgumentError, match="seeds"):
+        multitask_dense_gaps(seeds)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
