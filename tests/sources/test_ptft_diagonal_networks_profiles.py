@@ -7,6 +7,7 @@ and check that the step cap bounds the steps they take.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
     experiment_cost,
 )
 from implicit_bias.validation import diagonal_experiments, diagonal_pretrain_finetune
+from implicit_bias.validation.diagonal_experiments import NormsVersusSampleSize
 from implicit_bias.validation.diagonal_networks import DEFAULT_MAX_STEPS
 
 SIMULATIONS = [c for c in NUMERIC_CLAIMS if c.kind == Kind.SIMULATION]
@@ -159,3 +161,68 @@ def test_stl_contrast_paper_configuration_runs_the_full_experiment() -> None:
     assert claim.paper.expected == Status.INCONCLUSIVE
     assert claim.paper.expected_reason == Reason.STATISTICAL
     assert "norms_versus_sample_size full" in claim.paper.cost().detail
+
+
+def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Which quick claims read norms_versus_sample_size(quick=True), found by
+    # running every quick simulation against a stand-in that records the calls
+    # and stops; the other experiments stop where they start.
+    asked: list[bool] = []
+
+    class _Stop(Exception):
+        pass
+
+    def record(*, quick: bool = False, seed: int = 0) -> object:
+        asked.append(quick)
+        raise _Stop
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise _Stop
+
+    monkeypatch.setattr(numeric, "norms_versus_sample_size", record)
+    for name in (
+        "min_q_endpoint_errors",
+        "multitask_dense_gaps",
+        "multitask_planted_distances",
+        "ptft_min_q_endpoint_errors",
+        "overlap_versus_rescaling",
+    ):
+        monkeypatch.setattr(numeric, name, stop)
+    numeric._shared_norms.cache_clear()
+    readers: set[str] = set()
+    try:
+        for claim in numeric.NUMERIC_CLAIMS:
+            if claim.slow or claim.kind != Kind.SIMULATION:
+                continue
+            del asked[:]
+            with contextlib.suppress(_Stop):
+                claim.check()
+            if asked == [True]:
+                readers.add(claim.id)
+        assert readers == numeric._QUICK_NORMS_READERS
+        # The warm-up runs the experiment once for two readers, none for one,
+        # and the checks then read its run instead of repeating it.
+        del asked[:]
+        numeric._shared_norms.cache_clear()
+
+        def made_up(*, quick: bool = False, seed: int = 0) -> NormsVersusSampleSize:
+            asked.append(quick)
+            ones = np.ones((2, 1))
+            return NormsVersusSampleSize(
+                np.array([4, 8]), ones, ones, ones[0], ones, ones, ones, ones[0],
+                40, 4, 8, 1e-3, 1.0, 1e-8, 0,
+            )  # fmt: skip
+
+        monkeypatch.setattr(numeric, "norms_versus_sample_size", made_up)
+        numeric.warm_up(sorted(readers)[:1])
+        assert asked == []
+        numeric.warm_up(sorted(readers)[:2])
+        assert asked == [True]
+        for claim in numeric.NUMERIC_CLAIMS:
+            if claim.id in readers:
+                claim.check()
+        assert asked == [True]
+    finally:
+        numeric._shared_norms.cache_clear()

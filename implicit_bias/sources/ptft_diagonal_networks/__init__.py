@@ -11,7 +11,7 @@ networks against the implicit-bias predictions (Appendices A, B.1 and E.1).
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import representations as representations_theory
-from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS
+from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS, warm_up
 from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
 from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
@@ -56,6 +56,7 @@ SOURCE = Source(
         **SOURCE_GLYPHS,
     },
     regimes={},
+    warm_up=warm_up,
     description=(
         "Appendices A-G: the norm-minimization biases of PT+FT and multi-task "
         "learning in diagonal linear networks (eqs. (6)-(35)), the q-norm, "

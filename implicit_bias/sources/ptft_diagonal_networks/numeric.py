@@ -16,6 +16,9 @@ order within 0.15 of 1 (order 0 or 2 would be far outside).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Collection
 from fractions import Fraction
 
 import mpmath
@@ -56,11 +59,12 @@ from implicit_bias.validation.diagonal_experiments import (
     multitask_dense_gaps,
     multitask_planted_distances,
     ptft_min_q_endpoint_errors,
+    NormsVersusSampleSize,
     norms_versus_sample_size,
     overlap_versus_rescaling,
 )
 
-__all__ = ["NUMERIC_CLAIMS"]
+__all__ = ["NUMERIC_CLAIMS", "warm_up"]
 
 #: q_potential's rounding analysis bounds its error by 4.6 ulp given the
 #: platform's asinh and tanh (see implicit_bias.numerics.q_norm).
@@ -340,8 +344,44 @@ def _check_mtl_planted() -> Verdict:
     )
 
 
-def _check_norms_versus_samples(quick: bool) -> Verdict:
+_QUICK_NORMS_READERS = frozenset(
+    f"{SOURCE_ID}:sec-E.1:{label}"
+    for label in ("norms-versus-samples", "stl-contrast", "stl-contrast-q")
+)
+
+
+@functools.cache
+def _shared_norms(quick: bool) -> NormsVersusSampleSize:
+    """``norms_versus_sample_size(quick=quick)``, run once per process.
+
+    Several claims read the same deterministic runs (the quick configuration:
+    :data:`_QUICK_NORMS_READERS`);
+    :func:`warm_up` runs them in the runner's process before it forks the
+    checks. The arrays are read-only: every reader shares them.
+    """
     result = norms_versus_sample_size(quick=quick)
+    for field in dataclasses.fields(result):
+        value = getattr(result, field.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return result
+
+
+def warm_up(claim_ids: Collection[str]) -> None:
+    """Run the quick Appendix E.1 experiment if two or more of ``claim_ids`` read it.
+
+    The source's ``warm_up``: the runner calls it before forking the checks,
+    which then inherit the runs instead of each repeating them. One reader
+    alone computes them itself, in its own worker.
+    """
+    if len(_QUICK_NORMS_READERS & set(claim_ids)) >= 2:
+        # Positional, as the checks call it: functools.cache keys a keyword
+        # argument apart from the same positional one.
+        _shared_norms(True)
+
+
+def _check_norms_versus_samples(quick: bool) -> Verdict:
+    result = _shared_norms(quick)
     mtl = np.median(result.mtl_l12 / result.truth_l12, axis=1)
     ptft = np.median(result.ptft_q / result.truth_q, axis=1)
     detail = (
@@ -374,7 +414,7 @@ def _check_norms_versus_samples(quick: bool) -> Verdict:
 
 
 def _check_stl_contrast(norm: str, quick: bool = True) -> Verdict:
-    result = norms_versus_sample_size(quick=quick)
+    result = _shared_norms(quick)
     if norm == "l12":
         ratio = result.stl_l12 / result.truth_l12
     else:
