@@ -124,11 +124,13 @@ def measure_step_seconds(
 ) -> float:
     """CPU seconds of one call of ``step``: best of ``repeats`` timings of ``steps``.
 
-    CPU time of this process (``time.process_time``), so a busy machine does
-    not inflate it; the best of several timings leaves out a cold cache. BLAS
-    runs on ``blas_threads`` threads, as in a claim's worker when the workers
-    fill the cores: more threads would count their spin-waiting on a busy
-    machine as CPU time (up to 4.7x the single-thread figure, measured).
+    CPU time, so a busy machine does not inflate it; the best of several
+    timings leaves out a cold cache. BLAS runs on ``blas_threads`` threads, as
+    in a claim's worker when the workers fill the cores: more threads would
+    count their spin-waiting on a busy machine as CPU time (up to 4.7x the
+    single-thread figure, measured). With one BLAS thread the clock is the
+    calling thread's (``time.thread_time``), so other threads of the process
+    are not counted; with more, the process's (``time.process_time``).
     ``step`` should do one gradient step (or one batched step) at the sizes of
     the configuration whose cost is estimated.
     """
@@ -141,14 +143,15 @@ def measure_step_seconds(
             raise InvalidArgumentError(
                 f"{name}: must be an integer >= 1, got {value!r}"
             )
+    clock = time.thread_time if blas_threads == 1 else time.process_time
     with threadpool_limits(limits=blas_threads):
         step()
         best = math.inf
         for _ in range(repeats):
-            start = time.process_time()
+            start = clock()
             for _ in range(steps):
                 step()
-            best = min(best, (time.process_time() - start) / steps)
+            best = min(best, (clock() - start) / steps)
     return best
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import threading
 import time
 
 import pytest
@@ -121,16 +122,29 @@ def test_a_cost_needs_counts_and_a_finite_step(
         CostEstimate.of_training(*arguments)  # type: ignore[arg-type]
 
 
-def test_a_step_is_timed_in_cpu_seconds() -> None:
+def test_a_step_is_timed_in_cpu_seconds_of_its_thread() -> None:
     def sleep_then_spin() -> None:
         # A sleep costs no CPU: only the spin may be counted.
         time.sleep(0.002)
-        end = time.process_time() + 0.004
-        while time.process_time() < end:
+        end = time.thread_time() + 0.004
+        while time.thread_time() < end:
             pass
 
-    seconds = measure_step_seconds(sleep_then_spin, steps=5, repeats=2)
-    assert 0.004 <= seconds < 0.006 + 0.002
+    # Another thread of the process spinning meanwhile is not counted either.
+    stop = threading.Event()
+
+    def busy() -> None:
+        while not stop.is_set():
+            pass
+
+    other = threading.Thread(target=busy)
+    other.start()
+    try:
+        seconds = measure_step_seconds(sleep_then_spin, steps=5, repeats=2)
+    finally:
+        stop.set()
+        other.join()
+    assert 0.004 <= seconds < 0.006
     with pytest.raises(InvalidArgumentError, match="steps"):
         measure_step_seconds(sleep_then_spin, steps=0)
 
