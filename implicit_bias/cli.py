@@ -28,6 +28,7 @@ from implicit_bias.claims.executors import DaskExecutor, Executor
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
 from implicit_bias.claims.profiles import (
     Profile,
+    claim_for_profile,
     claims_for_profile,
     format_plan,
     plan,
@@ -77,7 +78,7 @@ def _registry(arguments: argparse.Namespace) -> Registry:
     return registry
 
 
-def _selected(arguments: argparse.Namespace, quick: bool = False) -> list[Claim]:
+def _selected(arguments: argparse.Namespace) -> list[Claim]:
     """The claims the options name: ``--claim``, else ``--source``, ``--file`` and
     ``--module`` (all those given), else every registered claim."""
     registry = default_registry()
@@ -98,12 +99,11 @@ def _selected(arguments: argparse.Namespace, quick: bool = False) -> list[Claim]
         raise InvalidArgumentError(
             f"{', '.join(loaded)}: no source registered (see the errors above)"
         )
-    claims = (
+    return (
         [c for source in chosen for c in registry.claims(source)]
         if chosen
         else registry.claims()
     )
-    return [c for c in claims if not (quick and c.slow)]
 
 
 def _progress(result: Result, done: int, total: int) -> None:
@@ -177,7 +177,7 @@ def _plan(arguments: argparse.Namespace, claims: Sequence[Claim]) -> int:
             if stored is not None:
                 last_seconds[claim.id] = stored.seconds
     entries = plan(claims, profile, last_seconds)
-    workers = arguments.workers or os.cpu_count() or 1
+    workers = (os.cpu_count() or 1) if arguments.workers is None else arguments.workers
     print(f"profile {profile}: estimated cost of each claim, before running any")
     print(format_plan(entries, workers))
     return 0
@@ -213,9 +213,17 @@ def _claim_executor(arguments: argparse.Namespace) -> Executor | None:
 def _verify(arguments: argparse.Namespace) -> int:
     executor = _claim_executor(arguments)
     claims = _selected(arguments)
+    profile = _verify_profile(arguments)
+    left_out = [c.id for c in claims if claim_for_profile(c, profile) is None]
+    if arguments.claim and left_out:
+        # A claim asked for by name is run or refused, never dropped silently.
+        raise InvalidArgumentError(
+            f"--claim {' '.join(left_out)}: slow, left out by --profile {profile} "
+            "(--quick); run it without --quick"
+        )
     if arguments.plan:
         return _plan(arguments, claims)
-    claims = claims_for_profile(claims, _verify_profile(arguments))
+    claims = claims_for_profile(claims, profile)
     cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
 
     def progress(result: Result, done: int, total: int, cached: bool) -> None:

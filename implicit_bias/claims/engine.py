@@ -34,6 +34,7 @@ import resource
 import select
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -600,6 +601,11 @@ def _death(budget_seconds: float, exitcode: int | None) -> WorkerDeath:
     return WorkerDeath(False, f"worker died (exit code {exitcode})")
 
 
+#: Held by :func:`run_forked` from a pipe's creation until its parent closes
+#: the pipe's write end, so that no other thread forks in between.
+_FORK_LOCK = threading.Lock()
+
+
 def run_forked(
     task: Callable[[], Any], budget_seconds: float, *, threads: int = 1
 ) -> tuple[Any, float]:
@@ -616,17 +622,21 @@ def run_forked(
       The task's return value (which must pickle), or a :class:`WorkerDeath`
       when the child ended without one, and the wall seconds it took.
     """
-    read_end, write_end = os.pipe()
     parent = os.getpid()
     started = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        _forked_child(task, budget_seconds, write_end, threads, parent)
+    # A child forked by another thread while this pipe's write end is open
+    # here would hold it too: this read would see no end of file until that
+    # child exited, and a finished check would meet the backstop.
+    with _FORK_LOCK:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _forked_child(task, budget_seconds, write_end, threads, parent)
+        os.close(write_end)
     deadline = started + WALL_BACKSTOP_FACTOR * budget_seconds
     chunks: list[bytes] = []
     try:
-        os.close(write_end)
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:

@@ -84,18 +84,18 @@ class CostEstimate:
             raise InvalidArgumentError(
                 f"seconds: must be a finite number >= 0, got {self.seconds!r}"
             )
-        for name in ("runs", "steps"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidArgumentError(
-                    f"{name}: must be an integer >= 0, got {value!r}"
-                )
+        _require_count("runs", self.runs)
+        _require_count("steps", self.steps)
 
     @classmethod
     def of_training(
         cls, runs: int, steps: int, step_seconds: float, detail: str = ""
     ) -> CostEstimate:
         """``runs`` runs of ``steps`` steps at ``step_seconds`` each."""
+        # Checked before their product, which would otherwise be refused as
+        # a negative ``seconds`` the caller never gave.
+        _require_count("runs", runs)
+        _require_count("steps", steps)
         if not (math.isfinite(step_seconds) and step_seconds >= 0):
             raise InvalidArgumentError(
                 f"step_seconds: must be a finite number >= 0, got {step_seconds!r}"
@@ -113,6 +113,11 @@ class CostEstimate:
             step_seconds,
             counted + (f"; {detail}" if detail else ""),
         )
+
+
+def _require_count(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidArgumentError(f"{name}: must be an integer >= 0, got {value!r}")
 
 
 def measure_step_seconds(
@@ -199,7 +204,11 @@ class PowerCalculation:
             raise InvalidArgumentError(
                 f"pilot_sd: must be a finite number > 0, got {self.pilot_sd!r}"
             )
-        if isinstance(self.pilot_seeds, bool) or self.pilot_seeds < 2:
+        if (
+            isinstance(self.pilot_seeds, bool)
+            or not isinstance(self.pilot_seeds, int)
+            or self.pilot_seeds < 2
+        ):
             raise InvalidArgumentError(
                 f"pilot_seeds: must be an integer >= 2, got {self.pilot_seeds!r}"
             )
@@ -260,9 +269,17 @@ class Configuration:
     def __post_init__(self) -> None:
         if not self.description:
             raise InvalidArgumentError("description: must say the configuration")
-        if not self.budget_seconds > 0:
+        if not (math.isfinite(self.budget_seconds) and self.budget_seconds > 0):
+            # An infinite budget cannot become a CPU limit on the worker.
             raise InvalidArgumentError(
-                f"budget_seconds: must be > 0, got {self.budget_seconds!r}"
+                f"budget_seconds: must be a finite number > 0, "
+                f"got {self.budget_seconds!r}"
+            )
+        if self.expected_reason == Reason.CRASH:
+            # Refused here, where the source is loaded, not later by the Claim
+            # that claim_for_profile makes under --profile paper or --plan.
+            raise InvalidArgumentError(
+                "expected_reason: a configuration may not expect a crash"
             )
         if (self.expected == Status.INCONCLUSIVE) != (self.expected_reason is not None):
             raise InvalidArgumentError(
@@ -331,6 +348,16 @@ def plan(
                     PlanEntry(claim, None, "unknown", f"cost model raised {error!r}")
                 )
                 continue
+            if not isinstance(estimate, CostEstimate):
+                entries.append(
+                    PlanEntry(
+                        claim,
+                        None,
+                        "unknown",
+                        f"cost model returned {estimate!r}, not a CostEstimate",
+                    )
+                )
+                continue
             entries.append(PlanEntry(claim, estimate.seconds, "model", estimate.detail))
         elif last_seconds is not None and claim.id in last_seconds:
             entries.append(PlanEntry(claim, last_seconds[claim.id], "last run", ""))
@@ -340,7 +367,15 @@ def plan(
 
 
 def format_plan(entries: Sequence[PlanEntry], workers: int) -> str:
-    """A table of the plan, its total and the wall time on ``workers`` processes."""
+    """A table of the plan, its total and the wall time on ``workers`` processes.
+
+    Raises:
+      InvalidArgumentError: ``workers`` is not an integer >= 1.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidArgumentError(
+            f"workers: must be an integer >= 1 (processes), got {workers!r}"
+        )
     width = max([len(e.claim.id) for e in entries] + [5])
     lines = [f"{'claim':<{width}}  {'kind':<12}  {'estimate':>10}  basis     detail"]
     for entry in entries:
@@ -354,7 +389,7 @@ def format_plan(entries: Sequence[PlanEntry], workers: int) -> str:
     total = sum(known)
     # Longest first on `workers` processes: at best total / workers, and never
     # less than the longest claim.
-    wall = max([total / max(workers, 1), *known]) if known else 0.0
+    wall = max([total / workers, *known]) if known else 0.0
     hour = [e.claim.id for e in entries if e.seconds is not None and e.seconds > 3600]
     lines.append("")
     lines.append(

@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,6 +192,44 @@ def test_a_forked_task_that_dies_or_raises_is_a_crash() -> None:
 def test_a_forked_task_returns_a_value_larger_than_a_pipe_buffer() -> None:
     value, _ = run_forked(lambda: "x" * 1_000_000, 5.0)
     assert value == "x" * 1_000_000
+
+
+def test_a_child_forked_by_another_thread_does_not_hold_the_pipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Dask runs tasks in several threads of a worker: a child forked by one
+    # thread must not inherit the pipe of another's check, else that check
+    # ends only when the other child does.
+    real_fork = os.fork
+    forks: list[int] = []
+    other_forked = threading.Event()
+    other_result: dict[str, Any] = {}
+    other = threading.Thread(
+        target=lambda: other_result.update(
+            value=run_forked(lambda: time.sleep(4), 30.0)
+        )
+    )
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid == 0:
+            return 0
+        forks.append(pid)
+        if len(forks) == 1:
+            # This thread's child is forked, its write end still open here:
+            # let the other thread fork now if it can.
+            other.start()
+            other_forked.wait(timeout=1.0)
+        else:
+            other_forked.set()
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    value, seconds = run_forked(lambda: "quick", 30.0)
+    other.join(timeout=60)
+    assert value == "quick"
+    assert seconds < 3.0
+    assert other_result["value"][0] is None
 
 
 def test_a_forked_child_dies_with_the_thread_that_forked_it(tmp_path: Path) -> None:

@@ -6,11 +6,14 @@ import math
 import statistics
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from implicit_bias.claims.cache import VerdictCache
 from implicit_bias.claims.engine import Basis, Claim, Kind, Reason, Status, Verdict
 from implicit_bias.claims.profiles import (
     Configuration,
@@ -238,3 +241,122 @@ def test_a_plan_prints_its_total_and_the_claims_beyond_an_hour() -> None:
     assert "3 claims: 2.8 h of CPU estimated (1 not estimated)" in text
     assert "about 2.8 h of wall time on 2 processes" in text
     assert "over an hour each (a cluster's work): s:13:hours" in text
+
+
+@pytest.mark.parametrize(
+    ("arguments", "name"),
+    [((-1, 10, 1e-6), "runs"), ((10, -1, 1e-6), "steps"), ((10, 2.5, 1e-6), "steps")],
+)
+def test_a_bad_count_of_a_training_cost_is_named(
+    arguments: tuple[int, float, float], name: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=f"^{name}: must be an integer"):
+        CostEstimate.of_training(*arguments)  # type: ignore[arg-type]
+
+
+def test_a_power_calculation_counts_its_pilot_in_whole_seeds() -> None:
+    with pytest.raises(InvalidArgumentError, match="pilot_seeds"):
+        PowerCalculation(0.05, "Fig. 1", 0.05, 6.5, "pilot")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "name"),
+    [
+        ({"budget_seconds": math.inf}, "budget_seconds"),
+        (
+            {"expected": Status.INCONCLUSIVE, "expected_reason": Reason.CRASH},
+            "expected_reason",
+        ),
+    ],
+)
+def test_a_configuration_refuses_what_no_claim_may_have(
+    changes: dict[str, object], name: str
+) -> None:
+    arguments: dict[str, object] = {
+        "description": "Fig. 9: 40 seeds",
+        "check": _large,
+        "budget_seconds": 600.0,
+        "expected": Status.HOLDS,
+        "cost": _paper_cost,
+    }
+    with pytest.raises(InvalidArgumentError, match=name):
+        Configuration(**{**arguments, **changes})  # type: ignore[arg-type]
+
+
+def test_a_cost_model_that_returns_no_estimate_is_unknown_in_the_plan() -> None:
+    odd = Claim(
+        "s",
+        "14",
+        "odd",
+        Kind.SIMULATION,
+        "o",
+        _large,
+        Status.HOLDS,
+        cost=lambda: 12.0,  # type: ignore[arg-type,return-value]
+    )
+    (entry,) = plan([odd], "default")
+    assert (entry.seconds, entry.basis) == (None, "unknown")
+    assert "not a CostEstimate" in entry.detail
+
+
+@pytest.mark.parametrize("workers", [0, -2, True])
+def test_a_plan_refuses_a_count_of_processes_below_one(workers: int) -> None:
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        format_plan(plan([SIMULATION], "default"), workers=workers)
+
+
+def _seeded(seeds: int) -> Callable[[], Verdict]:
+    def check() -> Verdict:
+        return Verdict.holds(f"{seeds} seeds", Basis.STATISTICAL)
+
+    return check
+
+
+def test_a_paper_verdict_is_cached_apart_from_the_default_one(tmp_path: Path) -> None:
+    # The same code, budget and expected verdict at both sizes: only the seeds
+    # captured by the check differ, and they must part the keys.
+    claim = Claim(
+        "s",
+        "15",
+        "seeded",
+        Kind.SIMULATION,
+        "s",
+        _seeded(6),
+        Status.HOLDS,
+        budget_seconds=60.0,
+        paper=Configuration(
+            "40 seeds",
+            _seeded(40),
+            budget_seconds=60.0,
+            expected=Status.HOLDS,
+            cost=_paper_cost,
+        ),
+    )
+    paper = claim_for_profile(claim, "paper")
+    assert paper is not None
+    cache = VerdictCache(tmp_path)
+    assert cache.key(paper) != cache.key(claim)
+    assert cache.key(claim_for_profile(claim, "default")) == cache.key(claim)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("plan_only", [False, True])
+def test_a_slow_claim_named_under_quick_is_refused_not_dropped(
+    plan_only: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from implicit_bias import cli
+
+    source = tmp_path / "slow_note.py"
+    source.write_text(
+        "from implicit_bias.claims.engine import Basis, Claim, Kind, Status, Verdict\n"
+        "from implicit_bias.claims.source import Source\n"
+        "def _check():\n"
+        "    return Verdict.holds('ok', Basis.NUMERICAL)\n"
+        "SOURCE = Source('slow-note', 'Slow note', claims=(\n"
+        "    Claim('slow-note', '1', 'slow', Kind.NUMERIC, 's', _check,\n"
+        "          Status.HOLDS, slow=True),))\n",
+        encoding="utf-8",
+    )
+    arguments = ["verify", "--file", str(source), "--claim", "slow-note:1:slow"]
+    arguments += ["--quick", "--cache-dir", str(tmp_path / "cache")]
+    assert cli.main(arguments + (["--plan"] if plan_only else [])) == 2
+    assert "--claim slow-note:1:slow: slow, left out" in capsys.readouterr().err
