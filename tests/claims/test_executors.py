@@ -165,13 +165,14 @@ def test_a_forked_task_returns_its_value() -> None:
     value, seconds = run_forked(lambda: ("value", os.getpid()), 5.0)
     assert value[0] == "value"
     assert value[1] != os.getpid()
-    assert 0 < seconds < 5 * WALL_BACKSTOP_FACTOR
+    assert seconds > 0
 
 
 def test_a_forked_task_past_its_cpu_budget_is_killed() -> None:
-    value, seconds = run_forked(_spin, 1.0)
+    value, _ = run_forked(_spin, 1.0)
+    # Stopped by the CPU limit, not by the wall-clock backstop (whose detail
+    # differs), however busy the machine.
     assert value == WorkerDeath(True, "exceeded its time budget of 1 s of CPU time")
-    assert seconds < WALL_BACKSTOP_FACTOR * 1.0
 
 
 def test_a_forked_task_that_waits_meets_the_backstop() -> None:
@@ -179,7 +180,8 @@ def test_a_forked_task_that_waits_meets_the_backstop() -> None:
     assert isinstance(value, WorkerDeath)
     assert value.over_budget
     assert "wall-clock backstop of 2 s" in value.detail
-    assert WALL_BACKSTOP_FACTOR * 0.2 <= seconds < 30
+    # The backstop cannot fire before its time, on any machine.
+    assert seconds >= WALL_BACKSTOP_FACTOR * 0.2
 
 
 def test_a_forked_task_that_dies_or_raises_is_a_crash() -> None:
@@ -200,13 +202,17 @@ def test_a_child_forked_by_another_thread_does_not_hold_the_pipe(
     # Dask runs tasks in several threads of a worker: a child forked by one
     # thread must not inherit the pipe of another's check, else that check
     # ends only when the other child does.
+    # The other child waits until this test opens a gate, after this thread's
+    # check has returned: were the pipe held, that check would meet its 10 s
+    # backstop first and return no value.
+    gate_read, gate_write = os.pipe()
     real_fork = os.fork
     forks: list[int] = []
     other_forked = threading.Event()
     other_result: dict[str, Any] = {}
     other = threading.Thread(
         target=lambda: other_result.update(
-            value=run_forked(lambda: time.sleep(4), 30.0)
+            value=run_forked(lambda: os.read(gate_read, 1) and None, 30.0)
         )
     )
 
@@ -225,10 +231,14 @@ def test_a_child_forked_by_another_thread_does_not_hold_the_pipe(
         return pid
 
     monkeypatch.setattr(os, "fork", fork)
-    value, seconds = run_forked(lambda: "quick", 30.0)
-    other.join(timeout=60)
+    try:
+        value, _ = run_forked(lambda: "quick", 1.0)
+    finally:
+        os.write(gate_write, b"x")
+        other.join(timeout=60)
+        os.close(gate_read)
+        os.close(gate_write)
     assert value == "quick"
-    assert seconds < 3.0
     assert other_result["value"][0] is None
 
 
