@@ -204,13 +204,10 @@ class VerdictCache:
 
     def get(self, claim: Claim) -> Result | None:
         """The stored result of ``claim`` as its code is now, or None (a miss)."""
-        key = self._key_or_none(claim)
-        if key is None:
+        entry = self._stored_entry(claim)
+        if entry is None:
             return None
         try:
-            entry = json.loads(
-                (self.directory / f"{key}.json").read_text(encoding="utf-8")
-            )
             if entry["format"] != FORMAT_VERSION or entry["claim"] != claim.id:
                 return None
             verdict = Verdict(
@@ -223,8 +220,8 @@ class VerdictCache:
                 else str(entry["counterexample"]),
             )
             seconds = float(entry["seconds"])
-        except (OSError, ValueError, KeyError, TypeError):
-            # Absent, half-written by an older version or corrupt: a miss.
+        except (ValueError, KeyError, TypeError):
+            # Half-written by an older version or corrupt: a miss.
             return None
         if not _storable(claim, verdict):
             return None
@@ -236,6 +233,17 @@ class VerdictCache:
         The entry under the claim's current key, whatever its verdict: a
         scheduling estimate, read even where the verdict itself is not used.
         """
+        entry = self._stored_entry(claim)
+        if entry is None:
+            return None
+        try:
+            seconds = float(entry["seconds"])
+        except (ValueError, KeyError, TypeError):
+            return None
+        return seconds if seconds >= 0 else None
+
+    def _stored_entry(self, claim: Claim) -> dict[str, Any] | None:
+        """The entry under the claim's current key; None if absent or unreadable."""
         key = self._key_or_none(claim)
         if key is None:
             return None
@@ -243,10 +251,9 @@ class VerdictCache:
             entry = json.loads(
                 (self.directory / f"{key}.json").read_text(encoding="utf-8")
             )
-            seconds = float(entry["seconds"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError):
             return None
-        return seconds if seconds >= 0 else None
+        return entry if isinstance(entry, dict) else None
 
     def put(self, result: Result) -> bool:
         """Store ``result`` under its claim's key; whether it was stored.

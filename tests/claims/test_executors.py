@@ -520,19 +520,15 @@ def test_a_dask_run_gives_the_records_of_a_local_run(cluster: Any, note: Path) -
 @pytest.mark.cluster
 def test_the_budget_is_enforced_on_the_worker(cluster: Any, note: Path) -> None:
     _, client = cluster
-    started = time.perf_counter()
     over, waits = run_claims(
         _claims(note, "over-budget", "waits"),
         executor=DaskExecutor(client, files=[note]),
     )
-    wall = time.perf_counter() - started
     assert (over.verdict.reason, waits.verdict.reason) == (Reason.BUDGET,) * 2
-    # The kernel's CPU limit, not the backstop, stops the spinning check.
+    # The kernel's CPU limit, not the backstop, stops the spinning check (the
+    # details differ); the waiting one meets the backstop.
     assert "time budget of 1 s of CPU time" in over.verdict.detail
-    assert over.seconds < WALL_BACKSTOP_FACTOR * 1.0
     assert "wall-clock backstop of 1 s" in waits.verdict.detail
-    # Both backstops, with room for a worker process's first import.
-    assert wall < WALL_BACKSTOP_FACTOR * (1.0 + 0.1) + 60
 
 
 def _kill_the_worker_of(marker: Path) -> int:

@@ -7,6 +7,7 @@ the pilot configuration gives.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -64,13 +65,24 @@ def test_cost_model_counts_the_runs_and_steps_of_its_setup(
     )
 
 
-def test_longer_finetuning_costs_more_and_only_its_phase_grows() -> None:
+def test_longer_finetuning_costs_more_and_only_its_phase_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Made-up step costs, in the order the model measures its phases
+    # (pretraining and STL, then PT+FT): the arithmetic, not the machine.
+    fixed, finetuning = 3e-4, 5e-4
+
+    phases = itertools.cycle((fixed, finetuning))
+    monkeypatch.setattr(fig1c, "measure_step_seconds", lambda step, **_: next(phases))
+    steps = SETUP.steps
     short = sample_efficiency_cost(replace(SETUP, correlations=(0.9,)))
     long = sample_efficiency_cost(
-        replace(SETUP, correlations=(0.9,), finetune_steps=10 * SETUP.steps)
+        replace(SETUP, correlations=(0.9,), finetune_steps=10 * steps)
     )
-    # PT+FT is part of the work, not all of it: more than 1x, less than 10x.
-    assert short.seconds < long.seconds < 10 * short.seconds
+    assert short.seconds == pytest.approx((fixed + finetuning) * steps, rel=1e-12)
+    assert long.seconds == pytest.approx(
+        fixed * steps + finetuning * 10 * steps, rel=1e-12
+    )
 
 
 def test_every_simulation_claim_has_a_cost_and_a_powered_paper_configuration() -> None:
