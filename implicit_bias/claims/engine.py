@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
@@ -462,17 +463,6 @@ def _claim_verdict(claim: Claim) -> Verdict:
     return verdict
 
 
-def _run_in_child(
-    task: Callable[[], Any],
-    budget_seconds: float,
-    connection: multiprocessing.connection.Connection,
-    threads: int,
-) -> None:
-    _limit_child(budget_seconds, threads)
-    connection.send(task())
-    connection.close()
-
-
 #: Variables that size the thread pool of a BLAS or OpenMP library loaded
 #: after a worker started (e.g. by a lazily imported SciPy).
 _THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -490,18 +480,128 @@ def _thread_pools() -> ThreadpoolController:
 
 def _limit_child(budget_seconds: float, threads: int) -> None:
     """Put a freshly forked worker under its BLAS threads and CPU budget."""
-    # Worker processes share the cores: BLAS threads beyond a worker's share
-    # spin-wait against each other (small products slowed ~30x when two
-    # OpenBLAS pools of 2 threads ran on 2 cores).
-    _thread_pools().limit(limits=threads)
-    for variable in _THREAD_VARIABLES:
-        os.environ[variable] = str(threads)
+    _limit_threads(threads)
     # The kernel stops a task past its CPU budget (SIGXCPU at the soft limit,
     # SIGKILL a second later), even inside C code that never returns to
     # Python; no core file is written for it.
     budget = max(1, math.ceil(budget_seconds))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (budget, budget + 1))
+
+
+def _limit_threads(threads: int) -> None:
+    """Size this worker's BLAS and OpenMP pools, loaded and yet to load."""
+    # Worker processes share the cores: BLAS threads beyond a worker's share
+    # spin-wait against each other (small products slowed ~30x when two
+    # OpenBLAS pools of 2 threads ran on 2 cores).
+    _thread_pools().limit(limits=threads)
+    for variable in _THREAD_VARIABLES:
+        os.environ[variable] = str(threads)
+
+
+def _limit_next_task(budget_seconds: float) -> None:
+    """Let a reused worker spend ``budget_seconds`` more CPU, and no more.
+
+    ``RLIMIT_CPU`` counts the process's CPU time since it was forked, so the
+    soft limit moves up by the task's budget from what the worker has used.
+    The default action of the SIGXCPU it raises ends the process even inside
+    C code. The hard limit is left as it is: an unprivileged process cannot
+    raise it again for the next task.
+    """
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime + max(budget_seconds, 1.0))
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+@contextlib.contextmanager
+def _global_state_restored() -> Iterator[None]:
+    """Undo, after a task, what it changed of the process-wide state a check
+    may touch: mpmath's precision, NumPy's floating-point error handling, print
+    options and legacy random state, Python's :mod:`random` state, warning
+    filters, SymPy's global evaluation flags, the working directory, the
+    environment and the recursion limit.
+
+    A reused worker runs many checks in turn; a check that sets, say,
+    ``mp.dps = 50`` and returns must not change the verdicts of the checks
+    after it.
+    """
+    import random
+
+    import mpmath
+    import numpy as np
+    from sympy.core.parameters import global_parameters
+
+    precision = mpmath.mp.prec
+    errors = np.geterr()
+    print_options = np.get_printoptions()
+    # The legacy global generator is what a careless check would seed.
+    legacy_random = np.random.get_state()  # noqa: NPY002
+    python_random = random.getstate()
+    flags = (
+        global_parameters.evaluate,
+        global_parameters.distribute,
+        global_parameters.exp_is_pow,
+    )
+    directory = os.getcwd()
+    environment = dict(os.environ)
+    recursion = sys.getrecursionlimit()
+    try:
+        with warnings.catch_warnings():
+            yield
+    finally:
+        mpmath.mp.prec = precision
+        np.seterr(**errors)
+        np.set_printoptions(**print_options)
+        np.random.set_state(legacy_random)  # noqa: NPY002
+        random.setstate(python_random)
+        (
+            global_parameters.evaluate,
+            global_parameters.distribute,
+            global_parameters.exp_is_pow,
+        ) = flags
+        os.chdir(directory)
+        if os.environ != environment:
+            os.environ.clear()
+            os.environ.update(environment)
+        sys.setrecursionlimit(recursion)
+
+
+def _serve_tasks(
+    tasks: Sequence[tuple[Callable[[], Any], float]],
+    connection: multiprocessing.connection.Connection,
+    threads: int,
+) -> None:
+    """A reused worker: run the tasks whose indices arrive, one at a time.
+
+    The tasks came with the fork; only indices and values cross the pipe.
+    A task that raises ends the worker (its parent reports the death and
+    forks another), as a value that does not pickle does.
+    """
+    _limit_threads(threads)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    while True:
+        index = connection.recv()
+        if index is None:
+            return
+        task, budget = tasks[index]
+        _limit_next_task(budget)
+        with _global_state_restored():
+            value = task()
+        connection.send(value)
+
+
+def _run_in_child(
+    task: Callable[[], Any],
+    budget_seconds: float,
+    connection: multiprocessing.connection.Connection,
+    threads: int,
+) -> None:
+    _limit_child(budget_seconds, threads)
+    connection.send(task())
+    connection.close()
 
 
 @dataclass(frozen=True)
@@ -526,6 +626,7 @@ def run_in_workers(
     *,
     workers: int | None = None,
     on_done: Callable[[int, Any, float], None],
+    reuse_workers: bool = False,
 ) -> None:
     """Run ``(task, budget_seconds)`` pairs in forked worker processes.
 
@@ -533,6 +634,18 @@ def run_in_workers(
     wall-clock backstop; ``on_done(index, value, seconds)`` receives its
     return value, or a :class:`WorkerDeath` when the worker ended without one.
     Tasks need not be picklable (the workers are forked); return values must.
+
+    Args:
+      tasks: the ``(task, budget_seconds)`` pairs.
+      workers: processes at a time (default: the number of CPUs).
+      on_done: called in this process as each task ends.
+      reuse_workers: False forks a process per task, which ends with it.
+        True keeps ``workers`` processes, each running task after task, so
+        that what one task computed and cached (SymPy's caches, a
+        ``functools.cache``) is there for the next; the process-wide state
+        a task may change is restored after it (:func:`_global_state_restored`)
+        and a worker that dies is replaced. Tasks that patch code (mutants)
+        need False.
     """
     context = multiprocessing.get_context("fork")
     cores = os.cpu_count() or 1
@@ -542,6 +655,10 @@ def run_in_workers(
     # process may have loaded other libraries.
     _thread_pools.cache_clear()
     _thread_pools()
+    if reuse_workers:
+        _WorkerPool(tasks, limit, threads, on_done, context).run()
+        _thread_pools.cache_clear()
+        return
     pending = list(enumerate(tasks))
     pending.reverse()
     running: list[_Running] = []
@@ -579,6 +696,127 @@ def run_in_workers(
                 job.process.kill()
                 finish(job, _backstop_death(job.budget_seconds))
     _thread_pools.cache_clear()
+
+
+@dataclass
+class _Worker:
+    """A reused worker process and the task it is running, if any."""
+
+    process: Any
+    connection: multiprocessing.connection.Connection
+    job: _Running | None = None
+
+
+class _WorkerPool:
+    """``workers`` forked processes that run the tasks in the order given.
+
+    The tasks are handed out one at a time, so a long one holds up no other;
+    a worker that dies (its budget, a crash) or meets the backstop is
+    replaced by a fresh fork of this process.
+    """
+
+    def __init__(
+        self,
+        tasks: Sequence[tuple[Callable[[], Any], float]],
+        limit: int,
+        threads: int,
+        on_done: Callable[[int, Any, float], None],
+        context: Any,
+    ) -> None:
+        self.tasks = tasks
+        self.limit = limit
+        self.threads = threads
+        self.on_done = on_done
+        self.context = context
+        self.pending = list(range(len(tasks)))
+        self.pending.reverse()
+        self.workers: list[_Worker] = []
+
+    def run(self) -> None:
+        try:
+            while self.pending or any(w.job for w in self.workers):
+                self._hand_out()
+                busy = [w for w in self.workers if w.job is not None]
+                ready = multiprocessing.connection.wait(
+                    [w.connection for w in busy], 0.05
+                )
+                for worker in busy:
+                    if worker.connection in ready:
+                        self._receive(worker)
+                    else:
+                        self._watch(worker)
+        finally:
+            for worker in self.workers:
+                self._stop(worker)
+
+    def _hand_out(self) -> None:
+        for worker in self.workers:
+            if worker.job is None and self.pending:
+                self._give(worker, self.pending.pop())
+        while self.pending and len(self.workers) < self.limit:
+            self._give(self._fork(), self.pending.pop())
+
+    def _fork(self) -> _Worker:
+        parent_end, child_end = self.context.Pipe(duplex=True)
+        process = self.context.Process(
+            target=_serve_tasks,
+            args=(self.tasks, child_end, self.threads),
+            daemon=True,
+        )
+        process.start()
+        child_end.close()
+        worker = _Worker(process, parent_end)
+        self.workers.append(worker)
+        return worker
+
+    def _give(self, worker: _Worker, index: int) -> None:
+        worker.job = _Running(
+            index, self.tasks[index][1], worker.process, worker.connection
+        )
+        worker.connection.send(index)
+
+    def _finish(self, worker: _Worker, value: Any) -> None:
+        job = worker.job
+        assert job is not None
+        worker.job = None
+        self.on_done(job.index, value, time.perf_counter() - job.started)
+
+    def _receive(self, worker: _Worker) -> None:
+        try:
+            value = worker.connection.recv()
+        except EOFError:
+            worker.process.join(timeout=5)
+            assert worker.job is not None
+            value = _death(worker.job.budget_seconds, worker.process.exitcode)
+            self._retire(worker)
+        self._finish(worker, value)
+
+    def _watch(self, worker: _Worker) -> None:
+        job = worker.job
+        assert job is not None
+        if (
+            time.perf_counter() - job.started
+            > WALL_BACKSTOP_FACTOR * job.budget_seconds
+        ):
+            worker.process.kill()
+            worker.process.join(timeout=5)
+            self._retire(worker)
+            self._finish(worker, _backstop_death(job.budget_seconds))
+
+    def _retire(self, worker: _Worker) -> None:
+        self.workers.remove(worker)
+        worker.connection.close()
+
+    def _stop(self, worker: _Worker) -> None:
+        if worker.job is None:
+            with contextlib.suppress(OSError):
+                worker.connection.send(None)
+            worker.process.join(timeout=5)
+        if worker.process.is_alive():
+            # Interrupted mid-task (Ctrl-C), or deaf to the request to stop.
+            worker.process.kill()
+            worker.process.join(timeout=5)
+        worker.connection.close()
 
 
 def _backstop_death(budget_seconds: float) -> WorkerDeath:
@@ -733,6 +971,7 @@ def run_locally(
         [(functools.partial(_claim_verdict, c), c.budget_seconds) for c in claims],
         workers=workers,
         on_done=on_done,
+        reuse_workers=True,
     )
 
 
