@@ -24,7 +24,7 @@ from typing import Any
 from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.engine import Claim, Result, Verdict
 from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
-from implicit_bias.claims.executors import DaskExecutor, Executor
+from implicit_bias.claims.executors import DaskExecutor, Executor, LocalExecutor
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
 from implicit_bias.claims.profiles import (
     Profile,
@@ -191,7 +191,14 @@ def _claim_executor(arguments: argparse.Namespace) -> Executor | None:
             raise InvalidArgumentError(
                 f"--scheduler {arguments.scheduler}: used by --executor dask only"
             )
+        if arguments.isolate:
+            return LocalExecutor(arguments.workers, isolate=True)
         return None
+    if arguments.isolate:
+        raise InvalidArgumentError(
+            "--isolate: for local processes; a Dask worker runs each claim in a "
+            "process of its own already"
+        )
     if not arguments.scheduler:
         raise InvalidArgumentError(
             "--scheduler: --executor dask needs the address of a running Dask "
@@ -245,11 +252,12 @@ def _verify(arguments: argparse.Namespace) -> int:
     results, from_cache = run_claims_cached(
         claims,
         cache,
-        workers=arguments.workers,
+        workers=None if executor is not None else arguments.workers,
         on_result=progress,
         read=not arguments.no_cache,
         executor=executor,
         prepare=warm_up,
+        needs_prepare=default_registry().has_warm_up,
     )
     for problem in dict.fromkeys(cache.errors):
         print(f"implicit-bias: cache: {problem}", file=sys.stderr)
@@ -470,6 +478,12 @@ def _add_verify(commands: Any, source_help: str) -> None:
     )
     verify.add_argument("--json", action="store_true", help="print JSON records")
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
+    verify.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run each claim in a fresh process of its own, sharing nothing "
+        "(slower; the default reuses each worker process claim after claim)",
+    )
     verify.add_argument(
         "--executor",
         choices=CLAIM_EXECUTORS,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -444,3 +445,54 @@ def test_profiles_choose_the_size_and_the_plan_runs_nothing(
         "At the paper's size (`verify --profile paper`; configuration the source's): "
         "holds. Fig. 3: 64 seeds"
     ) in page
+
+
+_PID_NOTE = """
+import os
+from implicit_bias.claims import Basis, Claim, Kind, Source, Status, Verdict
+
+WARMED = []
+
+
+def report():
+    return Verdict.holds(f"pid {os.getpid()} warmed {bool(WARMED)}", Basis.NUMERICAL)
+
+
+SOURCE = Source(
+    "pid-note",
+    "Which process ran each claim",
+    claims=tuple(
+        Claim("pid-note", str(k), "pid", Kind.NUMERIC, "a process ran it", report,
+              Status.HOLDS, quote="ran")
+        for k in range(1, 4)
+    ),
+    warm_up=lambda claim_ids: WARMED.append(True),
+)
+"""
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_verify_reuses_a_warmed_worker_unless_told_to_isolate_claims(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], isolate: bool
+) -> None:
+    note = tmp_path / "pids.py"
+    note.write_text(_PID_NOTE, encoding="utf-8")
+    command = ["verify", "--file", str(note), "--workers", "1", "--json"]
+    command += ["--no-cache", "--cache-dir", str(tmp_path / "cache")]
+    assert cli.main(command + (["--isolate"] if isolate else [])) == 0
+    details = {r["detail"] for r in json.loads(capsys.readouterr().out)}
+    pids = {detail.split()[1] for detail in details}
+    assert str(os.getpid()) not in pids
+    if isolate:
+        # A process of its own for each claim, and no warm-up shared.
+        assert len(pids) == 3
+        assert all(detail.endswith("warmed False") for detail in details)
+    else:
+        assert len(pids) == 1
+        assert details == {f"pid {pids.pop()} warmed True"}
+
+
+def test_isolate_is_refused_with_a_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["verify", "--isolate", "--executor", "dask", "--scheduler", "tcp://x:1"]
+    assert cli.main(command) == 2
+    assert "--isolate" in capsys.readouterr().err

@@ -33,6 +33,7 @@ Examples:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -277,6 +278,7 @@ def run_claims_cached(
     read: bool = True,
     executor: Executor | None = None,
     prepare: Callable[[Sequence[Claim]], object] | None = None,
+    needs_prepare: Callable[[Claim], bool] | None = None,
 ) -> tuple[list[Result], int]:
     """Check the claims whose key has no stored verdict; take the others from
     ``cache``.
@@ -292,10 +294,12 @@ def run_claims_cached(
       executor: where the claims run (default: local processes); see
         :func:`~implicit_bias.claims.engine.run_claims`. Its results are
         stored as local ones are (never a crash, such as a lost worker).
-      prepare: called with the claims about to run, once they are keyed and
-        before any runs: work done there is inherited by every forked check
+      prepare: called with the claims about to run, once they are keyed:
+        work done there is inherited by the workers forked after it
         (e.g. :meth:`~implicit_bias.claims.discovery.Registry.warm_up`). Not
         called with an ``executor``, whose workers are other processes.
+      needs_prepare: which claims must wait for ``prepare`` (default: all);
+        the others start beside it.
 
     The claims run longest first, by the seconds their last stored verdict
     took (read even when ``read`` is False: an estimate, not a verdict), so
@@ -324,8 +328,10 @@ def run_claims_cached(
     # Longest-processing-time first: the longest claims do not start last
     # and leave one worker running alone at the end.
     missing.sort(key=lambda index: -(last_seconds[index] or 0.0))
+    chosen = [claims[index] for index in missing]
+    warm_up = None
     if prepare is not None and executor is None and missing:
-        prepare([claims[index] for index in missing])
+        warm_up = functools.partial(prepare, chosen)
 
     def stored(result: Result, done: int, _: int) -> None:
         cache.put(result)
@@ -333,10 +339,12 @@ def run_claims_cached(
             on_result(result, from_cache + done, total, False)
 
     ran = run_claims(
-        [claims[i] for i in missing],
+        chosen,
         workers=workers,
         on_result=stored,
         executor=executor,
+        warm_up=warm_up,
+        needs_warm_up=needs_prepare if warm_up is not None else None,
     )
     found.update(zip(missing, ran, strict=True))
     return [found[index] for index in range(total)], from_cache

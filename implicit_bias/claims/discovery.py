@@ -129,6 +129,13 @@ class Registry:
         )
         return [chain for source in sources for chain in source.derivations]
 
+    def has_warm_up(self, claim: Claim) -> bool:
+        """Whether ``claim``'s source has a ``warm_up``: the local runner starts
+        the claim only after :meth:`warm_up` (claims of other sources may run
+        beside it)."""
+        source = self.sources.get(claim.source)
+        return source is not None and source.warm_up is not None
+
     def warm_up(self, claims: Sequence[Claim]) -> list[str]:
         """Do the shared work of the sources of ``claims`` before they run.
 

@@ -9,7 +9,11 @@ caught (``implicit-bias verify`` exits 1).
 Checks run in forked worker processes, so a check that overruns its budget is
 killed and reported ``inconclusive`` instead of hanging the run; inside a
 check, :func:`time_limit` bounds a single step (e.g. a SymPy simplification)
-so that the check can fall back to another method.
+so that the check can fall back to another method. A worker runs check after
+check (what one cached, SymPy's caches included, serves the next), with the
+process-wide state a check may change (mpmath's precision, NumPy's error
+handling, warning filters, ...) restored after each; one that dies is
+replaced.
 
 **Budgets are CPU time**, not wall time: a check given 30 s may use 30 s of
 its process's CPU, however busy the machine is, so a verdict (and the path
@@ -627,6 +631,8 @@ def run_in_workers(
     workers: int | None = None,
     on_done: Callable[[int, Any, float], None],
     reuse_workers: bool = False,
+    warm_up: Callable[[], object] | None = None,
+    needs_warm_up: Sequence[bool] | None = None,
 ) -> None:
     """Run ``(task, budget_seconds)`` pairs in forked worker processes.
 
@@ -646,7 +652,22 @@ def run_in_workers(
         a task may change is restored after it (:func:`_global_state_restored`)
         and a worker that dies is replaced. Tasks that patch code (mutants)
         need False.
+      warm_up: work done once in this process and inherited by the workers
+        forked after it (see :class:`~implicit_bias.claims.source.Source`).
+        With ``reuse_workers`` and two or more workers it runs in a thread of
+        this process while workers forked before it run the tasks that do not
+        need it; otherwise it runs before any task.
+      needs_warm_up: for each task, whether it must run after ``warm_up``
+        (default: every task).
+
+    Raises:
+      InvalidArgumentError: ``needs_warm_up`` does not give one flag a task.
     """
+    flags = [True] * len(tasks) if needs_warm_up is None else list(needs_warm_up)
+    if len(flags) != len(tasks):
+        raise InvalidArgumentError(
+            f"needs_warm_up: one flag per task ({len(tasks)}), got {len(flags)}"
+        )
     context = multiprocessing.get_context("fork")
     cores = os.cpu_count() or 1
     limit = max(1, workers or cores)
@@ -656,9 +677,12 @@ def run_in_workers(
     _thread_pools.cache_clear()
     _thread_pools()
     if reuse_workers:
-        _WorkerPool(tasks, limit, threads, on_done, context).run()
+        pool = _WorkerPool(tasks, limit, threads, on_done, context)
+        pool.run(warm_up, flags)
         _thread_pools.cache_clear()
         return
+    if warm_up is not None:
+        warm_up()
     pending = list(enumerate(tasks))
     pending.reverse()
     running: list[_Running] = []
@@ -700,10 +724,12 @@ def run_in_workers(
 
 @dataclass
 class _Worker:
-    """A reused worker process and the task it is running, if any."""
+    """A reused worker process, whether it was forked after the warm-up, and
+    the task it is running, if any."""
 
     process: Any
     connection: multiprocessing.connection.Connection
+    warm: bool
     job: _Running | None = None
 
 
@@ -712,7 +738,9 @@ class _WorkerPool:
 
     The tasks are handed out one at a time, so a long one holds up no other;
     a worker that dies (its budget, a crash) or meets the backstop is
-    replaced by a fresh fork of this process.
+    replaced by a fresh fork of this process. Workers forked before the
+    warm-up ended ("cold") take only tasks that do not need it, and one left
+    with none is stopped so that a warm one takes its place.
     """
 
     def __init__(
@@ -731,11 +759,34 @@ class _WorkerPool:
         self.pending = list(range(len(tasks)))
         self.pending.reverse()
         self.workers: list[_Worker] = []
+        self.needs_warm_up: Sequence[bool] = [False] * len(tasks)
+        self.warm = True
 
-    def run(self) -> None:
+    def run(
+        self, warm_up: Callable[[], object] | None, needs_warm_up: Sequence[bool]
+    ) -> None:
+        self.needs_warm_up = needs_warm_up
+        warming: _WarmUp | None = None
+        if warm_up is not None:
+            self.warm = False
+            if self.limit >= 2 and not all(needs_warm_up):
+                # The warm-up takes one core; the other workers start now on
+                # the tasks that can do without it. Forked before the thread
+                # starts: no fork while it runs.
+                self._hand_out(self.limit - 1)
+                warming = _WarmUp(warm_up, self.threads)
+            else:
+                warm_up()
+                self.warm = True
         try:
-            while self.pending or any(w.job for w in self.workers):
-                self._hand_out()
+            while self.pending or any(w.job for w in self.workers) or warming:
+                if warming is not None and warming.finished():
+                    warming = None
+                    self.warm = True
+                if warming is None:
+                    self._hand_out(self.limit)
+                else:
+                    self._hand_out_without_forking()
                 busy = [w for w in self.workers if w.job is not None]
                 ready = multiprocessing.connection.wait(
                     [w.connection for w in busy], 0.05
@@ -746,15 +797,42 @@ class _WorkerPool:
                     else:
                         self._watch(worker)
         finally:
-            for worker in self.workers:
+            if warming is not None:
+                warming.thread.join()
+            for worker in list(self.workers):
                 self._stop(worker)
 
-    def _hand_out(self) -> None:
+    def _next_task(self, worker_warm: bool) -> int | None:
+        """The first pending task a worker (warm or cold) may run, taken off."""
+        for position in range(len(self.pending) - 1, -1, -1):
+            index = self.pending[position]
+            if worker_warm or not self.needs_warm_up[index]:
+                del self.pending[position]
+                return index
+        return None
+
+    def _hand_out_without_forking(self) -> None:
         for worker in self.workers:
-            if worker.job is None and self.pending:
-                self._give(worker, self.pending.pop())
-        while self.pending and len(self.workers) < self.limit:
-            self._give(self._fork(), self.pending.pop())
+            if worker.job is None:
+                index = self._next_task(worker.warm)
+                if index is not None:
+                    self._give(worker, index)
+
+    def _hand_out(self, capacity: int) -> None:
+        for worker in list(self.workers):
+            if worker.job is not None:
+                continue
+            index = self._next_task(worker.warm)
+            if index is not None:
+                self._give(worker, index)
+            elif self.warm and self.pending:
+                # A cold worker with nothing it may run: a warm fork replaces it.
+                self._stop(worker)
+        while self.pending and len(self.workers) < capacity:
+            index = self._next_task(self.warm)
+            if index is None:
+                return
+            self._give(self._fork(), index)
 
     def _fork(self) -> _Worker:
         parent_end, child_end = self.context.Pipe(duplex=True)
@@ -765,7 +843,7 @@ class _WorkerPool:
         )
         process.start()
         child_end.close()
-        worker = _Worker(process, parent_end)
+        worker = _Worker(process, parent_end, self.warm)
         self.workers.append(worker)
         return worker
 
@@ -816,7 +894,37 @@ class _WorkerPool:
             # Interrupted mid-task (Ctrl-C), or deaf to the request to stop.
             worker.process.kill()
             worker.process.join(timeout=5)
-        worker.connection.close()
+        self._retire(worker)
+
+
+class _WarmUp:
+    """A warm-up running in a thread of the runner's process.
+
+    Its BLAS runs on a worker's share of the cores (the workers started
+    beside it have the rest); an exception it raises is raised again in the
+    runner when it ends.
+    """
+
+    def __init__(self, warm_up: Callable[[], object], threads: int) -> None:
+        self.error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                with _thread_pools().limit(limits=threads):
+                    warm_up()
+            except BaseException as error:
+                self.error = error
+
+        self.thread = threading.Thread(target=run, name="warm-up", daemon=True)
+        self.thread.start()
+
+    def finished(self) -> bool:
+        if self.thread.is_alive():
+            return False
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return True
 
 
 def _backstop_death(budget_seconds: float) -> WorkerDeath:
@@ -964,14 +1072,27 @@ def run_locally(
     on_done: Callable[[int, Any, float], None],
     *,
     workers: int | None = None,
+    warm_up: Callable[[], object] | None = None,
+    needs_warm_up: Callable[[Claim], bool] | None = None,
+    isolate: bool = False,
 ) -> None:
     """Check the claims in forked local processes (:func:`run_in_workers`);
-    the default :class:`Executor`'s work."""
+    the default :class:`Executor`'s work.
+
+    ``warm_up`` (if given) runs once in this process, inherited by the
+    workers of the claims for which ``needs_warm_up`` is true (default: all);
+    the others may run beside it. ``isolate`` runs each claim in a process
+    of its own instead of reused workers (slower: no cache carries over).
+    """
     run_in_workers(
         [(functools.partial(_claim_verdict, c), c.budget_seconds) for c in claims],
         workers=workers,
         on_done=on_done,
-        reuse_workers=True,
+        reuse_workers=not isolate,
+        warm_up=warm_up,
+        needs_warm_up=(
+            None if needs_warm_up is None else [needs_warm_up(c) for c in claims]
+        ),
     )
 
 
@@ -981,6 +1102,8 @@ def run_claims(
     workers: int | None = None,
     on_result: Callable[[Result, int, int], None] | None = None,
     executor: Executor | None = None,
+    warm_up: Callable[[], object] | None = None,
+    needs_warm_up: Callable[[Claim], bool] | None = None,
 ) -> list[Result]:
     """Check claims in parallel worker processes, each within its time budget.
 
@@ -992,6 +1115,11 @@ def run_claims(
       executor: where the checks run
         (:mod:`~implicit_bias.claims.executors`); by default local forked
         processes, ``LocalExecutor(workers)``.
+      warm_up: work done once in this process before the claims for which
+        ``needs_warm_up`` is true (default: all) start, inherited by the
+        workers forked after it (:func:`run_locally`); not run with an
+        ``executor``, whose workers are other processes.
+      needs_warm_up: which claims read what ``warm_up`` computes.
 
     Returns:
       The results, in the order of ``claims``: one per claim, whatever became
@@ -1021,7 +1149,9 @@ def run_claims(
             on_result(result, len(results), len(claims))
 
     if executor is None:
-        run_locally(claims, done, workers=workers)
+        run_locally(
+            claims, done, workers=workers, warm_up=warm_up, needs_warm_up=needs_warm_up
+        )
     else:
         executor.run(claims, done)
     return [results[i] for i in range(len(claims))]

@@ -102,11 +102,16 @@ class LocalExecutor:
     """Forked processes on this machine, ``workers`` at a time (default: the
     number of CPUs); see :func:`~implicit_bias.claims.engine.run_in_workers`.
 
+    The workers are reused, claim after claim (what one check cached serves
+    the next); ``isolate=True`` runs each claim in a fresh process of its
+    own instead, for a check suspected of depending on what ran before it.
+
     Raises:
       InvalidArgumentError: ``workers`` is not None or an integer >= 1.
     """
 
     workers: int | None = None
+    isolate: bool = False
 
     def __post_init__(self) -> None:
         if self.workers is not None and (
@@ -121,7 +126,7 @@ class LocalExecutor:
 
     def run(self, claims: Sequence[Claim], on_done: OnDone) -> None:
         """Check the claims in forked local processes."""
-        run_locally(claims, on_done, workers=self.workers)
+        run_locally(claims, on_done, workers=self.workers, isolate=self.isolate)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -145,10 +145,12 @@ class Source:
       regimes: a name -> the domain in words, for the regimes claims use.
       description: a paragraph saying what the source is and what is checked.
       warm_up: work several of the source's checks share (a simulation, a
-        SymPy expression), done once by the runner in its own process before
-        it forks the checks, so that each check inherits it instead of
-        redoing it. Called with the ids of the claims about to run; a speed-up
-        only: every check still computes what it needs when run alone.
+        SymPy expression), done once by the local runner in its own process
+        (in a thread, while claims of other sources start) before it forks
+        the workers that run this source's checks, so that each check
+        inherits it instead of redoing it. Called with the ids of the claims
+        about to run; a speed-up only: every check still computes what it
+        needs when run alone (``verify --isolate``, a Dask worker).
     """
 
     id: str
