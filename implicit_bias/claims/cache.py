@@ -46,11 +46,24 @@ from implicit_bias.claims.engine import (
     Basis,
     Claim,
     Executor,
+    Kind,
     Reason,
     Result,
     Status,
     Verdict,
     run_claims,
+)
+
+#: The kinds of claim by the seconds their checks usually take, longest
+#: first (the means over the quick profile's 272 claims: simulation 0.50 s,
+#: limit/series 0.31 s, numeric 0.29 s, identity 0.11 s, inequality 0.08 s);
+#: the order in which claims never run before are started.
+_USUAL_COST_ORDER = (
+    Kind.SIMULATION,
+    Kind.LIMIT,
+    Kind.NUMERIC,
+    Kind.IDENTITY,
+    Kind.INEQUALITY,
 )
 
 __all__ = [
@@ -303,8 +316,9 @@ def run_claims_cached(
 
     The claims run longest first, by the seconds their last stored verdict
     took (read even when ``read`` is False: an estimate, not a verdict), so
-    that the workers finish together; claims never run keep their order, after
-    the others.
+    that the workers finish together; claims never run come after the others,
+    the kinds that usually take longest first (:data:`_USUAL_COST_ORDER`),
+    each kind in its given order.
 
     Returns:
       The results in the order of ``claims``, and how many came from the cache.
@@ -327,7 +341,14 @@ def run_claims_cached(
     last_seconds = {index: cache.last_seconds(claims[index]) for index in missing}
     # Longest-processing-time first: the longest claims do not start last
     # and leave one worker running alone at the end.
-    missing.sort(key=lambda index: -(last_seconds[index] or 0.0))
+    missing.sort(
+        key=lambda index: (
+            -(last_seconds[index] or 0.0),
+            _USUAL_COST_ORDER.index(claims[index].kind)
+            if claims[index].kind in _USUAL_COST_ORDER
+            else len(_USUAL_COST_ORDER),
+        )
+    )
     chosen = [claims[index] for index in missing]
     warm_up = None
     if prepare is not None and executor is None and missing:

@@ -29,6 +29,7 @@ from implicit_bias.claims.discovery import discover
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
+    Kind,
     Reason,
     Result,
     Status,
@@ -470,6 +471,33 @@ def test_the_longest_claims_run_first_and_prepare_sees_those_to_run(
         prepare=lambda claims: prepared.append([c.id for c in claims]),
     )
     assert prepared == []
+
+
+def test_claims_never_run_start_after_the_timed_ones_longest_kind_first(
+    project: Path,
+) -> None:
+    first, second = _claims(project)
+    cache = VerdictCache(project / "cache")
+    cache.put(Result(second, Verdict.holds("stored", Basis.PROOF), 0.5))
+    never_run = [
+        dataclasses.replace(first, label=kind.name.lower(), kind=kind)
+        for kind in (Kind.INEQUALITY, Kind.IDENTITY, Kind.SIMULATION, Kind.NUMERIC)
+    ]
+    order: list[str] = []
+    run_claims_cached(
+        [*never_run, second],
+        VerdictCache(project / "cache"),
+        workers=1,
+        read=False,
+        on_result=lambda r, done, total, hit: order.append(r.claim.id),
+    )
+    assert order == [
+        second.id,
+        *(
+            f"{first.source}:{first.equation}:{label}"
+            for label in ("simulation", "numeric", "identity", "inequality")
+        ),
+    ]
 
 
 def test_a_claim_never_run_has_no_last_seconds(project: Path) -> None:
