@@ -285,6 +285,7 @@ def check_identity(
     budget_seconds: float = 20.0,
     points: int = 200,
     seed: int = 0,
+    symbolic: bool = True,
 ) -> Verdict:
     """Decide ``lhs == rhs``: exactly if SymPy can, else at 50 digits numerically.
 
@@ -297,6 +298,8 @@ def check_identity(
       budget_seconds: time for the exact attempt before falling back.
       points: random points of the numeric fallback.
       seed: seed of the numeric fallback's generator.
+      symbolic: whether to try SymPy (expand, cancel, simplify) first; False
+        goes straight to the numeric check, for forms known not to simplify.
 
     Returns:
       ``holds`` with "exact" or "numerically, N points, max residual r" (only
@@ -313,7 +316,7 @@ def check_identity(
         difference = sp.expand(difference).subs(substitutions)
     # Past the budget, fall through to the numeric check.
     with contextlib.suppress(CheckTimeout), time_limit(_budget(budget_seconds)):
-        for method in (sp.expand, sp.cancel, sp.simplify):
+        for method in (sp.expand, sp.cancel, sp.simplify) if symbolic else ():
             if method(difference) == 0:
                 return Verdict.holds(
                     f"exact: {method.__name__}(lhs - rhs) = 0", Basis.PROOF
@@ -733,14 +736,16 @@ def judge_relation(
     substitutions: Mapping[sp.Expr, sp.Expr] | None = None,
     budget_seconds: float = 20.0,
     points: int = 200,
+    symbolic: bool = True,
 ) -> Verdict:
     """Decide a SymPy relation with the check its form calls for.
 
     ``Eq(Limit(f, x, a, dir), L)``: :func:`check_limit`; ``Eq(a, b)``:
-    :func:`check_identity`; ``a <= b``, ``a < b`` (and ``>=``, ``>``):
-    :func:`check_inequality`. Unevaluated derivatives and integrals in the
-    sides are evaluated (``doit``) first. Relations must be built with
-    ``evaluate=False`` where SymPy would otherwise decide them on the spot.
+    :func:`check_identity` (``symbolic=False``: its numeric check only);
+    ``a <= b``, ``a < b`` (and ``>=``, ``>``): :func:`check_inequality`.
+    Unevaluated derivatives and integrals in the sides are evaluated
+    (``doit``) first. Relations must be built with ``evaluate=False`` where
+    SymPy would otherwise decide them on the spot.
 
     Raises:
       InvalidArgumentError: ``relation`` is not one of these forms.
@@ -776,6 +781,7 @@ def judge_relation(
             substitutions=substitutions,
             budget_seconds=budget_seconds,
             points=points,
+            symbolic=symbolic,
         )
     if isinstance(relation, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
         smaller, larger = (

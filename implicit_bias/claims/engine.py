@@ -525,8 +525,8 @@ def _global_state_restored() -> Iterator[None]:
     """Undo, after a task, what it changed of the process-wide state a check
     may touch: mpmath's precision, NumPy's floating-point error handling, print
     options and legacy random state, Python's :mod:`random` state, warning
-    filters, SymPy's global evaluation flags, the working directory, the
-    environment and the recursion limit.
+    filters, SymPy's global evaluation flags and random generators, the
+    working directory, the environment and the recursion limit.
 
     A reused worker runs many checks in turn; a check that sets, say,
     ``mp.dps = 50`` and returns must not change the verdicts of the checks
@@ -536,6 +536,7 @@ def _global_state_restored() -> Iterator[None]:
 
     import mpmath
     import numpy as np
+    import sympy.core.random as sympy_rng
     from sympy.core.parameters import global_parameters
 
     precision = mpmath.mp.prec
@@ -549,6 +550,7 @@ def _global_state_restored() -> Iterator[None]:
         global_parameters.distribute,
         global_parameters.exp_is_pow,
     )
+    sympy_random = (sympy_rng.rng.getstate(), sympy_rng._assumptions_rng.getstate())
     directory = os.getcwd()
     environment = dict(os.environ)
     recursion = sys.getrecursionlimit()
@@ -566,6 +568,8 @@ def _global_state_restored() -> Iterator[None]:
             global_parameters.distribute,
             global_parameters.exp_is_pow,
         ) = flags
+        sympy_rng.rng.setstate(sympy_random[0])
+        sympy_rng._assumptions_rng.setstate(sympy_random[1])
         os.chdir(directory)
         if os.environ != environment:
             os.environ.clear()
@@ -761,6 +765,7 @@ class _WorkerPool:
         self.workers: list[_Worker] = []
         self.needs_warm_up: Sequence[bool] = [False] * len(tasks)
         self.warm = True
+        self.refusals: dict[int, int] = {}
 
     def run(
         self, warm_up: Callable[[], object] | None, needs_warm_up: Sequence[bool]
@@ -797,8 +802,8 @@ class _WorkerPool:
                     else:
                         self._watch(worker)
         finally:
-            if warming is not None:
-                warming.thread.join()
+            # A warm-up still running (the run was interrupted) is left to
+            # end with this process: its thread is a daemon.
             for worker in list(self.workers):
                 self._stop(worker)
 
@@ -812,7 +817,7 @@ class _WorkerPool:
         return None
 
     def _hand_out_without_forking(self) -> None:
-        for worker in self.workers:
+        for worker in list(self.workers):
             if worker.job is None:
                 index = self._next_task(worker.warm)
                 if index is not None:
@@ -848,10 +853,31 @@ class _WorkerPool:
         return worker
 
     def _give(self, worker: _Worker, index: int) -> None:
+        try:
+            worker.connection.send(index)
+        except OSError:
+            # The worker died idle, after its last value was read (a signal
+            # or a thread its last task left behind): the task never reached
+            # it and goes to the next worker, unless workers keep dying.
+            worker.process.join(timeout=5)
+            self._retire(worker)
+            self.refusals[index] = self.refusals.get(index, 0) + 1
+            if self.refusals[index] < _MAX_REFUSALS:
+                self.pending.append(index)
+            else:
+                self.on_done(
+                    index,
+                    WorkerDeath(
+                        False,
+                        f"{_MAX_REFUSALS} workers died before the task reached "
+                        f"them (the last with exit code {worker.process.exitcode})",
+                    ),
+                    0.0,
+                )
+            return
         worker.job = _Running(
             index, self.tasks[index][1], worker.process, worker.connection
         )
-        worker.connection.send(index)
 
     def _finish(self, worker: _Worker, value: Any) -> None:
         job = worker.job
@@ -862,7 +888,9 @@ class _WorkerPool:
     def _receive(self, worker: _Worker) -> None:
         try:
             value = worker.connection.recv()
-        except EOFError:
+        except (EOFError, ConnectionResetError):
+            # Reset, not an end of file, when the worker died with the index
+            # sent to it unread.
             worker.process.join(timeout=5)
             assert worker.job is not None
             value = _death(worker.job.budget_seconds, worker.process.exitcode)
@@ -945,6 +973,11 @@ def _death(budget_seconds: float, exitcode: int | None) -> WorkerDeath:
             True, f"exceeded its time budget of {budget_seconds:g} s of CPU time"
         )
     return WorkerDeath(False, f"worker died (exit code {exitcode})")
+
+
+#: How many workers may die idle, each before a task sent to it reached it,
+#: before the task is reported lost with them.
+_MAX_REFUSALS = 3
 
 
 #: Held by :func:`run_forked` from a pipe's creation until its parent closes

@@ -76,10 +76,11 @@ Conventions at the edges of the domain:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import mpmath
 import numpy as np
@@ -93,9 +94,6 @@ from implicit_bias.numerics.arguments import (
     relu_unit_arguments,
 )
 from implicit_bias.numerics._lazy import lazy_formula
-
-if TYPE_CHECKING:
-    import sympy as sp
 
 __all__ = [
     "relu_ptft_deviation",
@@ -1093,15 +1091,25 @@ def _check_mp_arguments(m: Any, rho: Any, m0: Any, gamma: Any, dps: Any) -> int:
     return check_dps(dps)
 
 
-def _exact_rational(value: Any, dps: int) -> sp.Rational:
-    """The exact rational value of a float or mpf (an mpf is +-man * 2**exp)."""
-    import sympy as sp
+def _dyadic(mantissa: int, exponent: int) -> Fraction:
+    """The rational number ``mantissa * 2**exponent``."""
+    if exponent >= 0:
+        return Fraction(int(mantissa) << int(exponent))
+    return Fraction(int(mantissa), 1 << -int(exponent))
 
+
+def _exact_rational(value: Any, dps: int) -> Fraction:
+    """The exact rational value of a float or mpf (an mpf is +-man * 2**exp)."""
     with mpmath.workdps(dps + 10):
         number = mpmath.mpf(value)
     mantissa, exponent = number.man_exp
     sign = -1 if number < 0 else 1
-    return sign * sp.Rational(mantissa) * sp.Rational(2) ** exponent
+    return sign * _dyadic(mantissa, exponent)
+
+
+def _to_mpf(value: Fraction) -> Any:
+    """A fraction rounded to an mpf at the working precision."""
+    return mpmath.mpf(value.numerator) / value.denominator
 
 
 def relu_ptft_stationary_points_mp(
@@ -1111,11 +1119,13 @@ def relu_ptft_stationary_points_mp(
 
     .. math:: u^4 - m_{0h}^{(1)}\rho_h u^3 + \gamma m_h u - m_h^2 = 0,\quad u > 0
 
-    The float arguments are converted to exact rationals, SymPy isolates the
-    real roots of the quartic exactly (Sturm/Vincent-type bisection on exact
-    coefficients) and refines each to a relative width of :math:`10^{-dps-10}`.
-    Unlike a floating-point root finder, this resolves roots many decades apart
-    (e.g. :math:`u \approx m_h/\gamma` next to :math:`u \approx m_{0h}^{(1)}\rho_h`).
+    The float arguments are converted to exact rationals; python-flint factors
+    the quartic over the integers and Arb isolates the roots of each factor
+    in balls with rigorous radii, which are narrowed to a relative width of
+    :math:`10^{-dps-10}` and certified by exact rational signs at their ends
+    (:func:`_positive_root_intervals`). Unlike a floating-point root finder,
+    this resolves roots many decades apart (e.g. :math:`u \approx m_h/\gamma`
+    next to :math:`u \approx m_{0h}^{(1)}\rho_h`) and roots close to double.
 
     Args:
       m, rho, m0, gamma: scalars (floats or mpmath numbers, taken exactly at
@@ -1123,8 +1133,8 @@ def relu_ptft_stationary_points_mp(
       dps: decimal digits of each root.
 
     Returns:
-      The positive roots in increasing order (empty when ``m = 0`` and
-      :math:`\rho\le 0`).
+      The distinct positive roots in increasing order (empty when ``m = 0``
+      and :math:`\rho\le 0`).
 
     Raises:
       InvalidArgumentError: an argument is not a finite real number (strings,
@@ -1143,171 +1153,134 @@ def relu_ptft_stationary_points_mp(
     quartic = _exact_quartic(m, rho, m0, gamma, dps)
     with mpmath.workdps(dps + 10):
         return [
-            mpmath.mpf((low + high) / 2)
+            _to_mpf((low + high) / 2)
             for low, high in _positive_root_intervals(quartic, dps)
         ]
 
 
-def _exact_quartic(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> sp.Poly:
-    """Eq. (10) with the exact rational values of the arguments."""
-    import sympy as sp
-
-    from implicit_bias.theory.symbols import u as u_symbol
-
+def _exact_quartic(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> list[Fraction]:
+    """Eq. (10) with the exact rational values of the arguments, leading term first."""
     m_, rho_, m0_, gamma_ = (_exact_rational(v, dps) for v in (m, rho, m0, gamma))
-    return sp.Poly(
-        u_symbol**4 - m0_ * rho_ * u_symbol**3 + gamma_ * m_ * u_symbol - m_**2,
-        u_symbol,
-    )
+    return [Fraction(1), -m0_ * rho_, Fraction(0), gamma_ * m_, -m_ * m_]
 
 
-def _positive_root_intervals(
-    quartic: sp.Poly, dps: int
-) -> list[tuple[sp.Rational, sp.Rational]]:
-    """Rational intervals of relative width 10^-(dps+10) around the positive roots."""
-    import sympy as sp
-
-    intervals = []
-    relative = sp.Rational(1, 10 ** (dps + 10))
-    for (low, high), _ in quartic.intervals():
-        if high <= 0:
-            continue
-        while low <= 0 or high - low > relative * low:
-            width = (high - low) / 1024 if low <= 0 else relative * low
-            low, high = quartic.refine_root(low, high, eps=width)
-        intervals.append((low, high))
-    return sorted(intervals)
-
-
-#: Rounds of the refinement of a root beside m0*rho; each doubles the digits
-#: from dps + 20, to 2^9 (dps + 20) in the last. Float64 arguments put a root
-#: no closer to m0*rho than ~10^-2000 of it (exponents within +-1100 in the
-#: quartic's terms), which 10 rounds resolve at dps <= 10^3.
-_MP_REFINEMENTS = 10
-
-
-def _sign(coefficients: list[Fraction], x: Fraction) -> int:
-    """The exact sign of eq. (10) at x (Horner's scheme on exact fractions)."""
+def _value(coefficients: list[Fraction], x: Fraction) -> Fraction:
+    """A polynomial at x, exactly (Horner's scheme on fractions, leading term first)."""
     value = Fraction(0)
     for coefficient in coefficients:
         value = value * x + coefficient
-    return (value > 0) - (value < 0)
+    return value
 
 
-def _fraction(value: Any) -> Fraction:
-    """The exact value of a SymPy rational or an mpf as a Fraction."""
-    if isinstance(value, mpmath.mpf):
-        mantissa, exponent = value.man_exp
-        return Fraction(mantissa) * Fraction(2) ** exponent
-    return Fraction(int(value.p), int(value.q))
+#: Rounds of the root isolation, each at twice the bits of the one before, from
+#: 3.3 (dps + 10) + 16 bits. Float64 arguments put a root no closer to m0*rho
+#: than ~10^-2000 of it (exponents within +-1100 in the quartic's terms), which
+#: takes ~6650 bits more than the width alone: 6 rounds at dps = 1, fewer at
+#: larger dps. Roots of two factors closer together than the width (nearly
+#: double roots) take extra rounds likewise, until their intervals are disjoint.
+_ISOLATION_ROUNDS = 12
 
 
-def _safeguarded_newton(
-    coefficients: list[Fraction],
-    low: Fraction,
-    high: Fraction,
-    sign_low: int,
-    digits: int,
-) -> Any:
-    """The root of eq. (10) in [low, high] to ``digits`` digits, in mpmath.
+def _positive_root_intervals(
+    quartic: list[Fraction], dps: int, centre: Fraction | None = None
+) -> list[tuple[Fraction, Fraction]]:
+    r"""Rational intervals around the distinct positive roots of a quartic, certified.
 
-    Newton's method from the end where :math:`q\\,q'' > 0` (Fourier's
-    condition: the iterates approach the root from one side, never
-    overshooting); a step leaving the bracket, which the signs of q keep
-    narrowing, is replaced by bisection.
+    python-flint factors the quartic (its coefficients, leading term first)
+    over the integers, exactly, and Arb encloses the complex roots of each
+    irreducible factor in disjoint balls with rigorous radii, real roots with
+    an imaginary part of exactly 0. Each real ball is read as the rational
+    interval :math:`[\mathrm{mid}-\mathrm{rad}, \mathrm{mid}+\mathrm{rad}]`,
+    and the positive ones are accepted when, checked in exact arithmetic:
+
+    * the intervals are pairwise disjoint: then each holds one root of the
+      quartic and no other (a root of one factor inside the interval of
+      another would make their intervals meet);
+    * the irreducible factor, whose roots are simple, has opposite signs at the
+      two ends (or the interval is a point where it vanishes), so the interval
+      holds its root independently of Arb's radii;
+    * the interval lies in :math:`(0, \infty)` and has a width of at most
+      :math:`10^{-dps-10}` of its lower end; with ``centre`` (:math:`m_0\rho`)
+      also at most :math:`10^{-dps-10}` of its distance to ``centre``, unless
+      ``centre`` is the root it holds.
+
+    Otherwise the roots are enclosed again at twice the bits.
+
+    Raises:
+      ConvergenceError: not certified in :data:`_ISOLATION_ROUNDS` rounds (a
+        defect).
     """
-    values = [mpmath.mpf(c.numerator) / c.denominator for c in coefficients]
-    slopes = [v * (4 - k) for k, v in enumerate(values[:-1])]
-    curvatures = [v * (3 - k) for k, v in enumerate(slopes[:-1])]
-    lower = mpmath.mpf(low.numerator) / low.denominator
-    upper = mpmath.mpf(high.numerator) / high.denominator
-    x = upper
-    if mpmath.polyval(values, lower) * mpmath.polyval(curvatures, lower) > 0:
-        x = lower
-    tolerance = mpmath.mpf(10) ** (10 - digits)
-    for _ in range(_MP_MAX_STEPS):
-        value = mpmath.polyval(values, x)
-        if value == 0:
-            return x
-        if (value > 0) == (sign_low > 0):
-            lower = x
-        else:
-            upper = x
-        following = x - value / mpmath.polyval(slopes, x)
-        if not lower <= following <= upper:
-            following = (lower + upper) / 2
-        if abs(following - x) <= abs(x) * tolerance:
-            return following
-        x = following
-    return x
+    from flint import ctx, fmpq, fmpq_poly
 
-
-def _separated_interval(
-    quartic: sp.Poly,
-    interval: tuple[sp.Rational, sp.Rational],
-    a: sp.Rational,
-    dps: int,
-) -> tuple[Fraction, Fraction]:
-    """An interval around the root, of width 10^-(dps+10) of its distance to a.
-
-    Newton's method in mpmath at doubling precision proposes a narrower
-    interval, which is kept only where the exact signs of eq. (10) at its ends
-    certify that it still holds the root (the root is simple: isolating
-    intervals of a double root, where the signs agree, are refined by SymPy).
-    """
-    import sympy as sp
-
-    coefficients = [_fraction(c) for c in quartic.all_coeffs()]
-    low, high, centre = _fraction(interval[0]), _fraction(interval[1]), _fraction(a)
+    polynomial = fmpq_poly(
+        [fmpq(c.numerator, c.denominator) for c in reversed(quartic)]
+    )
+    # Any: python-flint's stubs type complex_roots() as a list of acb, but it
+    # returns (root, multiplicity) pairs.
+    factors: list[Any] = [factor for factor, _ in polynomial.numer().factor()[1]]
     relative = Fraction(1, 10 ** (dps + 10))
-
-    def separated(low: Fraction, high: Fraction) -> bool:
-        return not low <= centre <= high and high - low <= relative * min(
-            abs(low - centre), abs(high - centre)
-        )
-
-    sign_low, sign_high = _sign(coefficients, low), _sign(coefficients, high)
-    digits = dps + 20
-    for _ in range(_MP_REFINEMENTS):
-        if separated(low, high):
-            return low, high
-        if sign_low == sign_high or 0 in (sign_low, sign_high):
-            width = (high - low) / 1024
-            if not low <= centre <= high:
-                width = min(
-                    width, relative * min(abs(low - centre), abs(high - centre))
-                )
-            refined = quartic.refine_root(
-                sp.Rational(low.numerator, low.denominator),
-                sp.Rational(high.numerator, high.denominator),
-                eps=sp.Rational(width.numerator, width.denominator),
+    bits = math.ceil((dps + 10) * math.log2(10)) + 16
+    for _ in range(_ISOLATION_ROUNDS):
+        with ctx.workprec(bits):
+            balls = [
+                (factor, root.real)
+                for factor in factors
+                for root, _ in factor.complex_roots()
+                if root.imag.is_zero()
+            ]
+        intervals = []
+        for factor, ball in balls:
+            middle, radius = (
+                _dyadic(*ball.mid().man_exp()),
+                _dyadic(*ball.rad().man_exp()),
             )
-            low, high = (_fraction(end) for end in refined)
-            continue
-        with mpmath.workdps(digits):
-            x = _safeguarded_newton(coefficients, low, high, sign_low, digits)
-            middle = _fraction(x)
-        spread = middle * Fraction(1, 10 ** (digits - 20))
-        near_low, near_high = max(low, middle - spread), min(high, middle + spread)
-        if (
-            _sign(coefficients, near_low) == sign_low
-            and _sign(coefficients, near_high) == sign_high
-        ):
-            low, high = near_low, near_high
-        digits *= 2
-    if separated(low, high):
-        return low, high
+            if middle + radius > 0:
+                intervals.append((factor, middle - radius, middle + radius))
+        intervals.sort(key=lambda interval: interval[1])
+        if _certified(intervals, quartic, relative, centre):
+            return [(low, high) for _, low, high in intervals]
+        bits *= 2
     raise ConvergenceError(
-        f"the root of eq. (10) in [{float(low)}, {float(high)}] could not be "
-        f"separated from m0*rho = {float(centre)}; this is a defect, please report "
-        "the arguments"
+        f"the positive roots of eq. (10) with coefficients {quartic} could not be "
+        f"certified at {bits // 2} bits; this is a defect, please report the arguments"
     )
 
 
+def _certified(
+    intervals: list[tuple[Any, Fraction, Fraction]],
+    quartic: list[Fraction],
+    relative: Fraction,
+    centre: Fraction | None,
+) -> bool:
+    """Whether sorted (factor, low, high) intervals pass the checks (see caller).
+
+    The checks are those listed by :func:`_positive_root_intervals`.
+    """
+    from flint import fmpq
+
+    for (_, _, high), (_, low, _) in itertools.pairwise(intervals):
+        if not high < low:
+            return False
+    for factor, low, high in intervals:
+        if not (low > 0 and high - low <= relative * low):
+            return False
+        ends = [factor(fmpq(end.numerator, end.denominator)) for end in (low, high)]
+        if not (ends[0] * ends[1] < 0 or (low == high and ends[0] == 0)):
+            return False
+        if centre is None:
+            continue
+        if low <= centre <= high:
+            if _value(quartic, centre) != 0:
+                return False
+        elif high - low > relative * min(abs(low - centre), abs(high - centre)):
+            return False
+    return True
+
+
 def _penalty_at_root_mp(
-    quartic: sp.Poly,
-    interval: tuple[sp.Rational, sp.Rational],
-    a: sp.Rational,
+    quartic: list[Fraction],
+    interval: tuple[Fraction, Fraction],
+    a: Fraction,
     arguments: tuple[Any, Any, Any],
     dps: int,
 ) -> tuple[Any, Any]:
@@ -1319,20 +1292,19 @@ def _penalty_at_root_mp(
 
     a sum of nonnegative terms (``arguments`` are m, rho and m0; ``a`` is
     :math:`m_0\rho`, exactly). d is computed exactly from a rational interval
-    refined until its width is :math:`10^{-dps-10}|d|`: the direct form
-    :math:`(m/u-\gamma)^2 + \ldots` would lose as many digits as
-    :math:`m/u` and :math:`\gamma` share (70 at m = 0.1, gamma = 1e17).
+    of width at most :math:`10^{-dps-10}|d|` (:func:`_positive_root_intervals`
+    with centre ``a``): the direct form :math:`(m/u-\gamma)^2 + \ldots` would
+    lose as many digits as :math:`m/u` and :math:`\gamma` share (70 at
+    m = 0.1, gamma = 1e17).
     """
     low, high = interval
-    if low <= a <= high and quartic.eval(a) == 0:
-        middle, deviation = _fraction(a), Fraction(0)
+    if low <= a <= high and _value(quartic, a) == 0:
+        middle, deviation = a, Fraction(0)
     else:
-        low_, high_ = _separated_interval(quartic, interval, a, dps)
-        middle = (low_ + high_) / 2
-        deviation = middle - _fraction(a)
+        middle = (low + high) / 2
+        deviation = middle - a
     with mpmath.workdps(dps + 10):
-        u = mpmath.mpf(middle.numerator) / middle.denominator
-        d = mpmath.mpf(deviation.numerator) / deviation.denominator
+        u, d = _to_mpf(middle), _to_mpf(deviation)
         return u, _penalty_at_root_mpmath()(u, d, *arguments)
 
 
@@ -1348,10 +1320,10 @@ def _mp_minimize(m: Any, rho: Any, m0: Any, gamma: Any, dps: int) -> tuple[Any, 
                 return +(m0_ * rho_), +off_readout
             return mpmath.mpf(0), +off_hidden
     quartic = _exact_quartic(m, rho, m0, gamma, dps)
-    a = _exact_rational(m0, dps) * _exact_rational(rho, dps)
+    a = -quartic[1]
     candidates = [
         _penalty_at_root_mp(quartic, interval, a, (m_, rho_, m0_), dps)
-        for interval in _positive_root_intervals(quartic, dps)
+        for interval in _positive_root_intervals(quartic, dps, centre=a)
     ]
     u_star, penalty = min(candidates, key=lambda candidate: candidate[1])
     return u_star, penalty

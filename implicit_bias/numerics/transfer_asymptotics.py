@@ -327,8 +327,18 @@ def chi_square_ridge_integrals_mp(
         ridge = mpmath.mpf(float(lam_)) * dof
         log_normalizer = dof / 2 * mpmath.log(2) + mpmath.loggamma(dof / 2)
 
+        # The three expectations share their breaks, so their tanh-sinh nodes
+        # coincide up to the degree each reaches: the density is computed once
+        # per node (its exp and log are most of the cost).
+        densities: dict[mpmath.mpf, mpmath.mpf] = {}
+
         def density(v: mpmath.mpf) -> mpmath.mpf:
-            return mpmath.exp((dof / 2 - 1) * mpmath.log(v) - v / 2 - log_normalizer)
+            value = densities.get(v)
+            if value is None:
+                value = densities[v] = mpmath.exp(
+                    (dof / 2 - 1) * mpmath.log(v) - v / 2 - log_normalizer
+                )
+            return value
 
         spread = 5 * mpmath.sqrt(2 * dof)
         breaks = [mpmath.mpf(0)]

@@ -507,40 +507,45 @@ def train_mlp(
     current = tuple(layer.copy() for layer in layers)
     losses: list[float] = []
     converged = False
-    for _ in range(steps + 1):
-        # Overflow is reported as an error below, never as a NaN.
-        with np.errstate(over="ignore", invalid="ignore"):
+    # Overflow is reported as an error below, never as a NaN. One errstate
+    # around the loop: entering one costs as much as a small step's matmul.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(steps + 1):
             loss, gradients = _loss_and_gradient(current, x, y)
-        if not math.isfinite(loss):
-            if not losses:
-                raise OutOfRangeError(
-                    "the loss at the initial weights overflows float64: the "
-                    "weights, inputs or targets are too large for training in "
-                    "float64"
+            if not math.isfinite(loss):
+                if not losses:
+                    raise OutOfRangeError(
+                        "the loss at the initial weights overflows float64: the "
+                        "weights, inputs or targets are too large for training "
+                        "in float64"
+                    )
+                raise ConvergenceError(
+                    f"gradient descent diverged after {len(losses)} steps with "
+                    f"learning_rate={rate!r}: lower the learning rate"
                 )
-            raise ConvergenceError(
-                f"gradient descent diverged after {len(losses)} steps with "
-                f"learning_rate={rate!r}: lower the learning rate"
-            )
-        losses.append(loss)
-        if loss <= threshold:
-            converged = True
-            break
-        if len(losses) > steps:
-            break
-        with np.errstate(over="ignore", invalid="ignore"):
+            losses.append(loss)
+            if loss <= threshold:
+                converged = True
+                break
+            if len(losses) > steps:
+                break
             current = tuple(
                 layer - rate * gradient
                 for layer, gradient in zip(current, gradients, strict=True)
             )
-        if not all(np.isfinite(layer).all() for layer in current):
-            # A weight past float64 can leave the loss finite (a unit that is
-            # off everywhere), so the weights are checked, not only the loss.
-            raise ConvergenceError(
-                f"gradient descent diverged after {len(losses)} steps with "
-                f"learning_rate={rate!r}: a weight overflowed float64; lower the "
-                "learning rate"
-            )
+            # A finite sum needs finite entries: the entrywise test runs only
+            # when the sum is not finite (a non-finite entry, or an overflow).
+            if not math.isfinite(sum(float(layer.sum()) for layer in current)) and (
+                not all(np.isfinite(layer).all() for layer in current)
+            ):
+                # A weight past float64 can leave the loss finite (a unit that
+                # is off everywhere), so the weights are checked, not only the
+                # loss.
+                raise ConvergenceError(
+                    f"gradient descent diverged after {len(losses)} steps with "
+                    f"learning_rate={rate!r}: a weight overflowed float64; lower "
+                    "the learning rate"
+                )
     return TrainingRun(
         initial_weights=layers,
         final_weights=current,

@@ -63,6 +63,14 @@ def test_a_false_identity_fails_with_a_point() -> None:
     assert "x=" in verdict.detail
 
 
+def test_symbolic_false_decides_numerically_only() -> None:
+    true = judge_relation(sp.Eq((x + 1) ** 2, x**2 + 2 * x + 1), symbolic=False)
+    assert (true.status, true.basis) == (Status.HOLDS, Basis.NUMERICAL)
+    assert true.detail.startswith("numerically")
+    false = check_identity((x + 1) ** 2, x**2 + 1, symbolic=False)
+    assert (false.status, false.basis) == (Status.FAILS, Basis.CERTIFIED)
+
+
 def test_numeric_fallback_is_used_and_reported_when_sympy_has_no_time(
     sympy_out_of_time: None,
 ) -> None:

@@ -471,6 +471,7 @@ def _disturb_global_state() -> None:
 
     import mpmath
     import numpy as np
+    import sympy.core.random as sympy_random
     from sympy.core.parameters import global_parameters
 
     mpmath.mp.dps = 60
@@ -480,6 +481,7 @@ def _disturb_global_state() -> None:
     random.seed(1)
     warnings.simplefilter("error")
     global_parameters.evaluate = False
+    sympy_random.seed(5)
     os.environ["IMPLICIT_BIAS_TEST_VARIABLE"] = "set"
     os.chdir("/")
 
@@ -490,6 +492,7 @@ def _global_state() -> tuple:
 
     import mpmath
     import numpy as np
+    import sympy.core.random as sympy_random
     from sympy.core.parameters import global_parameters
 
     return (
@@ -502,6 +505,7 @@ def _global_state() -> tuple:
         global_parameters.evaluate,
         os.environ.get("IMPLICIT_BIAS_TEST_VARIABLE"),
         os.getcwd(),
+        sympy_random.rng.random(),
     )
 
 
@@ -590,3 +594,40 @@ def test_a_warm_up_that_raises_stops_the_run() -> None:
 def test_needs_warm_up_gives_one_flag_per_task() -> None:
     with pytest.raises(InvalidArgumentError, match="needs_warm_up"):
         _outcomes([(lambda: 1, 5.0)] * 2, needs_warm_up=[True])
+
+
+def _exit_soon() -> str:
+    import threading
+
+    # The worker dies after its value was read, before the next task is sent.
+    threading.Timer(0.2, os._exit, (0,)).start()
+    return "zero"
+
+
+def test_a_worker_that_dies_idle_loses_no_task() -> None:
+    outcomes: dict[int, object] = {}
+
+    def done(index: int, value: object, seconds: float) -> None:
+        outcomes[index] = value
+        if index == 0:
+            time.sleep(1.0)
+
+    run_in_workers(
+        [(_exit_soon, 5.0), (lambda: "one", 5.0)],
+        workers=1,
+        on_done=done,
+        reuse_workers=True,
+    )
+    assert outcomes == {0: "zero", 1: "one"}
+
+
+def test_workers_that_keep_dying_give_each_task_one_death(monkeypatch) -> None:
+    import implicit_bias.claims.engine as engine
+
+    monkeypatch.setattr(engine, "_serve_tasks", lambda *args: os._exit(5))
+    outcomes = _outcomes([(lambda: 1, 5.0)] * 2, workers=2, reuse_workers=True)
+    assert set(outcomes) == {0, 1}
+    for outcome in outcomes.values():
+        assert isinstance(outcome, WorkerDeath)
+        assert not outcome.over_budget
+        assert "exit code 5" in outcome.detail

@@ -537,6 +537,7 @@ SPECS: dict[str, Spec | Exempt] = {
             **_CONSTRAINT_INVALID,
             "penalty": _NOT_SMOOTH,
             **_DESCENT_INVALID,
+            "gap_tol": [-1e-9, float("nan"), float("inf")],
         },
         max_examples=_EXAMPLES,
     ),

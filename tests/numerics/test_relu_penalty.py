@@ -35,19 +35,23 @@ bisected and polished by Newton's method (:func:`_reference`).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
+from implicit_bias.numerics import relu_penalty as relu_penalty_module
 from implicit_bias.numerics.relu_penalty import (
     relu_ptft_deviation,
     relu_ptft_log_log_slope,
@@ -57,6 +61,7 @@ from implicit_bias.numerics.relu_penalty import (
     relu_ptft_scale,
     relu_ptft_scale_mp,
     relu_ptft_stationary_count,
+    relu_ptft_stationary_points_mp,
 )
 
 #: Unit roundoff of float64 doubled (the spacing of floats at 1), 2**-52.
@@ -1052,3 +1057,148 @@ def test_magnitudes_far_below_the_pretrained_scale(
     assert abs(relu_ptft_penalty(*point) - penalty_mp) <= 8 * EPS * penalty_mp
     scale_mp = relu_ptft_scale_mp(*point)
     assert abs(relu_ptft_scale(*point) - scale_mp) <= 8 * EPS * scale_mp
+
+
+# ---------------------------------------------------------------------------
+# The exact root isolation of the mpmath references (python-flint / Arb)
+# against SymPy's (Vincent-Akritas-Strzebonski continued fractions).
+# ---------------------------------------------------------------------------
+
+#: Positive rationals d * 10^k, d an integer in [1, 10^6], k in [-30, 30].
+_RATIONAL_MAGNITUDES = st.builds(
+    lambda digits, exponent: Fraction(digits) * Fraction(10) ** exponent,
+    st.integers(min_value=1, max_value=10**6),
+    st.integers(min_value=-30, max_value=30),
+)
+_RATIONALS = st.one_of(
+    st.just(Fraction(0)), _RATIONAL_MAGNITUDES, _RATIONAL_MAGNITUDES.map(operator.neg)
+)
+
+
+u_ = sp.Symbol("u")
+
+
+@st.composite
+def _quartics_with_close_roots(draw: st.DrawFn) -> list[Fraction]:
+    r"""Monic quartics :math:`(u - r)(u - r(1 + \delta))(u^2 + su + t)`.
+
+    :math:`\delta = 10^{-j}`, j up to 60 (nearly double roots), or 0 (an exact
+    double root); r of either sign; the quadratic factor may have real roots
+    (possibly positive, possibly double) or none. Leading coefficient first.
+    """
+    root = draw(st.one_of(_RATIONAL_MAGNITUDES, _RATIONAL_MAGNITUDES.map(operator.neg)))
+    closeness = draw(st.one_of(st.just(0), st.integers(min_value=1, max_value=60)))
+    other = root * (1 + (Fraction(1, 10**closeness) if closeness else 0))
+    s, t = draw(_RATIONALS), draw(_RATIONALS)
+    factors = [[Fraction(1), -root], [Fraction(1), -other], [Fraction(1), s, t]]
+    coefficients = [Fraction(1)]
+    for factor in factors:
+        product = [Fraction(0)] * (len(coefficients) + len(factor) - 1)
+        for i, x in enumerate(coefficients):
+            for j, y in enumerate(factor):
+                product[i + j] += x * y
+        coefficients = product
+    return coefficients
+
+
+def _sympy_positive_roots(
+    coefficients: list[Fraction],
+) -> list[tuple[sp.Rational, sp.Rational]]:
+    """SymPy's isolating intervals of the distinct positive real roots."""
+    poly = sp.Poly([sp.Rational(c.numerator, c.denominator) for c in coefficients], u_)
+    return sorted(
+        (low, high)
+        for (low, high), _ in poly.intervals()
+        if high > 0 and not (low == high == 0)
+    )
+
+
+def _check_isolation_against_sympy(
+    coefficients: list[Fraction], dps: int, centre: Fraction | None
+) -> None:
+    intervals = relu_penalty_module._positive_root_intervals(
+        coefficients, dps, centre=centre
+    )
+    expected = _sympy_positive_roots(coefficients)
+    assert len(intervals) == len(expected), (intervals, expected)
+    # SymPy refines a root only on a squarefree polynomial.
+    poly = sp.Poly(
+        [sp.Rational(c.numerator, c.denominator) for c in coefficients], u_
+    ).sqf_part()
+    relative = Fraction(1, 10 ** (dps + 10))
+    for (low, high), (low_s, high_s) in zip(intervals, expected, strict=True):
+        assert 0 < low <= high
+        assert high - low <= relative * low
+        # SymPy's interval, refined below a tenth of ours, must meet ours: both
+        # hold the same root, and ours are disjoint, so a misplaced interval fails.
+        width = max(high - low, relative * low) / 10
+        low_s, high_s = poly.refine_root(
+            low_s, high_s, eps=sp.Rational(width.numerator, width.denominator)
+        )
+        low_s, high_s = (Fraction(int(x.p), int(x.q)) for x in (low_s, high_s))
+        assert low_s <= high, ((low, high), (low_s, high_s))
+        assert low <= high_s, ((low, high), (low_s, high_s))
+        if centre is not None and not low <= centre <= high:
+            distance = min(abs(low - centre), abs(high - centre))
+            assert high - low <= relative * distance
+    for (_, high), (low, _) in itertools.pairwise(intervals):
+        assert high < low
+
+
+@example(
+    coefficients=[Fraction(1), Fraction(-2), Fraction(0), Fraction(0), Fraction(0)],
+    dps=5,
+)
+@example(  # (u - 1)^2 (u - 2)(u + 3): a double root at 1
+    coefficients=[Fraction(c) for c in (1, -1, -7, 13, -6)], dps=20
+)
+@given(coefficients=_quartics_with_close_roots(), dps=st.integers(1, 60))
+def test_root_isolation_matches_sympy_near_double_roots(
+    coefficients: list[Fraction], dps: int
+) -> None:
+    """Exactly isolated roots (python-flint) agree with SymPy's, close roots included.
+
+    Every distinct positive root is found once, in an interval of relative
+    width 10^-(dps+10) that meets SymPy's refined isolating interval.
+    """
+    _check_isolation_against_sympy(coefficients, dps, centre=None)
+
+
+@_with_examples(_EDGE_CASES[:2])
+@example(m=-0.0000716303, rho=0.546333, m0=23.0316, gamma=-0.268108)
+@example(m=0.1, rho=0.5, m0=1.0, gamma=1e17)
+@example(m=0.5, rho=1.0, m0=1.0, gamma=0.5)  # u* = m0 rho exactly
+@example(m=1.0000000000000002e-300, rho=1.0, m0=1.0, gamma=1e-300)  # u*-m0 rho ~1e-616
+@_REFERENCE_SETTINGS  # SymPy isolates slowly at coefficients of 1e-400
+@given(m=_NONZERO_REALS, rho=_COSINES, m0=_NORMS, gamma=_REALS)
+def test_root_isolation_of_eq10_matches_sympy(
+    m: float, rho: float, m0: float, gamma: float
+) -> None:
+    """Eq. (10) at exact float arguments: the isolation agrees with SymPy's.
+
+    With the centre m0 rho, each interval is also narrower than 10^-(dps+10)
+    of its distance to m0 rho (what relu_ptft_penalty_mp needs for u - m0 rho).
+    """
+    quartic = relu_penalty_module._exact_quartic(m, rho, m0, gamma, 25)
+    _check_isolation_against_sympy(quartic, 25, centre=-quartic[1])
+
+
+def test_three_positive_roots_are_isolated() -> None:
+    """The three-root point of the doctest of relu_ptft_stationary_count.
+
+    q(u) = u^4 - u^3 + 1e-10 u - 1e-16: roots near 1e-6 and 1e-5 (where
+    u(1e-10 - u^2) = 1e-16 at small u) and near 1; each checked by exact signs
+    of q on either side.
+    """
+    roots = relu_ptft_stationary_points_mp(1e-8, 1.0, 1.0, 0.01, dps=30)
+    assert len(roots) == 3
+    quartic = relu_penalty_module._exact_quartic(1e-8, 1.0, 1.0, 0.01, 30)
+    with mpmath.workdps(40):
+        for root in roots:
+            slack = root * mpmath.mpf(10) ** -28
+            ends = [
+                relu_penalty_module._exact_rational(x, 30)
+                for x in (root - slack, root + slack)
+            ]
+            values = [relu_penalty_module._value(quartic, end) for end in ends]
+            assert values[0] * values[1] < 0

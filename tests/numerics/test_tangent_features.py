@@ -11,7 +11,7 @@ the power term grows without bound) and check Propositions 3 and 4.
 Tolerances: the closed forms round a bounded number of times (Newton's method
 ends at rounding; the value is a sum of two non-negative terms), observed
 <= 4e-16, tested at ``CLOSED_RTOL`` = 1e-13; the generic minimizer promises
-``RTOL`` = 1e-10 (its golden-section cells shrink to 1e-19 of a grid cell),
+``RTOL`` = 1e-10 (its section search shrinks two grid cells to 1e-19),
 observed below 1e-13.
 """
 
@@ -29,7 +29,10 @@ from hypothesis import strategies as st
 
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.numerics.tangent_features import (
+    _SECTION_POINTS,
+    _SECTION_STEPS,
     Penalty,
+    _section_minimize,
     absolute_deviation,
     join_penalty,
     omega_join,
@@ -46,6 +49,7 @@ from implicit_bias.theory import tangent_features as theory
 RTOL = 1e-10
 #: The closed forms: a few roundings (see the module docstring).
 CLOSED_RTOL = 1e-13
+EPS = float(np.finfo(np.float64).eps)
 
 V_POINTS = [1e-8, 1e-3, 0.3, 1 / math.sqrt(2), 1.0, 2.0, 17.0, 1e4, 1e9]
 
@@ -192,6 +196,61 @@ def test_generic_join_matches_mp_reference() -> None:
         computed = float(omega_join(power_deviation(3.0), cosh_log, v))
         exact = omega_join_mp(power_deviation(3.0), cosh_log_mp, v, dps=30)
         assert _relative(computed, float(exact)) <= RTOL
+
+
+def test_generic_tilde_of_a_generic_join_matches_the_closed_form() -> None:
+    # omega~ of (z-1)^2 (+) |z-1| with both minimizations generic (nested
+    # section searches) against the closed form of Figure 2's omega~_3, on
+    # both sides of the join's kink (u = k^3 (k - 1) ~ 1.39).
+    def square(z: np.ndarray) -> np.ndarray:
+        return (z - 1.0) ** 2
+
+    def absolute(z: np.ndarray) -> np.ndarray:
+        return np.abs(z - 1.0)
+
+    def nested(z: np.ndarray) -> np.ndarray:
+        return omega_join(square, absolute, z)
+
+    v = np.array([1e-3, 0.3, 1.0, 1.17, 1.19, 2.0, 40.0, 1e4])
+    closed = omega_tilde(join_penalty(squared_deviation, absolute_deviation), v)
+    np.testing.assert_allclose(omega_tilde(nested, v), closed, rtol=RTOL)
+
+
+def test_generic_tilde_at_a_kink_of_omega() -> None:
+    # omega = |z-1| + 10 (z-2)_+: for 4 < v^2 < 44 the minimizer of (12) is
+    # the kink z = 2, where the value is linear in the location error, so
+    # this needs the minimizer located to ~1e-10 relative, not only its value.
+    def kinked(z: np.ndarray) -> np.ndarray:
+        return np.abs(z - 1.0) + 10.0 * np.maximum(z - 2.0, 0.0)
+
+    def kinked_mp(z: Any) -> Any:
+        return abs(z - 1) + 10 * max(z - 2, 0)
+
+    for v in (2.5, 4.0, 6.0):
+        exact = float(omega_tilde_mp(kinked_mp, v, dps=30))
+        assert _relative(exact, 1.0 + v**2 / 4.0) <= 1e-15
+        assert _relative(float(omega_tilde(kinked, v)), exact) <= RTOL
+
+
+@given(
+    centre=st.floats(0.0, 1.0),
+    lower=st.floats(-1e3, 1e3),
+    width=st.floats(1e-6, 1e3),
+    power=st.sampled_from([0.5, 1.0, 2.0, 4.0]),
+)
+def test_section_search_locates_the_minimizer_to_its_bracket(
+    centre: float, lower: float, width: float, power: float
+) -> None:
+    # Unimodal |x - c|^q with c anywhere in [a, b] (ends included): the best
+    # sample is within the last bracket, 2/16 of the previous one per step.
+    a = np.array([lower])
+    b = a + width
+    c = float(a[0] + centre * width)
+    located, value = _section_minimize(lambda x: np.abs(x - c) ** power, a, b)
+    rounding = 8 * EPS * (abs(float(a[0])) + abs(float(b[0])))
+    bound = width * (2.0 / (_SECTION_POINTS + 1.0)) ** _SECTION_STEPS + rounding
+    assert abs(float(located[0]) - c) <= bound
+    assert float(value[0]) == abs(float(located[0]) - c) ** power
 
 
 def test_mp_references_are_consistent_across_precisions() -> None:

@@ -132,6 +132,37 @@ def test_chi_square_integrals_match_mpmath(samples: int, ridge: float) -> None:
         assert float(a) == pytest.approx(float(b), rel=QUADRATURE_RTOL)
 
 
+@pytest.mark.parametrize(("samples", "ridge"), [(3, 0.7), (8, 0.0), (40, 2.5)])
+def test_chi_square_reference_matches_separate_quadratures(
+    samples: int, ridge: float
+) -> None:
+    # Each expectation by its own quadrature of the chi-square density at 40
+    # digits, no shared nodes: the reference (which computes the density once
+    # per node for the three) must agree to its 20 digits.
+    reference = numerics.chi_square_ridge_integrals_mp(samples, ridge, dps=20)
+    with mpmath.workdps(40):
+        n, lam = mpmath.mpf(samples), mpmath.mpf(ridge) * samples
+
+        def expectation(h: Callable[[mpmath.mpf], mpmath.mpf]) -> mpmath.mpf:
+            return mpmath.quad(
+                lambda v: (
+                    h(v)
+                    * v ** (n / 2 - 1)
+                    * mpmath.exp(-v / 2)
+                    / (2 ** (n / 2) * mpmath.gamma(n / 2))
+                ),
+                [0, n, mpmath.inf],
+            )
+
+        separate = (
+            expectation(lambda v: v**2 / (v + lam) ** 2),
+            expectation(lambda v: v / (v + lam) ** 2),
+            expectation(lambda v: v / (v + lam)),
+        )
+        for value, expected in zip(reference, separate, strict=True):
+            assert abs(value / expected - 1) < mpmath.mpf(10) ** -19
+
+
 @given(
     samples=st.integers(3, 10**6),
     ridge=st.floats(0, 1e4, allow_nan=False, allow_infinity=False),

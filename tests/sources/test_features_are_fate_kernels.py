@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from implicit_bias.claims.engine import (
     Basis,
@@ -13,6 +16,8 @@ from implicit_bias.claims.engine import (
     Status,
     run_claims,
 )
+from implicit_bias.numerics.relu_kernels import relu_kernel_mp
+from implicit_bias.sources.features_are_fate import kernels
 from implicit_bias.sources.features_are_fate.kernels import CLAIMS as MODULE_CLAIMS
 from implicit_bias.sources.features_are_fate.kernels import DERIVATIONS
 from implicit_bias.sources.features_are_fate import notation
@@ -126,3 +131,78 @@ def test_the_overlap_chain_is_the_printed_derivation(
     statuses = [results[c.id].verdict.status for c in chain.claims]
     assert statuses == [Status.HOLDS, Status.HOLDS]
     assert all(results[c.id].verdict.basis == Basis.PROOF for c in chain.claims)
+
+
+_EPSILON = theory.epsilon
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        theory.arc_cosine_kernel(1 - _EPSILON),
+        theory.arc_cosine_kernel(-1 + _EPSILON),
+        # Parts whose leading terms cancel, and a product of two parts.
+        sp.sqrt(2 * _EPSILON - _EPSILON**2) - sp.acos(1 - _EPSILON),
+        (1 + _EPSILON) * sp.acos(1 - _EPSILON) * sp.sqrt(_EPSILON + _EPSILON**3),
+        # Not a polynomial in its parts: expanded whole.
+        sp.acos(1 - _EPSILON) / (1 + sp.sqrt(_EPSILON)),
+    ],
+)
+def test_series_by_parts_is_sympys_series(expression: sp.Expr) -> None:
+    by_parts = kernels._series_by_parts(expression, _EPSILON, 3)
+    whole = sp.series(expression, _EPSILON, 0, 3)
+    assert sp.expand(by_parts.removeO() - whole.removeO()) == 0
+    assert by_parts.getO() == whole.getO()
+
+
+@given(
+    rows=st.integers(2, 50),
+    columns=st.integers(1, 4),
+    shift=st.floats(-3, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_standard_error_from_sums_is_the_two_pass_one(
+    rows: int, columns: int, shift: float, seed: int
+) -> None:
+    draws = np.random.default_rng(seed).standard_normal((rows, columns)) + shift
+    mean = draws.mean(axis=0)
+    from_sums = kernels._standard_error((draws**2).sum(axis=0), mean, rows)
+    two_pass = draws.std(axis=0, ddof=1) / np.sqrt(rows)
+    # |shift| <= 3 and unit variance: E[x^2]/Var x <= 10, so rounding stays
+    # below ~1e-13 of the standard error.
+    np.testing.assert_allclose(from_sums, two_pass, rtol=1e-12)
+
+
+def test_warm_up_computes_the_shared_quadratures_once() -> None:
+    kernels._unit_quadrature_overlaps.cache_clear()
+    kernels.warm_up({f"{SOURCE_ID}:152-153:quadrature"})
+    assert kernels._unit_quadrature_overlaps.cache_info().currsize == 0
+    kernels.warm_up(kernels._QUADRATURE_READERS)
+    assert kernels._unit_quadrature_overlaps.cache_info().currsize == 1
+    references = kernels._unit_quadrature_overlaps()
+    kernels._unit_quadrature_overlaps.cache_clear()
+    for cosine, reference in zip(kernels._QUADRATURE_COSINES, references, strict=True):
+        assert reference == kernels._quadrature_overlap(cosine, (1.0, 1.0))
+        # The overlap of unit weights is eq. (153) (Cho & Saul 2009).
+        assert abs(reference - relu_kernel_mp(cosine, dps=40)) < 1e-32
+
+
+class _Stop(Exception):
+    """Raised by the stand-in of the quadrature."""
+
+
+def test_the_quadrature_readers_read_the_shared_references(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def stop(*args: object) -> None:
+        raise _Stop
+
+    monkeypatch.setattr(kernels, "_quadrature_overlap", stop)
+    by_id = {c.id: c for c in CLAIMS}
+    try:
+        for claim_id in kernels._QUADRATURE_READERS:
+            kernels._unit_quadrature_overlaps.cache_clear()
+            with pytest.raises(_Stop):
+                by_id[claim_id].check()
+    finally:
+        kernels._unit_quadrature_overlaps.cache_clear()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -18,7 +19,12 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.sources.features_are_fate import simulations
 from implicit_bias.sources.features_are_fate.simulations import CLAIMS
-from implicit_bias.validation.transfer_experiments import EndpointErrors
+from implicit_bias.sources.features_are_fate._costs import SliceRuns
+from implicit_bias.validation.transfer_experiments import (
+    EndpointErrors,
+    transferability_slices,
+    transferability_surface,
+)
 from tests.claims.claim_checks import (
     assert_failures_are_refutations,
     assert_shift_detected,
@@ -140,3 +146,107 @@ def test_the_warm_up_runs_exactly_the_endpoints_its_claims_share(
         assert asked == [3]
     finally:
         simulations._shared_endpoint_errors.cache_clear()
+
+
+def test_the_surface_and_the_slices_have_exactly_their_readers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Which claims run transferability_surface / _slices, found by running each
+    # check against stand-ins that record the call and stop it there.
+    asked: list[str] = []
+
+    def recorder(name: str) -> Callable[..., None]:
+        def record(*args: object, **kwargs: object) -> None:
+            asked.append(name)
+            raise _Stop
+
+        return record
+
+    for name in (
+        "endpoint_errors",
+        "endpoint_risks",
+        "transferability_slices",
+        "transferability_surface",
+    ):
+        monkeypatch.setattr(simulations, name, recorder(name))
+    shared = (
+        simulations._shared_endpoint_errors,
+        simulations._shared_surface,
+        simulations._shared_slices,
+    )
+    readers: dict[str, set[str]] = {
+        "transferability_surface": set(),
+        "transferability_slices": set(),
+    }
+    try:
+        for claim in CLAIMS:
+            if claim.slow:
+                continue
+            for cached in shared:
+                cached.cache_clear()
+            del asked[:]
+            with contextlib.suppress(_Stop):
+                claim.check()
+            for name in asked:
+                if name in readers:
+                    readers[name].add(claim.id)
+    finally:
+        for cached in shared:
+            cached.cache_clear()
+    assert readers["transferability_surface"] == simulations._SURFACE_READERS
+    assert readers["transferability_slices"] == simulations._SLICE_READERS
+
+
+def test_the_warm_up_runs_the_surface_and_the_slices_for_two_readers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ran: list[str] = []
+
+    def recorder(name: str) -> Callable[..., None]:
+        def record(*args: object, **kwargs: object) -> None:
+            ran.append(name)
+            raise _Stop
+
+        return record
+
+    monkeypatch.setattr(simulations, "transferability_surface", recorder("surface"))
+    monkeypatch.setattr(simulations, "transferability_slices", recorder("slices"))
+    for readers in (simulations._SURFACE_READERS, simulations._SLICE_READERS):
+        simulations.warm_up(sorted(readers)[:1])
+    assert ran == []
+    for readers in (simulations._SURFACE_READERS, simulations._SLICE_READERS):
+        with contextlib.suppress(_Stop):
+            simulations.warm_up(readers)
+    assert ran == ["surface", "slices"]
+
+
+def test_the_shared_runs_are_the_direct_ones_and_read_only() -> None:
+    surface = simulations._shared_surface(3)
+    direct_surface = transferability_surface(
+        simulations._SURFACE_THETAS,
+        simulations._SURFACE_GAMMAS,
+        dimension=simulations._SURFACE_DIMENSION,
+        draws=3,
+        sigma=simulations._SURFACE_SIGMA,
+        seed=8,
+    )
+    small = SliceRuns(thetas=(0.4,), gammas=(0.5, 1.5), dimension=12, draws=2)
+    slices = simulations._shared_slices(small)
+    direct_slices = transferability_slices(
+        small.thetas,
+        small.gammas,
+        dimension=small.dimension,
+        draws=small.draws,
+        sigma=small.sigma,
+        init_scale=small.init_scale,
+        seed=small.seed,
+    )
+    pairs = [(surface, direct_surface, name) for name in ("linear", "finetune")]
+    pairs += [(slices, direct_slices, n) for n in ("scratch", "linear", "finetune")]
+    for shared, direct, name in pairs:
+        np.testing.assert_array_equal(getattr(shared, name), getattr(direct, name))
+        assert not getattr(shared, name).flags.writeable
+    assert simulations._shared_surface(3) is surface
+    assert simulations._shared_slices(small) is slices
+    simulations._shared_surface.cache_clear()
+    simulations._shared_slices.cache_clear()

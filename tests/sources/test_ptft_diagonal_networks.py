@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import re
 
+import mpmath
+import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from implicit_bias.sources import ptft_diagonal_networks
 from implicit_bias.claims.engine import (
@@ -16,7 +21,11 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
-from implicit_bias.sources.ptft_diagonal_networks import gradient_flow, multi_task
+from implicit_bias.sources.ptft_diagonal_networks import (
+    gradient_flow,
+    multi_task,
+    representations,
+)
 from implicit_bias.sources.ptft_diagonal_networks._common import (
     check_entries,
     refuted_as,
@@ -285,3 +294,55 @@ def test_a_step_judge_decides_altered_relations(step, wrong) -> None:
     assert verdict.status == expected, verdict.detail
     if expected == Status.FAILS:
         assert verdict.counterexample
+
+
+def test_rotated_traces_reject_what_is_not_a_rotation() -> None:
+    # The exact polynomial check of sec-G:pr-eigenvalues holds for the Cayley
+    # rotation N/d and fails for a shear of it, a wrong denominator and a
+    # scaled rotation (tr C would be 4 sum lambda).
+    numerator, d, lambdas = representations._cayley_numerator()
+    assert representations._rotated_traces_hold(numerator, d, lambdas)
+    sheared = [list(row) for row in numerator]
+    sheared[0][1] = sheared[0][1] + d
+    assert not representations._rotated_traces_hold(sheared, d, lambdas)
+    assert not representations._rotated_traces_hold(numerator, d + 1, lambdas)
+    scaled = [[2 * entry for entry in row] for row in numerator]
+    assert not representations._rotated_traces_hold(scaled, d, lambdas)
+
+
+# Domain: every finite float64 z (the check draws |z| from 1e-300 to 1e300).
+@given(st.floats(allow_nan=False, allow_infinity=False))
+@example(0.0)
+@example(5e-324)
+@example(-1e-300)
+@example(1.7976931348623157e308)
+def test_q_reference_agrees_with_the_50_digit_reference(value: float) -> None:
+    # The arb reference of 23:q-float64 against mpmath at 50 digits (1e-50
+    # relative, from its own working-precision analysis): both within 2^-78
+    # relative, the reference's 80 correct bits with a margin of 2 bits.
+    from implicit_bias.numerics import q_potential_mp
+    from implicit_bias.sources.ptft_diagonal_networks.numeric import (
+        _REFERENCE_BITS,
+        _q_reference,
+        _ulps,
+    )
+
+    reference = _q_reference(value)
+    exact = q_potential_mp(value)
+    if value == 0.0:
+        assert reference == 0
+        assert exact == 0
+        assert _ulps(0.0, reference) == 0.0
+        return
+    assert reference.rel_accuracy_bits() >= _REFERENCE_BITS
+    with mpmath.workdps(60):
+        middle = mpmath.mpf(reference.mid().str(60, radius=False))
+        assert abs(middle - exact) <= abs(exact) * mpmath.mpf(2) ** -78
+    # The rounded value is within 0.5 ulp; the next float64 away from zero
+    # is one step of its own spacing further (a larger ulp past a power of 2).
+    rounded = float(exact)
+    above = float(np.nextafter(rounded, math.copysign(math.inf, rounded)))
+    if math.isfinite(above):
+        step = float(np.spacing(abs(rounded)) / np.spacing(abs(float(exact))))
+        assert _ulps(rounded, reference) <= 0.5
+        assert step - 0.5 <= _ulps(above, reference) <= step + 0.5

@@ -21,7 +21,7 @@ from implicit_bias.sources.ptft_relu_penalty import (
     section_1_2,
 )
 from implicit_bias.theory import relu_penalty as theory
-from implicit_bias.theory.symbols import m0, rho, u
+from implicit_bias.theory.symbols import m, m0, rho, u
 from tests.claims.claim_checks import assert_failures_are_refutations
 
 # Eqs. (6)-(11) and Section 1.2, with the steps of the chains of eqs. (6)-(10);
@@ -151,3 +151,29 @@ def test_a_wrong_step_is_refuted(step: str, wrong: object) -> None:
     verdict = claim.check.judge(type(relation)(relation.lhs, wrong(), evaluate=False))
     assert verdict.status == Status.FAILS, verdict.detail
     assert verdict.counterexample
+
+
+_A, _B = sp.symbols("a b")
+
+
+@pytest.mark.parametrize(
+    ("expression", "order"),
+    [
+        # r~ along the root of eq. (10) through m0 rho (the small-m branch).
+        (
+            theory.deviation_eq8().subs(
+                u, penalty._root_series(theory.stationarity_eq10(), m, m0 * rho, 2)
+            ),
+            3,
+        ),
+        ((_A + m) / (_B - _A * m + m**3), 5),  # rational, D(0) = b
+        (m**2 / (1 - m) ** 2 + _A * m, 6),
+        (sp.sqrt(1 + _A * m) / (2 - m), 4),  # not rational: by sp.series
+        ((1 + m) / (m + m**2), 3),  # D(0) = 0, a pole: by sp.series
+    ],
+)
+def test_taylor_polynomial_is_the_series(expression: sp.Expr, order: int) -> None:
+    """The series of r~ by power-series division matches sp.series, term by term."""
+    ours = penalty._taylor_polynomial(expression, m, order)
+    reference = sp.series(expression, m, 0, order).removeO()
+    assert sp.expand(ours - reference) == 0

@@ -161,6 +161,35 @@ def test_batched_networks_equal_networks_trained_alone() -> None:
         )
 
 
+@pytest.mark.parametrize("outputs", [1, 2, 3])
+def test_shared_inputs_batch_equals_networks_trained_alone(outputs: int) -> None:
+    # Shared X with masked sample counts and several outputs: networks leave
+    # the batch at different steps (the branch-stacked layout must drop the
+    # right rows of the targets and masks), each as if trained alone.
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((6, 10))
+    Y = rng.standard_normal((4, 6, outputs))
+    counts = np.array([6, 3, 5, 4])
+    rate = np.array([0.03, 0.05, 0.02, 0.04])
+    w1 = 0.2 + 0.3 * rng.random((4, 10))
+    w2 = 0.2 + 0.3 * rng.random((4, outputs, 10))
+    batch = train_multitask_diagonal_networks(
+        X, Y, w1, w2, learning_rate=rate, sample_counts=counts
+    )
+    assert len(set(batch.steps.tolist())) == 4
+    for k in range(4):
+        n = counts[k]
+        alone = train_multitask_diagonal_networks(
+            X[:n], Y[k, :n], w1[k], w2[k], learning_rate=rate[k]
+        )
+        assert alone.steps[0] == batch.steps[k]
+        # Same arithmetic up to the summation order of BLAS.
+        for name in ("coefficients", "first_layer_minus", "second_layer_minus"):
+            np.testing.assert_allclose(
+                getattr(batch, name)[k], getattr(alone, name)[0], rtol=1e-9, atol=1e-12
+            )
+
+
 def test_multitask_with_one_output_is_single_task() -> None:
     rng = np.random.default_rng(4)
     X, y = rng.standard_normal((5, 8)), rng.standard_normal(5)

@@ -21,6 +21,7 @@ import pytest
 from numpy.typing import NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
+from implicit_bias.validation import relu_sample_efficiency as module
 from implicit_bias.validation.relu_kernels import sample_sphere
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiencySetup,
@@ -337,3 +338,54 @@ def test_overflowing_initial_loss_raises() -> None:
 def test_bad_arguments_are_named(call: Callable[[], object], match: str) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
         call()
+
+
+def test_divergence_step_is_the_first_with_non_finite_iterates() -> None:
+    """The step named is the first whose update leaves an inf or NaN (a textbook loop
+    of the same updates finds it), though only sums are checked on the way."""
+    x, y, w1, w2 = _problem(6)
+    y = 100 * y
+    rate = 1e3
+    hidden, readout = w1.copy(), w2.copy()
+    first = None
+    with np.errstate(all="ignore"):
+        for step in range(10**5):
+            _, hidden_gradient, readout_gradient = module._loss_and_gradients(
+                x, y, hidden, readout
+            )
+            hidden -= rate * hidden_gradient
+            readout -= rate * readout_gradient
+            if not (np.isfinite(hidden).all() and np.isfinite(readout).all()):
+                first = step
+                break
+    assert first is not None
+    with pytest.raises(ConvergenceError, match=rf"at step {first} of 100000 "):
+        train_relu_networks(x, y, w1, w2, learning_rate=rate, steps=10**5)
+
+
+@pytest.mark.parametrize("steps", [(25, 25), (25, 40)])
+def test_side_by_side_training_is_bitwise_that_of_separate_runs(
+    steps: tuple[int, int],
+) -> None:
+    """Runs stacked into one (equal step counts) or not: each network's iterates
+    and loss are those of its own call, bit for bit."""
+    first, second = _problem(1, count=2, samples=6), _problem(2, count=3, samples=6)
+    trained = module._train_side_by_side((first, second), 0.05, steps)
+    for run, count, result in zip((first, second), steps, trained, strict=True):
+        alone = train_relu_networks(*run, learning_rate=0.05, steps=count)
+        assert np.array_equal(result.hidden_weights, alone.hidden_weights)
+        assert np.array_equal(result.readout, alone.readout)
+        assert np.array_equal(result.relative_loss, alone.relative_loss)
+
+
+def test_shared_pretraining_leaves_the_results_unchanged() -> None:
+    """A setup whose pretraining is cached (another correlation of the same
+    master seed ran first) gives the results of a cold run, bit for bit."""
+    module._pretrain.cache_clear()
+    cold = sample_efficiency(replace(TINY, correlations=(0.9,)))
+    sample_efficiency(replace(TINY, correlations=(1.0,)))
+    hits = module._pretrain.cache_info().hits
+    warm = sample_efficiency(replace(TINY, correlations=(0.9,)))
+    assert module._pretrain.cache_info().hits == hits + 1
+    for field in ("stl_error", "ptft_error", "ptft_train_loss", "pretraining_loss"):
+        assert np.array_equal(getattr(cold, field), getattr(warm, field)), field

@@ -102,6 +102,46 @@ def test_theorem_one_value_is_certified_by_the_duality_gap(
     assert solution.duality_gap <= 1e-7 * (1.0 + predicted)
 
 
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 3),
+    extra=st.integers(0, 3),
+    gap_tol=st.floats(1e-9, 1e-4),
+)
+def test_gap_tol_stops_once_the_gap_certifies_the_value(
+    seed: int, rows: int, extra: int, gap_tol: float
+) -> None:
+    # (z-1)^4 from a random start: the degenerate directions make the gradient
+    # norm slow, the gap fast. The early stop keeps the certificate: the
+    # predicted minimum lies in [dual bound, objective], a gap <= gap_tol.
+    features, targets = random_problem(seed, rows, rows + extra + 1)
+    predicted = theorem_one_value(features, targets, QUARTIC)
+    common = {"init_scale": 0.5, "seed": seed, "max_iterations": 400}
+    early = solve_relaxed_problem(features, targets, QUARTIC, gap_tol=gap_tol, **common)
+    full = solve_relaxed_problem(features, targets, QUARTIC, **common)
+    slack = rounding(features, early.feature_map, predicted)
+    assert early.dual_bound - slack <= predicted <= early.objective + slack
+    assert early.iterations <= full.iterations
+    if early.iterations < full.iterations:
+        # Stopped on the gap (every 8 iterations), not on the gradient or cap.
+        assert early.duality_gap <= gap_tol * (1.0 + abs(early.objective))
+        assert early.iterations % 8 == 0
+        assert not early.converged
+    else:
+        assert early.objective == full.objective
+
+
+def test_gap_tol_stops_early_where_the_gap_closes_first() -> None:
+    # seed 0, 2 x 5 with (z-1)^4: the gap falls below 1e-6 long before the
+    # gradient norm meets its tolerance (80 of 400 iterations when written).
+    features, targets = random_problem(0, 2, 5)
+    common = {"init_scale": 0.5, "seed": 0, "max_iterations": 400}
+    early = solve_relaxed_problem(features, targets, QUARTIC, gap_tol=1e-6, **common)
+    full = solve_relaxed_problem(features, targets, QUARTIC, **common)
+    assert early.iterations < full.iterations
+    assert early.duality_gap <= 1e-6 * (1.0 + abs(early.objective))
+
+
 @given(seed=st.integers(0, 2**32 - 1), scale=st.floats(0.0, 0.9))
 def test_weak_duality_at_random_feasible_points(seed: int, scale: float) -> None:
     rng = np.random.default_rng(seed)
@@ -251,6 +291,18 @@ def test_lemma_five_for_rank_one_b_keeps_the_orthogonal_complement_at_one() -> N
                 [[1.0, 0.0]], [1.0], squared_deviation, max_iterations=0
             ),
             "max_iterations",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 0.0]], [1.0], squared_deviation, gap_tol=-1e-9
+            ),
+            "gap_tol",
+        ),
+        (
+            lambda: solve_relaxed_problem(
+                [[1.0, 0.0]], [1.0], squared_deviation, gap_tol=math.nan
+            ),
+            "gap_tol",
         ),
         (
             lambda: solve_two_sided_problem(

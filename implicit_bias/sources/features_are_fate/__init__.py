@@ -18,6 +18,8 @@ names what the claims measure (Monte Carlo means, trained endpoints, float64
 values) so that every claim's formula says what its check compares.
 """
 
+from collections.abc import Collection
+
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.theory import relu_kernels as relu_kernels_theory
@@ -31,6 +33,9 @@ from implicit_bias.sources.features_are_fate.finetuning import (
 from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
 from implicit_bias.sources.features_are_fate.kernels import (
     DERIVATIONS as KERNEL_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.kernels import (
+    warm_up as kernels_warm_up,
 )
 from implicit_bias.sources.features_are_fate.linear_transfer import (
     CLAIMS as LINEAR_TRANSFER_CLAIMS,
@@ -97,6 +102,14 @@ DERIVATIONS = (
     + KERNEL_DERIVATIONS
 )
 
+
+def _warm_up(claim_ids: Collection[str]) -> None:
+    """The source's warm-up: the work two or more of ``claim_ids`` share (the
+    kernel quadratures, the simulations), done before the checks fork."""
+    kernels_warm_up(claim_ids)
+    simulations_warm_up(claim_ids)
+
+
 #: The bibliographic record of the paper.
 CITATION = Citation(
     title=(
@@ -134,5 +147,5 @@ SOURCE = Source(
         " its proof, the risks of Section 3, the Appendix B proofs, the ReLU RKHS"
         " of Appendix C, and deep linear networks trained by gradient descent."
     ),
-    warm_up=simulations_warm_up,
+    warm_up=_warm_up,
 )

@@ -65,6 +65,8 @@ from implicit_bias.theory import transfer_risks as tr
 from implicit_bias.validation.transfer_experiments import (
     ENDPOINT_PREDICTED_ORDERS,
     EndpointErrors,
+    TransferabilitySlices,
+    TransferabilitySurface,
     compare_mean,
     endpoint_errors,
     endpoint_risks,
@@ -376,7 +378,7 @@ def _shared_endpoint_errors(depth: int) -> EndpointErrors:
 
 
 def warm_up(claim_ids: Collection[str]) -> None:
-    """Run the endpoint simulations that two or more of ``claim_ids`` read.
+    """Run the simulations that two or more of ``claim_ids`` read.
 
     The source's ``warm_up``: the runner calls it before forking the checks,
     which then inherit the runs instead of each repeating them. One reader
@@ -385,6 +387,10 @@ def warm_up(claim_ids: Collection[str]) -> None:
     for depth, readers in _ENDPOINT_READERS.items():
         if len(readers & set(claim_ids)) >= 2:
             _shared_endpoint_errors(depth)
+    if set(claim_ids) >= _SURFACE_READERS:
+        _shared_surface(_SURFACE_DEFAULT_DRAWS)
+    if set(claim_ids) >= _SLICE_READERS:
+        _shared_slices(_SLICES)
 
 
 def _check_order(name: str, what: str, depths: tuple[int, ...] = (2, 3)) -> Verdict:
@@ -519,6 +525,28 @@ def _corrected_excess(gamma: float, theta: float, sigma: float) -> float:
     return float(excess(gamma, theta, sigma))
 
 
+@functools.cache
+def _shared_slices(runs: SliceRuns) -> TransferabilitySlices:
+    """The trained networks of Figs. 1(c) and 3(c), run once per process.
+
+    The claims on (13) and (17) read the same runs (the linear and the
+    fine-tuned transfer of each); :func:`warm_up` runs them before the checks
+    fork. The arrays are read-only: both readers share them.
+    """
+    slices = transferability_slices(
+        runs.thetas,
+        runs.gammas,
+        dimension=runs.dimension,
+        draws=runs.draws,
+        sigma=runs.sigma,
+        init_scale=runs.init_scale,
+        seed=runs.seed,
+    )
+    for values in (slices.scratch, slices.linear, slices.finetune):
+        values.flags.writeable = False
+    return slices
+
+
 def _check_transferability_slices(kind: str, runs: SliceRuns = _SLICES) -> Verdict:
     gammas, dimension, draws, sigma = (
         runs.gammas,
@@ -526,15 +554,7 @@ def _check_transferability_slices(kind: str, runs: SliceRuns = _SLICES) -> Verdi
         runs.draws,
         runs.sigma,
     )
-    slices = transferability_slices(
-        runs.thetas,
-        gammas,
-        dimension=dimension,
-        draws=draws,
-        sigma=sigma,
-        init_scale=runs.init_scale,
-        seed=runs.seed,
-    )
+    slices = _shared_slices(runs)
     parts, verdicts = [], []
     for i, theta in enumerate(runs.thetas):
         for j, gamma in enumerate(gammas):
@@ -586,13 +606,40 @@ def _check_transferability_slices(kind: str, runs: SliceRuns = _SLICES) -> Verdi
     return _replicated(combined.status == Status.HOLDS, detail, Basis.STATISTICAL)
 
 
-def _check_transferability_surface(kind: str, draws: int = 150) -> Verdict:
-    thetas = tuple(np.linspace(0.0, np.pi / 2, 5))
-    gammas = (0.2, 0.4, 0.6, 0.8, 1.25, 1.5, 2.0)
-    dimension, sigma = 80, 0.2
+_SURFACE_THETAS = tuple(np.linspace(0.0, np.pi / 2, 5))
+_SURFACE_GAMMAS = (0.2, 0.4, 0.6, 0.8, 1.25, 1.5, 2.0)
+_SURFACE_DIMENSION, _SURFACE_SIGMA = 80, 0.2
+#: The draws of the quick and default profiles.
+_SURFACE_DEFAULT_DRAWS = 150
+
+
+@functools.cache
+def _shared_surface(draws: int) -> TransferabilitySurface:
+    """The Monte-Carlo surface of Figs. 1(a) and 3(a), run once per process.
+
+    The claims on (13) and (17) read the same deterministic draws (the linear
+    and the fine-tuning endpoints of each); :func:`warm_up` runs them before
+    the checks fork. The arrays are read-only: both readers share them.
+    """
     surface = transferability_surface(
-        thetas, gammas, dimension=dimension, draws=draws, sigma=sigma, seed=8
+        _SURFACE_THETAS,
+        _SURFACE_GAMMAS,
+        dimension=_SURFACE_DIMENSION,
+        draws=draws,
+        sigma=_SURFACE_SIGMA,
+        seed=8,
     )
+    surface.linear.flags.writeable = False
+    surface.finetune.flags.writeable = False
+    return surface
+
+
+def _check_transferability_surface(
+    kind: str, draws: int = _SURFACE_DEFAULT_DRAWS
+) -> Verdict:
+    thetas, gammas = _SURFACE_THETAS, _SURFACE_GAMMAS
+    dimension, sigma = _SURFACE_DIMENSION, _SURFACE_SIGMA
+    surface = _shared_surface(draws)
     worst, largest_bias, failures, verdicts = 0.0, 0.0, [], []
     for i, theta in enumerate(thetas):
         for j, gamma in enumerate(gammas):
@@ -1130,6 +1177,14 @@ CLAIMS: tuple[Claim, ...] = (
     ),
 )
 
+
+#: The claims that read :func:`_shared_surface` at its default draws.
+_SURFACE_READERS = frozenset(
+    (_claim_id("13", "surface-monte-carlo"), _claim_id("17", "surface-monte-carlo"))
+)
+
+#: The claims that read :func:`_shared_slices` at :data:`_SLICES`.
+_SLICE_READERS = frozenset((_claim_id("13", "gd-slices"), _claim_id("17", "gd-slices")))
 
 #: The claims that read ``endpoint_errors(depth)``, by depth.
 _ENDPOINT_READERS: dict[int, frozenset[str]] = {

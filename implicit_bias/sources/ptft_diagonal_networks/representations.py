@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 
 import sympy as sp
+from sympy import ZZ
+from sympy.polys.rings import PolyElement, ring
 
 from implicit_bias.claims.checks import RelationCheck, check_identity, judge_relation
 from implicit_bias.claims.engine import (
@@ -46,12 +48,83 @@ def _judge_pr_trace_forms(relation: sp.Basic) -> Verdict:
     )
 
 
-def _cayley_rotation() -> sp.Matrix:
-    """A 3 x 3 rotation with rational entries in three real parameters."""
-    p1, p2, p3 = sp.symbols("p1 p2 p3", real=True)
-    skew = sp.Matrix([[0, -p3, p2], [p3, 0, -p1], [-p2, p1, 0]])
-    identity = sp.eye(3)
-    return ((identity - skew) * (identity + skew).inv()).applyfunc(sp.cancel)
+_Polynomials = list[list[PolyElement]]
+
+
+def _product(left: _Polynomials, right: _Polynomials) -> _Polynomials:
+    """The product of two 3 x 3 matrices of polynomials."""
+    return [
+        [
+            sum((left[i][k] * right[k][j] for k in range(3)), left[0][0].ring.zero)
+            for j in range(3)
+        ]
+        for i in range(3)
+    ]
+
+
+def _transpose(matrix: _Polynomials) -> _Polynomials:
+    return [list(row) for row in zip(*matrix, strict=True)]
+
+
+def _trace(matrix: _Polynomials) -> PolyElement:
+    return matrix[0][0] + matrix[1][1] + matrix[2][2]
+
+
+def _cayley_numerator() -> tuple[_Polynomials, PolyElement, list[PolyElement]]:
+    r"""The Cayley rotation :math:`Q = (I - S)(I + S)^{-1}` as N / d, and lambda.
+
+    S is the skew matrix of three real parameters p; :math:`N = (I - S)\,
+    \mathrm{adj}(I + S)` and :math:`d = \det(I + S)`, polynomials in
+    :math:`\mathbb{Z}[p, \lambda]`, the ring of the eigenvalues
+    :math:`\lambda_{1:3}` too (returned third).
+    """
+    _, p1, p2, p3, *lambdas = ring("p1 p2 p3 lambda1 lambda2 lambda3", ZZ)
+    one, zero = p1.ring.one, p1.ring.zero
+    skew = [[zero, -p3, p2], [p3, zero, -p1], [-p2, p1, zero]]
+    plus = [
+        [(one if i == j else zero) + skew[i][j] for j in range(3)] for i in range(3)
+    ]
+    minus = [
+        [(one if i == j else zero) - skew[i][j] for j in range(3)] for i in range(3)
+    ]
+
+    def cofactor(i: int, j: int) -> PolyElement:
+        rows = [r for r in range(3) if r != i]
+        columns = [c for c in range(3) if c != j]
+        minor = (
+            plus[rows[0]][columns[0]] * plus[rows[1]][columns[1]]
+            - plus[rows[0]][columns[1]] * plus[rows[1]][columns[0]]
+        )
+        return minor if (i + j) % 2 == 0 else -minor
+
+    adjugate = [[cofactor(j, i) for j in range(3)] for i in range(3)]
+    determinant = sum((plus[0][j] * cofactor(0, j) for j in range(3)), zero)
+    return _product(minus, adjugate), determinant, lambdas
+
+
+def _rotated_traces_hold(
+    numerator: _Polynomials, d: PolyElement, lambdas: list[PolyElement]
+) -> bool:
+    r"""Whether Q = N/d is orthogonal and keeps the traces of diag(lambda).
+
+    With :math:`C = Q \Lambda Q^\top`, :math:`\Lambda = \mathrm{diag}(\lambda)`,
+    and the denominators cleared, the claims are the polynomial identities
+    :math:`N^\top N = d^2 I`, :math:`\mathrm{tr}(N \Lambda N^\top) = d^2
+    \sum\lambda` and :math:`\mathrm{tr}((N \Lambda N^\top)^2) = d^4
+    \sum\lambda^2`, decided by exact arithmetic in :math:`\mathbb{Z}[p,
+    \lambda]` (no rational-function cancellation); valid where d != 0.
+    """
+    zero = d.ring.zero
+    diagonal = [[lambdas[i] if i == j else zero for j in range(3)] for i in range(3)]
+    covariance = _product(_product(numerator, diagonal), _transpose(numerator))
+    orthogonal = _product(_transpose(numerator), numerator) == [
+        [d**2 if i == j else zero for j in range(3)] for i in range(3)
+    ]
+    first = _trace(covariance) == d**2 * sum(lambdas, zero)
+    second = _trace(_product(covariance, covariance)) == d**4 * sum(
+        (v**2 for v in lambdas), zero
+    )
+    return orthogonal and first and second
 
 
 def _check_pr_eigenvalues() -> Verdict:
@@ -62,32 +135,33 @@ def _check_pr_eigenvalues() -> Verdict:
         reps.participation_ratio_of_eigenvalues(eigenvalues),
         reps.participation_ratio(small),
     )
-    rotation = _cayley_rotation()
-    orthogonal = (rotation.T * rotation).applyfunc(sp.cancel) == sp.eye(3)
-    lambdas = sp.symbols("lambda_1:4", nonnegative=True)
-    large = (rotation * sp.diag(*lambdas) * rotation.T).applyfunc(sp.cancel)
-    # tr(C) = sum(lambda) and tr(C^2) = sum(lambda^2), so PR(C) = PR(lambda); the
-    # traces are cancelled one at a time (cancelling the quotient is slow).
-    first = sp.cancel(large.trace()) - sp.Add(*lambdas)
-    second = sp.cancel((large * large).trace()) - sp.Add(*(v**2 for v in lambdas))
     if two.status != Status.HOLDS:
         return two.with_detail(f"2 x 2: {two.detail}")
-    if not (first == 0 and second == 0 and orthogonal):
-        # A nonzero cancelled difference is a polynomial, not yet a point where
-        # it is nonzero; the 3 x 3 case is evidence for, not the statement.
+    # tr(C) = sum(lambda) and tr(C^2) = sum(lambda^2), so PR(C) = PR(lambda).
+    numerator, d, lambdas = _cayley_numerator()
+    p1, p2, p3 = d.ring.gens[:3]
+    # d = 1 + |p|^2 > 0: Q is defined for every real p.
+    positive = d == 1 + p1**2 + p2**2 + p3**2
+    if not (positive and _rotated_traces_hold(numerator, d, lambdas)):
+        # A polynomial identity that fails is not yet a point where the traces
+        # differ; the 3 x 3 case is evidence for, not the statement.
         return Verdict.inconclusive(
-            f"3 x 3: tr C - sum lambda = {first}; tr C^2 - sum lambda^2 = {second}; "
-            f"Q^T Q = I: {orthogonal}",
+            "3 x 3: with Q = N/d, one of N^T N = d^2 I, tr(N L N^T) = d^2 sum "
+            "lambda, tr((N L N^T)^2) = d^4 sum lambda^2 is not a polynomial "
+            "identity",
             Reason.UNDECIDED,
         )
     three = Verdict.holds(
-        "exact: cancel(tr C - sum lambda) = cancel(tr C^2 - sum lambda^2) = 0",
+        "exact in Z[p, lambda]: N^T N = d^2 I, tr(N L N^T) = d^2 sum lambda, "
+        "tr((N L N^T)^2) = d^4 sum lambda^2",
         Basis.PROOF,
     )
     return conjunction(
         [two, three],
         f"2 x 2 symmetric [[a, b], [b, c]] with SymPy's eigenvalues: {two.detail}; "
-        f"3 x 3 Q diag(lambda) Q^T, Q a symbolic Cayley rotation: {three.detail}",
+        "3 x 3 Q diag(lambda) Q^T, Q = N/d = (I - S) adj(I + S)/det(I + S) a "
+        "symbolic Cayley rotation (d = 1 + |p|^2 > 0), L = diag(lambda): "
+        f"{three.detail}",
     )
 
 

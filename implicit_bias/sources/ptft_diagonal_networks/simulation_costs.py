@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
+from implicit_bias.validation.diagonal_experiments import stacks_repeats
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
     train_diagonal_networks,
@@ -58,26 +59,45 @@ class TrainerCall:
     repeats: int = 1
 
 
+def _together(
+    parts: tuple[tuple[int, int], ...], dimension: int, repeats: int, outputs: int = 1
+) -> tuple[TrainerCall, ...]:
+    """The calls of one ``_train_together`` over the repeats of an experiment.
+
+    ``parts`` lists (networks, n) of each repeat's batches. One call over all
+    of them, each network on its own copy of its (padded) data, when the
+    experiments stack them (``stacks_repeats``); else one call per batch, on
+    its shared data.
+    """
+    networks = repeats * sum(count for count, _ in parts)
+    samples = max(rows for _, rows in parts)
+    if stacks_repeats(networks, samples, dimension):
+        return (TrainerCall(networks, samples, dimension, outputs, shared_data=False),)
+    return tuple(
+        TrainerCall(count, rows, dimension, outputs, repeats=repeats)
+        for count, rows in parts
+    )
+
+
 def _norms_versus_sample_size(
     dimension: int, sizes: int, largest: int, repeats: int
 ) -> tuple[TrainerCall, ...]:
-    """Fig. 5a: per repeat, pretraining, PT+FT, MTL and STL (two tasks) at each n."""
+    """Fig. 5a: pretraining with STL (two tasks) at each n; PT+FT at each n; MTL
+    at each n."""
     return (
-        TrainerCall(1, dimension // 2, dimension, repeats=repeats),
-        TrainerCall(sizes, largest, dimension, repeats=repeats),
-        TrainerCall(sizes, largest, dimension, outputs=2, repeats=repeats),
-        TrainerCall(2 * sizes, largest, dimension, repeats=repeats),
+        *_together(((1, dimension // 2), (2 * sizes, largest)), dimension, repeats),
+        *_together(((sizes, largest),), dimension, repeats),
+        *_together(((sizes, largest),), dimension, repeats, outputs=2),
     )
 
 
 def _overlap_versus_rescaling(
     dimension: int, rescales: int, sizes: int, largest: int, repeats: int
 ) -> tuple[TrainerCall, ...]:
-    """Fig. 5b: per repeat, pretraining, PT+FT at each (rescaling, n), STL at each n."""
+    """Fig. 5b: pretraining; PT+FT at each (rescaling, n) with STL at each n."""
     return (
-        TrainerCall(1, dimension // 2, dimension, repeats=repeats),
-        TrainerCall(rescales * sizes, largest, dimension, repeats=repeats),
-        TrainerCall(sizes, largest, dimension, repeats=repeats),
+        *_together(((1, dimension // 2),), dimension, repeats),
+        *_together((((rescales + 1) * sizes, largest),), dimension, repeats),
     )
 
 
