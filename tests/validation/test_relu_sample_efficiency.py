@@ -378,6 +378,23 @@ def test_side_by_side_training_is_bitwise_that_of_separate_runs(
         assert np.array_equal(result.relative_loss, alone.relative_loss)
 
 
+def test_the_errors_are_those_of_the_single_stream_implementation() -> None:
+    # Regression: the errors of TINY at rho = 0.9 as computed before the
+    # pretraining was cached (commit 6065fc9: one generator drew the
+    # pretraining and everything after it in turn). A cached pretraining
+    # that did not replay its draws on the main stream would change them by
+    # O(1); rtol 1e-9 leaves room for another BLAS's rounding over 30 steps.
+    module._pretrain.cache_clear()
+    result = sample_efficiency(replace(TINY, correlations=(0.9,)))
+    before_ptft = [0.056060563731985966, 0.3013292150037075, 0.04784228668901168,
+                   0.027608313017553978, 0.4569624141328104, 0.9833185831601928,
+                   0.3166653531012862, 0.9899576254084886]  # fmt: skip
+    before_stl = [0.531291059296149, 0.9986451188700507, 0.418388772839075,
+                  0.327303344422348] * 2  # fmt: skip
+    np.testing.assert_allclose(result.ptft_error.ravel(), before_ptft, rtol=1e-9)
+    np.testing.assert_allclose(result.stl_error.ravel(), before_stl, rtol=1e-9)
+
+
 def test_shared_pretraining_leaves_the_results_unchanged() -> None:
     """A setup whose pretraining is cached (another correlation of the same
     master seed ran first) gives the results of a cold run, bit for bit."""
