@@ -577,6 +577,11 @@ def _global_state_restored() -> Iterator[None]:
         sys.setrecursionlimit(recursion)
 
 
+class _TaskStarted:
+    """Sent by a reused worker (the class itself) when a task reaches it: a
+    worker that dies before sending it dies of something else than the task."""
+
+
 def _serve_tasks(
     tasks: Sequence[tuple[Callable[[], Any], float]],
     connection: multiprocessing.connection.Connection,
@@ -594,6 +599,7 @@ def _serve_tasks(
         index = connection.recv()
         if index is None:
             return
+        connection.send(_TaskStarted)
         task, budget = tasks[index]
         _limit_next_task(budget)
         with _global_state_restored():
@@ -735,6 +741,8 @@ class _Worker:
     connection: multiprocessing.connection.Connection
     warm: bool
     job: _Running | None = None
+    #: Whether the job reached the worker (it said so).
+    started: bool = False
 
 
 class _WorkerPool:
@@ -856,27 +864,31 @@ class _WorkerPool:
         try:
             worker.connection.send(index)
         except OSError:
-            # The worker died idle, after its last value was read (a signal
-            # or a thread its last task left behind): the task never reached
-            # it and goes to the next worker, unless workers keep dying.
-            worker.process.join(timeout=5)
-            self._retire(worker)
-            self.refusals[index] = self.refusals.get(index, 0) + 1
-            if self.refusals[index] < _MAX_REFUSALS:
-                self.pending.append(index)
-            else:
-                self.on_done(
-                    index,
-                    WorkerDeath(
-                        False,
-                        f"{_MAX_REFUSALS} workers died before the task reached "
-                        f"them (the last with exit code {worker.process.exitcode})",
-                    ),
-                    0.0,
-                )
+            self._refused(worker, index)
             return
         worker.job = _Running(
             index, self.tasks[index][1], worker.process, worker.connection
+        )
+        worker.started = False
+
+    def _refused(self, worker: _Worker, index: int) -> None:
+        """The worker died before ``index`` reached it (idle, of a signal or a
+        thread its last task left behind): the task goes to the next worker,
+        unless workers keep dying."""
+        worker.process.join(timeout=5)
+        self._retire(worker)
+        self.refusals[index] = self.refusals.get(index, 0) + 1
+        if self.refusals[index] < _MAX_REFUSALS:
+            self.pending.append(index)
+            return
+        self.on_done(
+            index,
+            WorkerDeath(
+                False,
+                f"{_MAX_REFUSALS} workers died before the task reached them "
+                f"(the last with exit code {worker.process.exitcode})",
+            ),
+            0.0,
         )
 
     def _finish(self, worker: _Worker, value: Any) -> None:
@@ -886,15 +898,23 @@ class _WorkerPool:
         self.on_done(job.index, value, time.perf_counter() - job.started)
 
     def _receive(self, worker: _Worker) -> None:
+        job = worker.job
+        assert job is not None
         try:
             value = worker.connection.recv()
         except (EOFError, ConnectionResetError):
             # Reset, not an end of file, when the worker died with the index
             # sent to it unread.
+            if not worker.started:
+                worker.job = None
+                self._refused(worker, job.index)
+                return
             worker.process.join(timeout=5)
-            assert worker.job is not None
-            value = _death(worker.job.budget_seconds, worker.process.exitcode)
+            value = _death(job.budget_seconds, worker.process.exitcode)
             self._retire(worker)
+        if value is _TaskStarted:
+            worker.started = True
+            return
         self._finish(worker, value)
 
     def _watch(self, worker: _Worker) -> None:
