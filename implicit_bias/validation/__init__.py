@@ -29,6 +29,7 @@ from implicit_bias.validation.diagonal_experiments import (
     overlap_versus_rescaling,
     OverlapVersusRescaling,
     ptft_min_q_endpoint_errors,
+    stacks_repeats,
 )
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
@@ -201,6 +202,7 @@ __all__ = [
     "solve_relaxed_problem",
     "solve_two_sided_problem",
     "source_loss_and_gradients",
+    "stacks_repeats",
     "support_overlap",
     "tangent_kernel",
     "teacher_outputs",

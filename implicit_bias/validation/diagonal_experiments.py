@@ -107,14 +107,34 @@ _STACKED_BYTES = 1 << 20
 
 
 def stacks_repeats(networks: int, samples: int, dimension: int) -> bool:
-    """Whether the experiments here train ``networks`` repeats of an (n, D)
-    problem in one batched call (each with its own copy of the inputs) rather
-    than one after another: when the copies take at most 1 MiB of float64,
-    :math:`8\\,\text{networks}\\cdot n \\cdot D \\le 2^{20}` bytes.
+    r"""Whether the experiments here train ``networks`` repeats of an (n, D)
+    problem in one batched call, each with its own copy of the inputs, rather
+    than one after another: when the copies fit in 1 MiB of float64,
+
+    .. math::
+
+        8 \cdot \mathrm{networks} \cdot n \cdot D \le 2^{20} \text{ bytes}.
+
+    In cache, a step of the stacked products costs about what the repeats'
+    steps one at a time do; beyond it every copy streams from memory and the
+    repeats train one after another (the cost models of the experiments'
+    claims count their calls by it).
+
+    Args:
+      networks: the repeats (networks) trained together.
+      samples: n, the samples of each.
+      dimension: D, the input dimension.
+
+    Returns:
+      True when the experiments stack the repeats.
 
     Examples:
       >>> stacks_repeats(2, 50, 500), stacks_repeats(5, 500, 1000)
       (True, False)
+
+    References:
+      The Appendix E.1 experiments of ptft-diagonal-networks
+      (:func:`norms_versus_sample_size`, :func:`overlap_versus_rescaling`).
     """
     return networks * samples * dimension * 8 <= _STACKED_BYTES
 
