@@ -671,8 +671,16 @@ def run_in_workers(
         (default: every task).
 
     Raises:
-      InvalidArgumentError: ``needs_warm_up`` does not give one flag a task.
+      InvalidArgumentError: ``workers`` is not None or an integer >= 1, or
+        ``needs_warm_up`` does not give one flag a task.
     """
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise InvalidArgumentError(
+            f"workers={workers!r}: must be an integer >= 1 (processes), "
+            "or None for one per CPU"
+        )
     flags = [True] * len(tasks) if needs_warm_up is None else list(needs_warm_up)
     if len(flags) != len(tasks):
         raise InvalidArgumentError(

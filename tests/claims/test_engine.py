@@ -656,3 +656,9 @@ def test_a_task_is_not_blamed_for_a_worker_that_died_before_it_started(
     monkeypatch.setattr(engine, "_serve_tasks", die_once)
     outcomes = _outcomes([(lambda: "ran", 5.0)], workers=1, reuse_workers=True)
     assert outcomes == {0: "ran"}
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True])
+def test_workers_must_be_a_positive_count(workers) -> None:
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        _outcomes([(lambda: 1, 5.0)], workers=workers)
