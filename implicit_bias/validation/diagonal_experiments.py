@@ -128,6 +128,9 @@ def stacks_repeats(networks: int, samples: int, dimension: int) -> bool:
     Returns:
       True when the experiments stack the repeats.
 
+    Raises:
+      InvalidArgumentError: an argument is not an integer >= 1.
+
     Examples:
       >>> stacks_repeats(2, 50, 500), stacks_repeats(5, 500, 1000)
       (True, False)
@@ -136,6 +139,19 @@ def stacks_repeats(networks: int, samples: int, dimension: int) -> bool:
       The Appendix E.1 experiments of ptft-diagonal-networks
       (:func:`norms_versus_sample_size`, :func:`overlap_versus_rescaling`).
     """
+    for name, value in (
+        ("networks", networks),
+        ("samples", samples),
+        ("dimension", dimension),
+    ):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | np.integer)
+            or value < 1
+        ):
+            raise InvalidArgumentError(
+                f"{name}: must be an integer >= 1, got {value!r}"
+            )
     return networks * samples * dimension * 8 <= _STACKED_BYTES
 
 

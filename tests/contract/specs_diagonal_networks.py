@@ -292,6 +292,19 @@ SPECS: dict[str, Spec | Exempt] = {
         invalid={"seed": [-1]},
         max_examples=2,
     ),
+    f"{_V}.stacks_repeats": Spec(
+        valid=lambda: {"networks": 2, "samples": 50, "dimension": 500},
+        domains={
+            "networks": st.integers(1, 10**6),
+            "samples": st.integers(1, 10**6),
+            "dimension": st.integers(1, 10**6),
+        },
+        invalid={
+            "networks": [0, -1, 1.5],
+            "samples": [0, -1, 2.5],
+            "dimension": [0, -3, 1.0],
+        },
+    ),
     f"{_V}.multitask_dense_gaps": Spec(
         valid=lambda: {"seeds": [0, 1]},
         invalid={"seeds": [[-1], [], [0.5]]},
