@@ -372,9 +372,9 @@ def test_a_sweep_killed_repeatedly_resumes_without_loss_duplicates_or_orphans(
         assert json.loads(result) == {"square": x * x}
         assert key == configuration_key(LOGGED_SQUARE, json.loads(configuration))
     # The final run's pool is shut down and joined before run_sweep returns;
-    # polled all the same, as the killed runs' workers are, so that a process
-    # the kernel has not finished tearing down on a busy machine (seen once in
-    # CI) is not taken for an orphan.
+    # polled all the same, as the killed runs' workers are: a recorded pid of a
+    # dead worker may since have gone to a short-lived process of a busy
+    # machine (pid_max can be 32768), which is not an orphan (seen once in CI).
     poll_until(
         lambda: not live(recorded_pids(pids)),
         "the end of every worker whose pid the sweeps recorded",
