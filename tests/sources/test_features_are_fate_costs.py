@@ -32,7 +32,7 @@ from implicit_bias.sources.features_are_fate._costs import (
     StudentRun,
 )
 from implicit_bias.numerics import transfer_endpoints as endpoints
-from implicit_bias.numerics.relu_kernels import relu_gram, relu_rkhs_projection
+from implicit_bias.numerics.relu_kernels import relu_rkhs_projection
 from implicit_bias.validation.relu_kernels import (
     ablation_setup,
     kernel_condensation,
@@ -248,24 +248,10 @@ def test_pilot_sd_of_the_surface() -> None:
 def test_pilot_sds_of_the_relu_draws() -> None:
     rng = np.random.default_rng(40)
     fractions = (0.0, 0.2, 0.4, 0.6, 0.8)
-    values = np.empty((2, len(fractions), 20))
     # The check's own draws: both readouts from one generator, in its order.
-    for index, readout in enumerate(("gaussian", "ones")):
-        for column in range(20):
-            teacher = ablation_setup(100, 100, 0.0, rng, readout=readout)
-            gram = relu_gram(teacher.teacher_weights)
-            for row, mu in enumerate(fractions):
-                setup = ablation_setup(
-                    100,
-                    100,
-                    mu,
-                    rng,
-                    teacher=(teacher.teacher_weights, teacher.teacher_readout),
-                )
-                values[index, row, column] = kernels._ablated_outside_fraction(
-                    gram, setup.teacher_readout, setup.kept
-                )
-    steps = np.diff(values[1], axis=0)
+    kernels._ablation_values(rng, "gaussian", 20, fractions)
+    ones, _ = kernels._ablation_values(rng, "ones", 20, fractions)
+    steps = np.diff(ones, axis=0)
     _recorded(kernels.ABLATION_POWER, _sd(steps[-1]))
     rng = np.random.default_rng(21)
     setup = ablation_setup(10, 10, 0.3, rng)

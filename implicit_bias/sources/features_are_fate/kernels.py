@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection
+from typing import Literal
 
 import mpmath
 import numpy as np
@@ -81,6 +82,7 @@ from implicit_bias.numerics.relu_kernels import (
 )
 from implicit_bias.theory import relu_kernels as theory
 from implicit_bias.validation.relu_kernels import (
+    AblationSetup,
     ablation_setup,
     kernel_condensation,
     linear_transfer_errors,
@@ -146,6 +148,39 @@ def _ablated_outside_fraction(
     return float(part @ schur @ part / total)
 
 
+def _ablation_values(
+    rng: np.random.Generator,
+    readout: Literal["gaussian", "ones"],
+    draws: int,
+    fractions: tuple[float, ...],
+) -> tuple[np.ndarray, AblationSetup]:
+    """The outside fractions of ``draws`` teachers (d = 100, m_* = 100), each
+    ablated independently at every fraction: ``values[row, column]`` for
+    ``fractions[row]`` and draw ``column``, drawn from ``rng`` in that order;
+    and the setup of the first draw at ``fractions[2]``, which the check also
+    evaluates with :func:`relu_rkhs_projection`."""
+    values = np.empty((len(fractions), draws))
+    probe = None
+    for column in range(draws):
+        teacher = ablation_setup(100, 100, 0.0, rng, readout=readout)
+        gram = relu_gram(teacher.teacher_weights)
+        for row, mu in enumerate(fractions):
+            setup = ablation_setup(
+                100,
+                100,
+                mu,
+                rng,
+                teacher=(teacher.teacher_weights, teacher.teacher_readout),
+            )
+            values[row, column] = _ablated_outside_fraction(
+                gram, setup.teacher_readout, setup.kept
+            )
+            if column == 0 and row == 2:
+                probe = setup
+    assert probe is not None
+    return values, probe
+
+
 def _check_ablation_monotone(draws: int = 20) -> Verdict:
     # The paper's teacher size: d = 100, m_* = 100; the source's RKHS is spanned
     # by the kept units (the kernel identification of Fig. 4(a)-(b)). Each draw
@@ -158,29 +193,12 @@ def _check_ablation_monotone(draws: int = 20) -> Verdict:
     agreement = 0.0
     pairs: list[tuple[float, float]] = []
     for readout in ("gaussian", "ones"):
-        values = np.empty((len(fractions), draws))
-        for column in range(draws):
-            teacher = ablation_setup(100, 100, 0.0, rng, readout=readout)
-            gram = relu_gram(teacher.teacher_weights)
-            for row, mu in enumerate(fractions):
-                setup = ablation_setup(
-                    100,
-                    100,
-                    mu,
-                    rng,
-                    teacher=(teacher.teacher_weights, teacher.teacher_readout),
-                )
-                values[row, column] = _ablated_outside_fraction(
-                    gram, setup.teacher_readout, setup.kept
-                )
-                if column == 0 and row == 2:
-                    general = relu_rkhs_projection(
-                        setup.source_weights,
-                        setup.teacher_weights,
-                        setup.teacher_readout,
-                    ).outside_fraction
-                    agreement = max(agreement, abs(general - values[row, column]))
-                    pairs.append((general, float(values[row, column])))
+        values, probe = _ablation_values(rng, readout, draws, fractions)
+        general = relu_rkhs_projection(
+            probe.source_weights, probe.teacher_weights, probe.teacher_readout
+        ).outside_fraction
+        agreement = max(agreement, abs(general - values[2, 0]))
+        pairs.append((general, float(values[2, 0])))
         steps = np.diff(values, axis=0)
         step_z = steps.mean(axis=1) / (steps.std(axis=1, ddof=1) / np.sqrt(draws))
         ok = ok and values[0].max() == 0.0 and bool(np.all(step_z > _Z_MAX))
