@@ -4,7 +4,8 @@ A claim's **key** is a SHA-256 digest of everything its verdict depends on
 that can change between two runs on one machine:
 
 * the claim's id and the fields that decide how its verdict is judged
-  (``kind``, ``expected``, ``expected_reason``, ``budget_seconds``);
+  (``kind``, ``expected``, ``expected_reason``, ``budget_seconds`` and,
+  when a claim gives one, ``budget_bytes``);
 * the code of every project or user function its check can reach, found
   statically from ``claim.check`` (and ``claim.formula``): closures,
   defaults, ``functools.partial`` arguments, bound methods, instances of
@@ -680,7 +681,7 @@ class ClaimKeys:
         modules: set[str] = set()
         for name in walk.modules:
             modules.update(self.module_closure(name))
-        return {
+        parts = {
             "format": FORMAT_VERSION,
             "claim": claim.id,
             "kind": str(claim.kind),
@@ -695,6 +696,11 @@ class ClaimKeys:
             "python": sys.version,
             "libraries": _library_versions(),
         }
+        if claim.budget_bytes is not None:
+            # Only when given, so that the keys of the claims without one
+            # stay as they were before memory budgets existed.
+            parts["budget_bytes"] = claim.budget_bytes
+        return parts
 
     def key(self, claim: Claim) -> str:
         """The key of ``claim``: the digest of :meth:`parts`."""

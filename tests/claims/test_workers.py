@@ -1,0 +1,317 @@
+"""Worker processes: budgets, deaths, reuse, warm-ups, and what a killed run
+or a hostile check leaves behind."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from implicit_bias.claims.workers import WorkerDeath, run_in_workers
+from implicit_bias.errors import InvalidArgumentError
+
+
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_workers_report_what_became_of_a_task_without_a_value(
+    reuse_workers: bool,
+) -> None:
+    outcomes: dict[int, object] = {}
+
+    def spin() -> None:
+        while True:
+            sum(range(1000))
+
+    def raise_error() -> None:
+        raise RuntimeError("broken task")
+
+    run_in_workers(
+        [
+            (lambda: 7, 5.0),
+            (spin, 1.0),
+            (lambda: os._exit(3), 5.0),
+            (raise_error, 5.0),
+            (lambda: lambda: None, 5.0),
+            (lambda: 8, 5.0),
+        ],
+        workers=2,
+        on_done=lambda index, value, seconds: outcomes.__setitem__(index, value),
+        reuse_workers=reuse_workers,
+    )
+    assert outcomes[0] == 7
+    assert outcomes[1] == WorkerDeath(
+        True, "exceeded its time budget of 1 s of CPU time"
+    )
+    assert outcomes[2] == WorkerDeath(False, "worker died (exit code 3)")
+    assert outcomes[3] == WorkerDeath(False, "worker died (exit code 1)")
+    # A value that does not pickle ends its worker too.
+    assert outcomes[4] == WorkerDeath(False, "worker died (exit code 1)")
+    # Whatever became of the workers before, the last task runs.
+    assert outcomes[5] == 8
+
+
+def _thread_pools_of_worker() -> tuple[list[int], str | None]:
+    from threadpoolctl import threadpool_info
+
+    return (
+        [pool["num_threads"] for pool in threadpool_info()],
+        os.environ.get("OPENBLAS_NUM_THREADS"),
+    )
+
+
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_each_worker_runs_its_blas_on_its_share_of_the_cores(
+    reuse_workers: bool,
+) -> None:
+    # The pools loaded before the fork are limited (found once, in the
+    # parent); a pool a check loads later starts at the size the environment
+    # gives it.
+    seen: list[tuple[list[int], str | None]] = []
+    run_in_workers(
+        [(_thread_pools_of_worker, 30.0)] * 2,
+        workers=2,
+        on_done=lambda index, value, seconds: seen.append(value),
+        reuse_workers=reuse_workers,
+    )
+    share = max(1, (os.cpu_count() or 1) // 2)
+    assert len(seen) == 2
+    for counts, variable in seen:
+        assert counts
+        assert all(count == share for count in counts), counts
+        assert variable == str(share)
+
+
+def _outcomes(tasks, **options) -> dict[int, object]:
+    outcomes: dict[int, object] = {}
+    run_in_workers(
+        tasks,
+        on_done=lambda index, value, seconds: outcomes.__setitem__(index, value),
+        **options,
+    )
+    return outcomes
+
+
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_reused_workers_run_task_after_task_in_one_process(
+    reuse_workers: bool,
+) -> None:
+    outcomes = _outcomes([(os.getpid, 5.0)] * 3, workers=1, reuse_workers=reuse_workers)
+    pids = set(outcomes.values())
+    assert os.getpid() not in pids
+    assert len(pids) == (1 if reuse_workers else 3)
+
+
+def _burn(seconds: float) -> float:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        sum(range(1000))
+    return seconds
+
+
+def test_each_task_of_a_reused_worker_gets_its_own_cpu_budget() -> None:
+    # Three tasks of 0.75 s CPU, each within its 1 s budget, in one process:
+    # a limit counted from the worker's start (2 s, the first budget rounded
+    # up) would kill the third.
+    outcomes = _outcomes(
+        [(lambda: _burn(0.75), 1.0)] * 3, workers=1, reuse_workers=True
+    )
+    assert outcomes == {0: 0.75, 1: 0.75, 2: 0.75}
+
+
+def _disturb_global_state() -> None:
+    import random
+    import warnings
+
+    import mpmath
+    import numpy as np
+    import sympy.core.random as sympy_random
+    from sympy.core.parameters import global_parameters
+
+    mpmath.mp.dps = 60
+    np.seterr(all="raise")
+    np.set_printoptions(precision=2)
+    np.random.seed(1)  # noqa: NPY002
+    random.seed(1)
+    warnings.simplefilter("error")
+    global_parameters.evaluate = False
+    sympy_random.seed(5)
+    os.environ["IMPLICIT_BIAS_TEST_VARIABLE"] = "set"
+    os.chdir("/")
+
+
+def _global_state() -> tuple:
+    import random
+    import warnings
+
+    import mpmath
+    import numpy as np
+    import sympy.core.random as sympy_random
+    from sympy.core.parameters import global_parameters
+
+    return (
+        mpmath.mp.dps,
+        np.geterr()["over"],
+        np.get_printoptions()["precision"],
+        float(np.random.random()),  # noqa: NPY002
+        random.random(),
+        len(warnings.filters),
+        global_parameters.evaluate,
+        os.environ.get("IMPLICIT_BIAS_TEST_VARIABLE"),
+        os.getcwd(),
+        sympy_random.rng.random(),
+    )
+
+
+def test_a_reused_worker_undoes_what_a_task_changed_of_the_process() -> None:
+    # What a fresh worker sees, and what the task after a disturbing one sees
+    # in a reused worker, must be the same.
+    fresh = _outcomes([(_global_state, 5.0)], workers=1)[0]
+    after = _outcomes(
+        [(_disturb_global_state, 5.0), (_global_state, 5.0)],
+        workers=1,
+        reuse_workers=True,
+    )[1]
+    # Python's random is reseeded in every forked child: not comparable to a
+    # fresh worker's draw, but not the draw after the task's seed either.
+    import random
+
+    assert after[:4] + after[5:] == fresh[:4] + fresh[5:]
+    assert after[4] != random.Random(1).random()
+    assert fresh[0] != 60
+    assert fresh[7] is None
+
+
+_WARMED: list[str] = []
+
+
+def test_tasks_that_need_no_warm_up_run_beside_it(tmp_path) -> None:
+    # The warm-up waits for a file that only a task needing no warm-up
+    # writes: it ends only if that task runs while it is under way.
+    signal_file = tmp_path / "started"
+
+    def warm_up() -> None:
+        deadline = time.monotonic() + 60
+        while not signal_file.exists():
+            if time.monotonic() > deadline:
+                raise AssertionError("no task ran beside the warm-up")
+            time.sleep(0.01)
+        _WARMED.append("warm")
+
+    def write_signal() -> list[str]:
+        signal_file.write_text("started")
+        return list(_WARMED)
+
+    _WARMED.clear()
+    outcomes = _outcomes(
+        [(lambda: list(_WARMED), 30.0), (write_signal, 30.0)],
+        workers=2,
+        reuse_workers=True,
+        warm_up=warm_up,
+        needs_warm_up=[True, False],
+    )
+    # The task that needs it sees the warm-up; the one run beside it, not.
+    assert outcomes == {0: ["warm"], 1: []}
+    _WARMED.clear()
+
+
+@pytest.mark.parametrize(("reuse_workers", "workers"), [(False, 2), (True, 1)])
+def test_a_warm_up_runs_first_without_a_worker_to_spare(
+    reuse_workers: bool, workers: int
+) -> None:
+    _WARMED.clear()
+    outcomes = _outcomes(
+        [(lambda: list(_WARMED), 30.0)] * 2,
+        workers=workers,
+        reuse_workers=reuse_workers,
+        warm_up=lambda: _WARMED.append("warm"),
+        needs_warm_up=[False, True],
+    )
+    assert outcomes == {0: ["warm"], 1: ["warm"]}
+    _WARMED.clear()
+
+
+def test_a_warm_up_that_raises_stops_the_run() -> None:
+    def broken() -> None:
+        raise RuntimeError("warm-up broke")
+
+    with pytest.raises(RuntimeError, match="warm-up broke"):
+        _outcomes(
+            [(lambda: 1, 30.0)] * 3,
+            workers=2,
+            reuse_workers=True,
+            warm_up=broken,
+            needs_warm_up=[True, False, True],
+        )
+
+
+def test_needs_warm_up_gives_one_flag_per_task() -> None:
+    with pytest.raises(InvalidArgumentError, match="needs_warm_up"):
+        _outcomes([(lambda: 1, 5.0)] * 2, needs_warm_up=[True])
+
+
+def _exit_soon() -> str:
+    import threading
+
+    # The worker dies after its value was read, before the next task is sent.
+    threading.Timer(0.2, os._exit, (0,)).start()
+    return "zero"
+
+
+def test_a_worker_that_dies_idle_loses_no_task() -> None:
+    outcomes: dict[int, object] = {}
+
+    def done(index: int, value: object, seconds: float) -> None:
+        outcomes[index] = value
+        if index == 0:
+            time.sleep(1.0)
+
+    run_in_workers(
+        [(_exit_soon, 5.0), (lambda: "one", 5.0)],
+        workers=1,
+        on_done=done,
+        reuse_workers=True,
+    )
+    assert outcomes == {0: "zero", 1: "one"}
+
+
+def test_workers_that_keep_dying_give_each_task_one_death(monkeypatch) -> None:
+    import implicit_bias.claims.workers as workers
+
+    monkeypatch.setattr(workers, "_serve_tasks", lambda *args: os._exit(5))
+    outcomes = _outcomes([(lambda: 1, 5.0)] * 2, workers=2, reuse_workers=True)
+    assert set(outcomes) == {0, 1}
+    # Each task is refused by three workers (none said it started), then
+    # reported lost with them: no task is blamed for a death it did not cause.
+    assert outcomes == dict.fromkeys(
+        (0, 1),
+        WorkerDeath(
+            False,
+            "3 workers died before the task reached them (the last with exit code 5)",
+        ),
+    )
+
+
+def test_a_task_is_not_blamed_for_a_worker_that_died_before_it_started(
+    monkeypatch, tmp_path
+) -> None:
+    import implicit_bias.claims.workers as workers
+
+    serve = workers._serve_tasks
+    first = tmp_path / "first-worker"
+
+    def die_once(tasks, connection, threads, parent) -> None:
+        if not first.exists():
+            first.write_text("died")
+            connection.recv()
+            os._exit(5)
+        serve(tasks, connection, threads, parent)
+
+    monkeypatch.setattr(workers, "_serve_tasks", die_once)
+    outcomes = _outcomes([(lambda: "ran", 5.0)], workers=1, reuse_workers=True)
+    assert outcomes == {0: "ran"}
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True])
+def test_workers_must_be_a_positive_count(workers) -> None:
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        _outcomes([(lambda: 1, 5.0)], workers=workers)
