@@ -169,7 +169,10 @@ def _verify_profile(arguments: argparse.Namespace) -> Profile:
 
 def _plan(arguments: argparse.Namespace, claims: Sequence[Claim]) -> int:
     profile = _verify_profile(arguments)
-    cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
+    cache = VerdictCache(
+        arguments.cache_dir or VerdictCache.default_directory(),
+        key_file=arguments.cache_key_file,
+    )
     last_seconds: dict[str, float] = {}
     if not arguments.no_cache:
         for claim in claims_for_profile(claims, profile):
@@ -231,7 +234,10 @@ def _verify(arguments: argparse.Namespace) -> int:
     if arguments.plan:
         return _plan(arguments, claims)
     claims = claims_for_profile(claims, profile)
-    cache = VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
+    cache = VerdictCache(
+        arguments.cache_dir or VerdictCache.default_directory(),
+        key_file=arguments.cache_key_file,
+    )
 
     def progress(result: Result, done: int, total: int, cached: bool) -> None:
         if not cached:
@@ -259,7 +265,7 @@ def _verify(arguments: argparse.Namespace) -> int:
         prepare=warm_up,
         needs_prepare=default_registry().has_warm_up,
     )
-    for problem in dict.fromkeys(cache.errors):
+    for problem in [*dict.fromkeys(cache.errors), *cache.refusals()]:
         print(f"implicit-bias: cache: {problem}", file=sys.stderr)
     print(
         f"{len(results)} claims: {from_cache} from the cache, "
@@ -515,13 +521,24 @@ def _add_cache_options(parser: argparse.ArgumentParser) -> None:
         help="where verdicts are cached, by a digest of the code each claim runs "
         "(default: $IMPLICIT_BIAS_CACHE_DIR, else .implicit-bias-cache)",
     )
+    parser.add_argument(
+        "--cache-key-file",
+        metavar="FILE",
+        help="the secret key that signs cached verdicts, created if absent; "
+        "share it among the writers of a shared cache, with no one else "
+        "(default: $IMPLICIT_BIAS_CACHE_KEY_FILE, else "
+        "~/.config/implicit-bias/cache-key)",
+    )
 
 
 def _cache(arguments: argparse.Namespace) -> VerdictCache | None:
     """The verdict cache the options name, or None with ``--no-cache``."""
     if arguments.no_cache:
         return None
-    return VerdictCache(arguments.cache_dir or VerdictCache.default_directory())
+    return VerdictCache(
+        arguments.cache_dir or VerdictCache.default_directory(),
+        key_file=arguments.cache_key_file,
+    )
 
 
 def _add_selection_options(parser: argparse.ArgumentParser, source_help: str) -> None:

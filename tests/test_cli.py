@@ -496,3 +496,61 @@ def test_isolate_is_refused_with_a_cluster(capsys: pytest.CaptureFixture[str]) -
     command = ["verify", "--isolate", "--executor", "dask", "--scheduler", "tcp://x:1"]
     assert cli.main(command) == 2
     assert "--isolate" in capsys.readouterr().err
+
+
+_SLIP_NOTE = """
+import sympy as sp
+from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+x = sp.Symbol("x", positive=True)
+SOURCE = Source(
+    "slip-note",
+    "A note with a slip",
+    claims=(
+        Claim("slip-note", "1", "slip", Kind.IDENTITY, "log x^2 = 3 log x",
+              relation_check(lambda: sp.Eq(sp.log(x**2), 3 * sp.log(x))),
+              Status.HOLDS, quote="log x^2 = 3 log x"),
+    ),
+)
+"""
+
+
+def test_verify_refuses_a_forged_cache_entry_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IMPLICIT_BIAS_CACHE_KEY_FILE", str(tmp_path / "own-key"))
+    note = tmp_path / "slip.py"
+    note.write_text(_SLIP_NOTE, encoding="utf-8")
+    cache = tmp_path / "cache"
+    command = ["verify", "--file", str(note), "--cache-dir", str(cache), "--json"]
+    assert cli.main(command) == 1
+    capsys.readouterr()
+    (entry,) = (p for p in cache.glob("*.json") if p.name != "parsed-modules.json")
+    forged = json.loads(entry.read_text(encoding="utf-8"))
+    forged.update(status="holds", counterexample=None)
+    entry.write_text(json.dumps(forged), encoding="utf-8")
+    assert cli.main(command) == 1
+    printed = capsys.readouterr()
+    assert "1 claims: 0 from the cache, 1 run" in printed.err
+    assert "implicit-bias: cache: 1 cache file refused as tampered" in printed.err
+    assert [r["status"] for r in json.loads(printed.out)] == ["fails"]
+
+
+def test_verify_signs_with_the_key_file_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IMPLICIT_BIAS_CACHE_KEY_FILE", str(tmp_path / "own-key"))
+    note = tmp_path / "slip.py"
+    note.write_text(_SLIP_NOTE, encoding="utf-8")
+    command = ["verify", "--file", str(note), "--cache-dir", str(tmp_path / "cache")]
+    shared = ["--cache-key-file", str(tmp_path / "shared-key")]
+    assert cli.main([*command, *shared]) == 1
+    capsys.readouterr()
+    assert cli.main([*command, *shared]) == 1
+    assert "1 claims: 1 from the cache, 0 run" in capsys.readouterr().err
+    # The per-user key wrote neither the entry nor the record of parsed
+    # modules: another writer's, run again.
+    assert cli.main(command) == 1
+    printed = capsys.readouterr().err
+    assert "1 claims: 0 from the cache, 1 run" in printed
+    assert "implicit-bias: cache: 2 cache files refused as foreign" in printed

@@ -13,6 +13,22 @@ claim expects exactly that (a known overrun, deterministic since budgets
 are CPU time); an unexpected overrun may depend on the machine and is run
 again. An unreadable entry is a miss.
 
+Whoever can write the directory must not be able to make a claim pass, so
+every file it holds (the entries, and the record of parsed modules whose
+digests enter the keys) carries an HMAC-SHA256 of its canonical JSON under
+a secret key kept outside the directory: per user by default
+(:meth:`VerdictCache.default_key_file`, created private on first use), or a
+key file shared by the writers of a shared cache. A file is read without
+following a symlink, and an entry's ``key`` field must be its file name's.
+An entry that fails these checks is a miss and is counted as *tampered*; one
+that names another key as its writer is *foreign* (a miss too: a forger can
+name any writer, so foreign is not proof of innocence); one without a
+signature is stale, from a version that did not sign, and a plain miss.
+
+Only the files are protected: whoever can read the key can sign anything,
+and results that reach this process by other ways (a Dask cluster's pickles)
+are trusted as they come.
+
 Examples:
   >>> import sympy as sp, tempfile
   >>> from implicit_bias.claims.checks import relation_check
@@ -22,20 +38,38 @@ Examples:
   ...               relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
   ...               Status.HOLDS)
   >>> directory = tempfile.TemporaryDirectory()
-  >>> results, cached = run_claims_cached([claim], VerdictCache(directory.name))
+  >>> def cache():
+  ...     return VerdictCache(f"{directory.name}/verdicts",
+  ...                         key_file=f"{directory.name}/cache-key")
+  >>> results, cached = run_claims_cached([claim], cache())
   >>> cached, str(results[0].verdict.status)
   (0, 'holds')
-  >>> results, cached = run_claims_cached([claim], VerdictCache(directory.name))
+  >>> results, cached = run_claims_cached([claim], cache())
   >>> cached, str(results[0].verdict.status)
   (1, 'holds')
+
+  An entry edited to say otherwise is refused, and the claim runs again:
+
+  >>> import json, pathlib
+  >>> entry = pathlib.Path(f"{directory.name}/verdicts/{cache().key(claim)}.json")
+  >>> forged = json.loads(entry.read_text()) | {"detail": "edited"}
+  >>> _ = entry.write_text(json.dumps(forged))
+  >>> results, cached = run_claims_cached([claim], checked := cache())
+  >>> cached, checked.refusals()[0].startswith("1 cache file refused as tampered")
+  (0, True)
   >>> directory.cleanup()
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import hmac
 import json
 import os
+import secrets
+import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -53,6 +87,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
+from implicit_bias.errors import InvalidArgumentError
 
 #: The kinds of claim by the seconds their checks usually take, longest
 #: first (the means over the quick profile's 272 claims: simulation 0.50 s,
@@ -68,6 +103,7 @@ _USUAL_COST_ORDER = (
 
 __all__ = [
     "CACHE_DIR_VARIABLE",
+    "CACHE_KEY_VARIABLE",
     "DEFAULT_CACHE_DIR",
     "FORMAT_VERSION",
     "VerdictCache",
@@ -81,6 +117,14 @@ DEFAULT_CACHE_DIR = ".implicit-bias-cache"
 #: The environment variable naming the cache directory.
 CACHE_DIR_VARIABLE = "IMPLICIT_BIAS_CACHE_DIR"
 
+#: The environment variable naming the file of the key that signs entries
+#: (see :meth:`VerdictCache.default_key_file`).
+CACHE_KEY_VARIABLE = "IMPLICIT_BIAS_CACHE_KEY_FILE"
+
+#: Bytes of a new key, and the fewest a key file must hold: the length of the
+#: HMAC-SHA256 digest (RFC 2104, Section 3: shorter keys weaken it).
+_KEY_BYTES = 32
+
 
 #: Verdicts that are never stored: they depend on the machine or are bugs.
 def _storable(claim: Claim, verdict: Verdict) -> bool:
@@ -93,6 +137,83 @@ def _storable(claim: Claim, verdict: Verdict) -> bool:
 #: not used in the last run it keeps.
 _PARSED = "parsed-modules.json"
 _PARSED_KEPT = 1000
+
+
+def _canonical(content: dict[str, Any]) -> bytes:
+    """The bytes signed for ``content``: one spelling of each JSON value, so
+    that a file re-indented or with its fields reordered is still the same."""
+    return json.dumps(content, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _signature(secret: bytes, content: dict[str, Any]) -> str:
+    return hmac.new(secret, _canonical(content), hashlib.sha256).hexdigest()
+
+
+def _writer_id(secret: bytes) -> str:
+    """A short public name of the key, so that entries of another key are
+    told apart from forged ones; a digest, which does not reveal the key."""
+    return hashlib.sha256(b"implicit-bias cache writer\0" + secret).hexdigest()[:16]
+
+
+class _NotRegularFileError(OSError):
+    """A symlink, directory, FIFO or device where the cache keeps a file: not
+    something the cache wrote (it writes by renaming a regular file)."""
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file itself.
+
+    Raises:
+      FileNotFoundError: there is nothing at ``path``.
+      _NotRegularFileError: ``path`` is not a regular file.
+    """
+    try:
+        # O_NONBLOCK: opening a planted FIFO must not wait for a writer.
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        # ELOOP is how O_NOFOLLOW refuses a symlink.
+        raise _NotRegularFileError(f"{path}: not a regular file ({error})") from error
+    # Checked before wrapping the handle: a stream refuses a directory with
+    # an error of its own.
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise _NotRegularFileError(f"{path}: not a regular file")
+    with os.fdopen(handle, "rb") as stream:
+        return stream.read()
+
+
+def _load_key(key_file: Path) -> bytes:
+    """The key in ``key_file``, which is created, private, if absent.
+
+    A new key is written to a private temporary file and linked into place,
+    so that two processes starting at once agree on one key and neither
+    reads a half-written file.
+    """
+    if not key_file.exists():
+        key_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=key_file.parent, prefix=".tmp-key-")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as stream:
+                stream.write(secrets.token_hex(_KEY_BYTES) + "\n")
+            # Fails if another process made it first: then theirs is used.
+            with contextlib.suppress(FileExistsError):
+                os.link(temporary, key_file)
+        finally:
+            os.unlink(temporary)
+    text = key_file.read_text(encoding="ascii", errors="replace").strip()
+    try:
+        secret = bytes.fromhex(text)
+    except ValueError:
+        secret = b""
+    if len(secret) < _KEY_BYTES:
+        raise InvalidArgumentError(
+            f"key_file={str(key_file)!r} holds no key: it must hold at least "
+            f"{_KEY_BYTES} bytes in hexadecimal (e.g. `python -c 'import secrets; "
+            f"print(secrets.token_hex({_KEY_BYTES}))'`), or be absent to be created"
+        )
+    return secret
 
 
 def _entry(result: Result, key: str) -> dict[str, Any]:
@@ -111,28 +232,144 @@ def _entry(result: Result, key: str) -> dict[str, Any]:
 
 
 class VerdictCache:
-    """Verdicts stored by the key of their claim, one JSON file each.
+    """Verdicts stored by the key of their claim, one signed JSON file each.
 
     Args:
       directory: where the entries are kept; created on the first store. It
         gets a ``.gitignore`` so that it is never committed.
+      key_file: the file of the secret key that signs and checks entries
+        (default: :meth:`default_key_file`); created, readable by its owner
+        only, if absent. Outside ``directory``: whoever can read it can forge
+        entries. The writers of a shared cache share one key file.
 
     Attributes:
       directory: the directory.
+      key_file: the key's file.
       errors: what went wrong keying or storing (a claim that cannot be keyed
-        is run every time; a store that fails is reported, not fatal).
+        is run every time; a store that fails is reported, not fatal; with no
+        key to be had, nothing is read or stored).
+      tampered: the names of the files refused as not what this cache's key
+        wrote (a bad signature, a ``key`` field not the file's name, a symlink
+        or other non-regular file): each is a miss.
+      foreign: the names of the files refused as written under another key:
+        each is a miss.
+
+    Raises:
+      InvalidArgumentError: ``key_file`` is inside ``directory``, or holds no
+        key.
     """
 
-    def __init__(self, directory: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        key_file: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.directory = Path(directory)
+        self.key_file = self.default_key_file() if key_file is None else Path(key_file)
+        if self.key_file.resolve().is_relative_to(self.directory.resolve()):
+            raise InvalidArgumentError(
+                f"key_file={str(self.key_file)!r} is inside the cache directory "
+                f"{str(self.directory)!r}: the key must be kept where only those "
+                "trusted to write verdicts can read it"
+            )
         self.errors: list[str] = []
+        self.tampered: set[str] = set()
+        self.foreign: set[str] = set()
+        self._secret: bytes | None = None
+        try:
+            self._secret = _load_key(self.key_file)
+        except OSError as error:
+            self.errors.append(
+                f"no key to sign entries with ({error}): verdicts are neither "
+                "read from the cache nor stored"
+            )
         self._claim_keys = ClaimKeys()
         self._claim_keys.parsed = self._read_parsed()
         self._keys: dict[int, tuple[Claim, str | None]] = {}
 
-    def _read_parsed(self) -> dict[str, dict[str, Any]]:
+    @classmethod
+    def default_key_file(cls) -> Path:
+        """``$IMPLICIT_BIAS_CACHE_KEY_FILE`` if set, else ``cache-key`` in the
+        user's configuration directory (``$XDG_CONFIG_HOME/implicit-bias``, by
+        default ``~/.config/implicit-bias``): per user, and outside any cache
+        directory."""
+        named = os.environ.get(CACHE_KEY_VARIABLE)
+        if named:
+            return Path(named)
+        config = os.environ.get("XDG_CONFIG_HOME")
+        # The XDG Base Directory specification ignores a relative path.
+        base = (
+            Path(config)
+            if config and os.path.isabs(config)
+            else Path.home() / ".config"
+        )
+        return base / "implicit-bias" / "cache-key"
+
+    def refusals(self) -> list[str]:
+        """One line for each kind of file refused so far (:attr:`tampered`,
+        :attr:`foreign`), for the user to read."""
+        reasons = {
+            "tampered": (
+                self.tampered,
+                "its signature, name or file type is not what this cache's key wrote",
+            ),
+            "foreign": (
+                self.foreign,
+                "written under another key: a cache shared without sharing its "
+                "key file?",
+            ),
+        }
+        return [
+            f"{len(names)} cache file{'' if len(names) == 1 else 's'} refused "
+            f"as {kind} ({why}); run again"
+            for kind, (names, why) in reasons.items()
+            if names
+        ]
+
+    def _read_signed(self, name: str) -> dict[str, Any] | None:
+        """The content of the file ``name``, if this cache's key signed it.
+
+        None if it is absent, unreadable, unsigned (stale), foreign or
+        tampered; the last two are remembered in :attr:`foreign` and
+        :attr:`tampered`.
+        """
+        if self._secret is None:
+            return None
         try:
-            stored = json.loads((self.directory / _PARSED).read_text(encoding="utf-8"))
+            content = json.loads(_read_regular_file(self.directory / name))
+        except _NotRegularFileError:
+            self.tampered.add(name)
+            return None
+        except OSError:
+            return None
+        except (ValueError, RecursionError):
+            # Written whole by a rename, so never half-written by us; a
+            # planted file nested deeply enough exhausts the parser's stack.
+            self.tampered.add(name)
+            return None
+        if not isinstance(content, dict):
+            self.tampered.add(name)
+            return None
+        if "mac" not in content and "writer" not in content:
+            return None
+        signature = content.pop("mac", None)
+        writer = content.get("writer")
+        if isinstance(writer, str) and writer != _writer_id(self._secret):
+            self.foreign.add(name)
+            return None
+        if not isinstance(signature, str) or not hmac.compare_digest(
+            signature.encode(), _signature(self._secret, content).encode()
+        ):
+            self.tampered.add(name)
+            return None
+        return content
+
+    def _read_parsed(self) -> dict[str, dict[str, Any]]:
+        stored = self._read_signed(_PARSED)
+        if stored is None:
+            return {}
+        try:
             if stored["format"] != FORMAT_VERSION:
                 return {}
             return {
@@ -142,7 +379,7 @@ class VerdictCache:
                 and isinstance(entry.get("imports"), list)
                 and isinstance(entry.get("callees"), list)
             }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (KeyError, TypeError, AttributeError):
             return {}
 
     def save_parsed(self) -> None:
@@ -159,24 +396,40 @@ class VerdictCache:
         )
 
     def _write(self, name: str, content: dict[str, Any]) -> bool:
-        """Write ``content`` as JSON to ``name`` in the directory, atomically."""
+        """Write ``content``, signed, as JSON to ``name`` in the directory,
+        atomically and without following any symlink planted there."""
+        if self._secret is None:
+            return False
+        signed = {**content, "writer": _writer_id(self._secret)}
+        signed["mac"] = _signature(self._secret, signed)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            ignore = self.directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text(
-                    "# Written by implicit-bias verify: a cache of verdicts.\n*\n",
-                    encoding="utf-8",
+            try:
+                # O_EXCL also refuses a symlink, dangling or not, which would
+                # otherwise be followed to create a file outside the cache.
+                ignore = os.open(
+                    self.directory / ".gitignore",
+                    os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                    0o644,
                 )
+            except FileExistsError:
+                pass
+            else:
+                with os.fdopen(ignore, "w", encoding="utf-8") as stream:
+                    stream.write(
+                        "# Written by implicit-bias verify: a cache of verdicts.\n*\n"
+                    )
             handle, temporary = tempfile.mkstemp(
                 dir=self.directory, prefix=".tmp-", suffix=".json"
             )
             try:
-                with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                    json.dump(content, stream, indent=1)
                 # mkstemp makes the file private; entries are as shareable as
-                # the directory they are in.
-                os.chmod(temporary, 0o644)
+                # the directory they are in. By handle: the name could have
+                # been replaced by a symlink since.
+                os.fchmod(handle, 0o644)
+                with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                    json.dump(signed, stream, indent=1)
+                # A rename replaces a symlink at the name, never its target.
                 os.replace(temporary, self.directory / name)
             except BaseException:
                 os.unlink(temporary)
@@ -257,17 +510,18 @@ class VerdictCache:
         return seconds if seconds >= 0 else None
 
     def _stored_entry(self, claim: Claim) -> dict[str, Any] | None:
-        """The entry under the claim's current key; None if absent or unreadable."""
+        """The entry under the claim's current key, if this cache's key signed
+        it there; None if absent, unreadable or refused."""
         key = self._key_or_none(claim)
         if key is None:
             return None
-        try:
-            entry = json.loads(
-                (self.directory / f"{key}.json").read_text(encoding="utf-8")
-            )
-        except (OSError, ValueError):
+        name = f"{key}.json"
+        entry = self._read_signed(name)
+        if entry is not None and entry.get("key") != key:
+            # Signed, but for another key's name: copied here.
+            self.tampered.add(name)
             return None
-        return entry if isinstance(entry, dict) else None
+        return entry
 
     def put(self, result: Result) -> bool:
         """Store ``result`` under its claim's key; whether it was stored.

@@ -1,5 +1,5 @@
 """The verdict cache: keys follow exactly the code a claim runs; hits, misses,
-what is never stored, and ``verify`` run twice."""
+what is never stored, ``verify`` run twice, and entries that cannot be forged."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import importlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import textwrap
@@ -35,6 +36,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
+from implicit_bias.errors import InvalidArgumentError
 
 #: A user's theory module: ``f`` reads the constant, ``g`` does not, ``h`` is
 #: called when the claims module is imported.
@@ -110,6 +112,19 @@ OTHER = textwrap.dedent(
 )
 
 _MODULES = ("theory_ct", "helpers_ct")
+
+#: The environment variable naming the key file (a literal: the tests of
+#: forgery must run, and fail, against a cache that does not know it).
+KEY_VARIABLE = "IMPLICIT_BIAS_CACHE_KEY_FILE"
+
+
+@pytest.fixture(autouse=True)
+def _private_key(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sign entries with a key of the test's own, never the user's."""
+    key_file = tmp_path_factory.mktemp("cache-key") / "cache-key"
+    monkeypatch.setenv(KEY_VARIABLE, str(key_file))
 
 
 @pytest.fixture
@@ -539,14 +554,19 @@ def test_budget_and_crash_verdicts_are_not_stored(
 
 
 @pytest.mark.parametrize(
-    "content",
+    ("content", "refused"),
     [
-        "{not json",
-        "[]",
-        json.dumps({"format": 1, "claim": "cache-other:1:one", "status": "maybe"}),
+        ("{not json", True),
+        ("[]", True),
+        ("[" * 100_000, True),
+        # Unsigned, as by a version that did not sign: stale, not refused.
+        (
+            json.dumps({"format": 1, "claim": "cache-other:1:one", "status": "maybe"}),
+            False,
+        ),
     ],
 )
-def test_a_corrupt_entry_is_a_miss(project: Path, content: str) -> None:
+def test_a_corrupt_entry_is_a_miss(project: Path, content: str, refused: bool) -> None:
     claim = _claims(project)[0]
     cache = VerdictCache(project / "cache")
     verdict = Verdict.holds("shown", Basis.PROOF)
@@ -554,7 +574,9 @@ def test_a_corrupt_entry_is_a_miss(project: Path, content: str) -> None:
     entry = project / "cache" / f"{cache.key(claim)}.json"
     assert cache.get(claim) is not None
     entry.write_text(content, encoding="utf-8")
-    assert cache.get(claim) is None
+    reader = VerdictCache(project / "cache")
+    assert reader.get(claim) is None
+    assert reader.tampered == ({entry.name} if refused else set())
 
 
 def test_an_entry_of_another_claim_is_a_miss(project: Path) -> None:
@@ -595,3 +617,254 @@ def test_the_cache_directory_comes_from_the_environment(
     assert f"(cache: {directory})" in capsys.readouterr().err
     assert len(list(directory.glob("*.json"))) == 3  # two verdicts, parsed modules
     assert (directory / ".gitignore").read_text(encoding="utf-8").endswith("*\n")
+
+
+#: A claim that fails where it is expected to hold (a slip in a note).
+SLIP = textwrap.dedent(
+    """
+    import sympy as sp
+    from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+    x = sp.Symbol("x", positive=True)
+    SOURCE = Source(
+        "cache-slip",
+        "A note with a slip",
+        claims=(
+            Claim("cache-slip", "1", "slip", Kind.IDENTITY, "log x^2 = 3 log x",
+                  relation_check(lambda: sp.Eq(sp.log(x**2), 3 * sp.log(x))),
+                  Status.HOLDS),
+        ),
+    )
+    """
+)
+
+
+def _entry_file(cache: VerdictCache, claim: Claim) -> Path:
+    return cache.directory / f"{cache.key(claim)}.json"
+
+
+def _rewrite(path: Path, **fields: object) -> None:
+    """Edit fields of a stored entry as anyone with write access can."""
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    entry.update(fields)
+    path.write_text(json.dumps(entry, indent=1), encoding="utf-8")
+
+
+def test_a_failing_claims_entry_edited_to_holds_is_run_again(project: Path) -> None:
+    (project / "slip_ct.py").write_text(SLIP, encoding="utf-8")
+    (claim,) = discover(files=[project / "slip_ct.py"], entry_points=False).claims()
+    directory = project / "cache"
+    (first,), _ = run_claims_cached([claim], VerdictCache(directory), workers=1)
+    assert first.verdict.status == Status.FAILS
+    entry = _entry_file(VerdictCache(directory), claim)
+    _rewrite(entry, status="holds", detail="forged", counterexample=None)
+    cache = VerdictCache(directory)
+    (again,), cached = run_claims_cached([claim], cache, workers=1)
+    assert cached == 0
+    assert again.verdict.status == Status.FAILS
+    assert cache.tampered == {entry.name}
+    assert cache.foreign == set()
+    assert cache.refusals() == [
+        "1 cache file refused as tampered (its signature, name or file type is "
+        "not what this cache's key wrote); run again"
+    ]
+
+
+@pytest.mark.parametrize("planted", ["symlink", "directory", "fifo"])
+def test_an_entry_that_is_not_a_regular_file_is_refused(
+    project: Path, planted: str
+) -> None:
+    claim = _claims(project)[0]
+    cache = VerdictCache(project / "cache")
+    assert cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    entry = _entry_file(cache, claim)
+    if planted == "symlink":
+        # A genuine entry, kept outside the cache where its writer may change
+        # it at will after the cache has been checked.
+        elsewhere = project / "elsewhere.json"
+        entry.rename(elsewhere)
+        entry.symlink_to(elsewhere)
+    elif planted == "directory":
+        entry.unlink()
+        entry.mkdir()
+    else:
+        # Would block a plain read for ever.
+        entry.unlink()
+        os.mkfifo(entry)
+    reader = VerdictCache(project / "cache")
+    assert reader.get(claim) is None
+    assert reader.last_seconds(claim) is None
+    assert reader.tampered == {entry.name}
+
+
+def test_an_entry_copied_to_another_keys_file_name_is_refused(project: Path) -> None:
+    claim = _claims(project)[0]
+    # The same claim under another key, as after an edit of its code.
+    edited = dataclasses.replace(claim, budget_seconds=61.0)
+    cache = VerdictCache(project / "cache")
+    assert cache.key(edited) != cache.key(claim)
+    assert cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    copy = _entry_file(cache, edited)
+    shutil.copyfile(_entry_file(cache, claim), copy)
+    reader = VerdictCache(project / "cache")
+    assert reader.get(edited) is None
+    assert reader.tampered == {copy.name}
+    assert reader.get(claim) is not None
+
+
+def test_an_entry_written_under_another_key_is_a_foreign_miss(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claim = _claims(project)[0]
+    directory = project / "cache"
+    monkeypatch.setenv(KEY_VARIABLE, str(project / "keys" / "theirs"))
+    assert VerdictCache(directory).put(
+        Result(claim, Verdict.holds("theirs", Basis.PROOF), 0.5)
+    )
+    monkeypatch.setenv(KEY_VARIABLE, str(project / "keys" / "mine"))
+    reader = VerdictCache(directory)
+    assert reader.get(claim) is None
+    assert reader.foreign == {_entry_file(reader, claim).name}
+    assert reader.tampered == set()
+    assert reader.refusals() == [
+        "1 cache file refused as foreign (written under another key: a cache "
+        "shared without sharing its key file?); run again"
+    ]
+    # Run again, the verdict is stored under this key and read back.
+    assert reader.put(Result(claim, Verdict.holds("mine", Basis.PROOF), 0.5))
+    hit = VerdictCache(directory).get(claim)
+    assert hit is not None
+    assert hit.verdict.detail == "mine"
+
+
+def test_an_unsigned_entry_of_an_older_version_is_a_plain_miss(project: Path) -> None:
+    claim = _claims(project)[0]
+    cache = VerdictCache(project / "cache")
+    assert cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    entry = _entry_file(cache, claim)
+    unsigned = json.loads(entry.read_text(encoding="utf-8"))
+    del unsigned["mac"], unsigned["writer"]
+    entry.write_text(json.dumps(unsigned), encoding="utf-8")
+    reader = VerdictCache(project / "cache")
+    assert reader.get(claim) is None
+    # Stale, as after an upgrade: not reported as an attack.
+    assert reader.tampered == reader.foreign == set()
+    assert reader.refusals() == []
+
+
+def test_a_tampered_record_of_parsed_modules_does_not_steer_keys(
+    project: Path,
+) -> None:
+    claims = _claims(project)
+    directory = project / "cache"
+    run_claims_cached(claims, VerdictCache(directory), workers=1)
+    parsed = directory / "parsed-modules.json"
+    stored = json.loads(parsed.read_text(encoding="utf-8"))
+    assert stored["modules"]
+    # A module's digest stands for its code in every key: a forged one could
+    # give edited code the key of a verdict stored before the edit.
+    for module in stored["modules"].values():
+        module["digest"] = "0" * 64
+    parsed.write_text(json.dumps(stored), encoding="utf-8")
+    cache = VerdictCache(directory)
+    _, cached = run_claims_cached(claims, cache, workers=1)
+    assert cached == 2
+    assert cache.tampered == {parsed.name}
+    # Parsed again and stored signed.
+    assert VerdictCache(directory).tampered == set()
+
+
+def test_a_dangling_gitignore_symlink_is_not_written_through(project: Path) -> None:
+    directory = project / "cache"
+    directory.mkdir()
+    outside = project / "outside"
+    outside.mkdir()
+    (directory / ".gitignore").symlink_to(outside / "planted")
+    claim = _claims(project)[0]
+    cache = VerdictCache(directory)
+    assert cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    assert list(outside.iterdir()) == []
+    assert cache.get(claim) is not None
+    assert (directory / ".gitignore").is_symlink()
+
+
+@pytest.mark.parametrize(
+    ("variables", "expected"),
+    [
+        ({"XDG_CONFIG_HOME": "config"}, "config/implicit-bias/cache-key"),
+        ({"HOME": "home"}, "home/.config/implicit-bias/cache-key"),
+        ({KEY_VARIABLE: "keys/shared"}, "keys/shared"),
+    ],
+)
+def test_the_key_file_is_created_private_outside_the_cache(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    variables: dict[str, str],
+    expected: str,
+) -> None:
+    for name in (KEY_VARIABLE, "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, str(project / value))
+    key_file = project / expected
+    assert VerdictCache.default_key_file() == key_file
+    claim = _claims(project)[0]
+    cache = VerdictCache(project / "cache")
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    secret = key_file.read_text(encoding="utf-8")
+    assert cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    # Entries are as shareable as their directory; the key is not in it.
+    entry = _entry_file(cache, claim)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o644
+    assert all(
+        secret.strip() not in path.read_text(encoding="utf-8")
+        for path in cache.directory.iterdir()
+    )
+    assert VerdictCache(project / "cache").get(claim) is not None
+    assert key_file.read_text(encoding="utf-8") == secret
+
+
+def test_a_shared_key_file_given_explicitly_serves_two_caches(project: Path) -> None:
+    claim = _claims(project)[0]
+    shared = project / "cluster" / "cache-key"
+    writer = VerdictCache(project / "cache", key_file=shared)
+    assert writer.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    reader = VerdictCache(project / "cache", key_file=shared)
+    hit = reader.get(claim)
+    assert hit is not None
+    assert hit.verdict.detail == "shown"
+    # Under the per-user key the same entry is another writer's.
+    assert VerdictCache(project / "cache").get(claim) is None
+
+
+@pytest.mark.parametrize("inside", ["cache-key", "keys/cache-key", "."])
+def test_a_key_file_inside_the_cache_directory_is_refused(
+    project: Path, inside: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"key_file=.* is inside"):
+        VerdictCache(project / "cache", key_file=project / "cache" / inside)
+
+
+@pytest.mark.parametrize("content", ["", "not hexadecimal\n", "ab" * 31 + "\n"])
+def test_a_key_file_that_holds_no_key_is_refused(project: Path, content: str) -> None:
+    key_file = project / "cache-key"
+    key_file.write_text(content, encoding="utf-8")
+    with pytest.raises(InvalidArgumentError, match=r"key_file=.*32 bytes"):
+        VerdictCache(project / "cache", key_file=key_file)
+
+
+def test_with_no_key_to_be_had_nothing_is_read_or_stored(project: Path) -> None:
+    claim = _claims(project)[0]
+    VerdictCache(project / "cache").put(
+        Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5)
+    )
+    blocked = project / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    cache = VerdictCache(project / "cache", key_file=blocked / "cache-key")
+    assert cache.get(claim) is None
+    assert not cache.put(Result(claim, Verdict.holds("shown", Basis.PROOF), 0.5))
+    assert len(cache.errors) == 1
+    assert cache.errors[0].startswith("no key to sign entries with")
+    assert cache.errors[0].endswith(
+        "verdicts are neither read from the cache nor stored"
+    )
