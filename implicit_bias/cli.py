@@ -12,13 +12,17 @@ run by its own ``_<name>`` function (``set_defaults(handler=...)``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.metadata
 import json
 import os
 import shutil
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from implicit_bias.claims.cache import VerdictCache, run_claims_cached
@@ -34,6 +38,7 @@ from implicit_bias.claims.profiles import (
     plan,
 )
 from implicit_bias.claims.discovery import (
+    LoadInterrupted,
     Registry,
     default_registry,
     extended_registry,
@@ -70,9 +75,15 @@ __all__ = ["main"]
 def _registry(arguments: argparse.Namespace) -> Registry:
     """The installed sources plus those of ``--file`` and ``--module``; every
     source that failed to load is reported on stderr."""
-    registry = extended_registry(
-        getattr(arguments, "file", None) or (), getattr(arguments, "module", None) or ()
-    )
+    try:
+        registry = extended_registry(
+            getattr(arguments, "file", None) or (),
+            getattr(arguments, "module", None) or (),
+        )
+    except LoadInterrupted as interrupt:
+        # Say which file Ctrl-C stopped; the interrupt itself is main's to report.
+        print(f"implicit-bias: {interrupt}", file=sys.stderr)
+        raise
     for error in registry.errors:
         print(f"implicit-bias: source not loaded: {error}", file=sys.stderr)
     return registry
@@ -255,16 +266,19 @@ def _verify(arguments: argparse.Namespace) -> int:
         for problem in default_registry().warm_up(chosen):
             print(f"implicit-bias: {problem}", file=sys.stderr)
 
-    results, from_cache = run_claims_cached(
-        claims,
-        cache,
-        workers=None if executor is not None else arguments.workers,
-        on_result=progress,
-        read=not arguments.no_cache,
-        executor=executor,
-        prepare=warm_up,
-        needs_prepare=default_registry().has_warm_up,
-    )
+    # Standard output is for the table or the JSON records: what a warm-up
+    # prints goes to stderr, as what a check prints in a worker does.
+    with contextlib.redirect_stdout(sys.stderr):
+        results, from_cache = run_claims_cached(
+            claims,
+            cache,
+            workers=None if executor is not None else arguments.workers,
+            on_result=progress,
+            read=not arguments.no_cache,
+            executor=executor,
+            prepare=warm_up,
+            needs_prepare=default_registry().has_warm_up,
+        )
     for problem in [*dict.fromkeys(cache.errors), *cache.refusals()]:
         print(f"implicit-bias: cache: {problem}", file=sys.stderr)
     print(
@@ -795,16 +809,52 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    arguments = _parser().parse_args(argv)
-    arguments.argv = list(sys.argv[1:] if argv is None else argv)[1:]
+class _Terminated(BaseException):
+    """SIGTERM arrived: raised in the main thread, so that the runner stops
+    its workers on the way out as it does for Ctrl-C."""
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Turn SIGTERM into :class:`_Terminated` while a command runs (main
+    thread only; the workers take SIGTERM's default action again)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(number: int, frame: FrameType | None) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        with using_registry(_registry(arguments)):
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status.
+
+    SIGINT (Ctrl-C) and SIGTERM stop the command and its workers with one
+    line on stderr and the shell's status for the signal (130 or 143); the
+    verdicts ``verify`` finished before are in its cache.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    arguments = _parser().parse_args(words)
+    arguments.argv = words[1:]
+    command = words[0] if words else ""
+    try:
+        with _sigterm_raises(), using_registry(_registry(arguments)):
             return int(arguments.handler(arguments))
     except (ValueError, OSError) as error:
         print(f"implicit-bias: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"implicit-bias {command}: interrupted by SIGINT", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except _Terminated:
+        print(f"implicit-bias {command}: stopped by SIGTERM", file=sys.stderr)
+        return 128 + signal.SIGTERM
 
 
 if __name__ == "__main__":

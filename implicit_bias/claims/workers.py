@@ -768,6 +768,9 @@ def _become_worker(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(OSError):
         os.dup2(2, 1)
+    # The stream object too: it may write elsewhere than descriptor 1 (a
+    # capturing test runner's, a notebook's).
+    sys.stdout = sys.stderr
     if sys.platform.startswith("linux"):
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 

@@ -3,13 +3,33 @@ or a hostile check leaves behind."""
 
 from __future__ import annotations
 
+import functools
 import os
+import subprocess
+import sys
 import time
 
 import pytest
 
-from implicit_bias.claims.workers import WorkerDeath, run_in_workers
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reason,
+    Status,
+    Verdict,
+    run_claims,
+)
+from implicit_bias.claims.workers import (
+    MEMORY_SHARE,
+    WorkerDeath,
+    memory_budget,
+    memory_limit,
+    run_forked,
+    run_in_workers,
+)
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.validation.sweep_store import process_alive
 
 
 @pytest.mark.parametrize("reuse_workers", [False, True])
@@ -315,3 +335,178 @@ def test_a_task_is_not_blamed_for_a_worker_that_died_before_it_started(
 def test_workers_must_be_a_positive_count(workers) -> None:
     with pytest.raises(InvalidArgumentError, match="workers"):
         _outcomes([(lambda: 1, 5.0)], workers=workers)
+
+
+def _gone(pids: list[int], *, patience: float = 60.0) -> bool:
+    """Whether every process of ``pids`` ends within ``patience`` seconds.
+
+    Polls: the kernel delivers a parent-death signal, and init reaps, on its
+    own time, later on a busy machine.
+    """
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        if not any(process_alive(pid) for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _fork_and_return_in_both(record: str) -> str:
+    # Both the worker and its copy return from the task; the worker last, so
+    # that a copy that sends its value sends it first.
+    if os.fork() == 0:
+        with open(record, "w", encoding="ascii") as stream:
+            stream.write(str(os.getpid()))
+        return "the copy's"
+    time.sleep(0.5)
+    return "the worker's"
+
+
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_a_forked_copy_of_a_worker_exits_after_its_task(
+    tmp_path, reuse_workers: bool
+) -> None:
+    record = tmp_path / "copy"
+    outcomes = _outcomes(
+        [(lambda: _fork_and_return_in_both(str(record)), 10.0), (lambda: 2, 10.0)],
+        workers=1,
+        reuse_workers=reuse_workers,
+    )
+    assert outcomes == {0: "the worker's", 1: 2}
+    assert _gone([int(record.read_text())])
+
+
+def test_a_forked_copy_of_a_run_forked_child_sends_nothing(tmp_path) -> None:
+    record = tmp_path / "copy"
+    value, _ = run_forked(lambda: _fork_and_return_in_both(str(record)), 10.0)
+    assert value == "the worker's"
+    assert _gone([int(record.read_text())])
+
+
+def _leave_a_sleeper(record: str) -> str:
+    process = subprocess.Popen(["sleep", "600"])
+    with open(record, "w", encoding="ascii") as stream:
+        stream.write(str(process.pid))
+    return "left one"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_the_processes_a_task_leaves_end_with_it(tmp_path, reuse_workers) -> None:
+    record = tmp_path / "sleeper"
+    outcomes = _outcomes(
+        [(lambda: _leave_a_sleeper(str(record)), 10.0)],
+        workers=1,
+        reuse_workers=reuse_workers,
+    )
+    assert outcomes == {0: "left one"}
+    assert _gone([int(record.read_text())])
+
+
+def _print_everywhere() -> str:
+    print("printed by a task")
+    os.write(1, b"written to fd 1 by a task\n")
+    return "done"
+
+
+@pytest.mark.parametrize("reuse_workers", [False, True])
+def test_what_a_task_prints_goes_to_stderr(capfd, reuse_workers) -> None:
+    outcomes = _outcomes([(_print_everywhere, 10.0)], reuse_workers=reuse_workers)
+    assert outcomes == {0: "done"}
+    captured = capfd.readouterr()
+    assert "by a task" not in captured.out
+    assert "printed by a task" in captured.err
+    assert "written to fd 1 by a task" in captured.err
+
+
+def _hog(limit_bytes: int) -> str:
+    """Allocate 64 MiB blocks up to ``limit_bytes`` (bounded, so a missing
+    memory budget cannot take the machine)."""
+    import numpy as np
+
+    blocks = []
+    while sum(block.nbytes for block in blocks) < limit_bytes:
+        blocks.append(np.ones(2**23))
+    return "took it all"
+
+
+def _hog_claim(budget_bytes: int | None, hog_bytes: int, label: str) -> Claim:
+    def check() -> Verdict:
+        return Verdict.holds(_hog(hog_bytes), Basis.NUMERICAL)
+
+    return Claim(
+        "test-source",
+        "1",
+        label,
+        Kind.NUMERIC,
+        "a statement",
+        check,
+        Status.HOLDS,
+        budget_bytes=budget_bytes,
+    )
+
+
+_KEPT: list[object] = []
+
+
+def _keep(nbytes: int) -> Verdict:
+    import numpy as np
+
+    # What a check caches stays in a reused worker for the claims after it.
+    _KEPT.append(np.ones(nbytes // 8))
+    return Verdict.holds("kept", Basis.NUMERICAL)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_a_claim_past_its_memory_budget_is_inconclusive_and_the_run_goes_on() -> None:
+    mib = 2**20
+    keeper = Claim(
+        "test-source",
+        "1",
+        "keeper",
+        Kind.NUMERIC,
+        "a statement",
+        functools.partial(_keep, 400 * mib),
+        Status.HOLDS,
+        budget_bytes=1024 * mib,
+    )
+    results = run_claims(
+        [
+            _hog_claim(256 * mib, 2048 * mib, "hog"),
+            keeper,
+            # Within its budget although its worker holds what the keeper
+            # left: the budget counts the claim's own growth.
+            _hog_claim(300 * mib, 128 * mib, "after"),
+        ],
+        workers=1,
+    )
+    hog, kept, after = (r.verdict for r in results)
+    assert hog.status == Status.INCONCLUSIVE
+    assert hog.reason == Reason.BUDGET
+    assert "memory budget of 256 MiB" in hog.detail
+    assert kept.status == Status.HOLDS
+    assert after.status == Status.HOLDS
+
+
+def test_the_default_memory_budget_shares_the_machine() -> None:
+    one = memory_budget(1)
+    if one is None:
+        pytest.skip("this machine does not tell its memory")
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert one == int(MEMORY_SHARE * total)
+    assert memory_budget(4) == one // 4
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, True, None])
+def test_memory_budget_needs_a_positive_worker_count(workers) -> None:
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        memory_budget(workers)
+
+
+@pytest.mark.parametrize("budget", [0, -1, 1.5, True, "1 GiB"])
+def test_memory_limit_needs_a_positive_byte_count(budget) -> None:
+    with (
+        pytest.raises(InvalidArgumentError, match="budget_bytes"),
+        memory_limit(budget),
+    ):
+        pass
