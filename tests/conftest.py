@@ -37,7 +37,12 @@ def _private_verdict_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Keep ``implicit-bias verify`` in tests from reading or writing the
-    working directory's verdict cache (a stale entry would hide a change)."""
+    working directory's verdict cache (a stale entry would hide a change), or
+    the user's key that signs cache entries."""
     monkeypatch.setenv(
         "IMPLICIT_BIAS_CACHE_DIR", str(tmp_path_factory.mktemp("verdict-cache"))
+    )
+    monkeypatch.setenv(
+        "IMPLICIT_BIAS_CACHE_KEY_FILE",
+        str(tmp_path_factory.mktemp("cache-key") / "cache-key"),
     )
