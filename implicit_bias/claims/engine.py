@@ -44,10 +44,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import sympy as sp
 
+from implicit_bias.claims.worker_limits import memory_limit
 from implicit_bias.claims.workers import (
     WALL_BACKSTOP_FACTOR,
     WorkerDeath,
-    memory_limit,
     run_forked,
     run_in_workers,
 )
@@ -281,7 +281,7 @@ class Claim:
       budget_bytes: memory the check may add to its worker (bytes), past
         which an allocation fails and the claim is ``inconclusive``, reason
         budget; None for the run's default, a share of the machine's memory
-        (:func:`~implicit_bias.claims.workers.memory_limit`). A claim that
+        (:func:`~implicit_bias.claims.worker_limits.memory_limit`). A claim that
         needs more than the default asks for it here.
       quote: the source's words or equation this claim encodes, verbatim and
         short ("" only for an ``extension`` beyond anything the source says).

@@ -20,14 +20,12 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
-from implicit_bias.claims.workers import (
+from implicit_bias.claims.worker_limits import (
     MEMORY_SHARE,
-    WorkerDeath,
     memory_budget,
     memory_limit,
-    run_forked,
-    run_in_workers,
 )
+from implicit_bias.claims.workers import WorkerDeath, run_forked, run_in_workers
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.validation.sweep_store import process_alive
 
