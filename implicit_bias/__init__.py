@@ -10,6 +10,8 @@ The package is layered (imports only point down):
 * :mod:`implicit_bias.latex` and :mod:`implicit_bias.cli` on top.
 """
 
+import importlib.metadata
+
 from implicit_bias.errors import (
     ConvergenceError,
     ImplicitBiasError,
@@ -23,4 +25,8 @@ __all__ = [
     "__version__",
 ]
 
-__version__ = "0.1.0"
+try:
+    # One version number: pyproject.toml's, as installed.
+    __version__ = importlib.metadata.version("implicit-bias")
+except importlib.metadata.PackageNotFoundError:  # run from a source tree
+    __version__ = "0+unknown"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.metadata
 import json
 import os
 import shutil
@@ -44,6 +43,7 @@ from implicit_bias.claims.discovery import (
     extended_registry,
     using_registry,
 )
+from implicit_bias import __version__
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.scaffold import scaffold
 from implicit_bias.latex import (
@@ -780,19 +780,14 @@ def _add_new(commands: Any, source_help: str) -> None:
     new.set_defaults(handler=_new)
 
 
-def _version() -> str:
-    try:
-        return importlib.metadata.version("implicit-bias")
-    except importlib.metadata.PackageNotFoundError:
-        return "(not installed)"
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="implicit-bias",
         description="Verify the claims of implicit-bias theory papers.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     source_help = "only this source id (`implicit-bias list --sources`); repeatable"
     for add in (

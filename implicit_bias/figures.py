@@ -158,10 +158,33 @@ def _sign_map(figure: Figure, finetune: bool) -> None:
     values = _transferability(finetune)
     # Zero transferability (fine-tuning, gamma > 1) is its own colour.
     sign = np.where(np.abs(values) <= 1e-12, 0.0, np.sign(values))
+    import matplotlib
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     axis = figure.add_subplot()
-    axis.pcolormesh(gamma, theta, sign, cmap="bwr_r", vmin=-1, vmax=1, shading="auto")
-    if not finetune:
+    colours = matplotlib.colormaps["bwr_r"]
+    axis.pcolormesh(gamma, theta, sign, cmap=colours, vmin=-1, vmax=1, shading="auto")
+    # The key the paper's caption gives: red negative, blue positive transfer
+    # (and, for fine-tuning, white where the transferability is zero).
+    handles: list[Any] = [
+        Patch(color=colours(0.0), label=r"negative transfer, $\mathcal{T} < 0$"),
+        Patch(color=colours(1.0), label=r"positive transfer, $\mathcal{T} > 0$"),
+    ]
+    if finetune:
+        handles.append(
+            Patch(
+                facecolor=colours(0.5),
+                edgecolor="k",
+                label=r"no transfer, $\mathcal{T} = 0$ ($\gamma \geq 1$)",
+            )
+        )
+    else:
         _linear_boundaries(axis)
+        handles.append(
+            Line2D([], [], color="lightblue", linewidth=2, label="boundary, eq. (13)")
+        )
+    axis.legend(handles=handles, fontsize="small", loc="lower right")
     axis.set_xlim(gamma.min(), gamma.max())
     _angle_axis(axis)
 

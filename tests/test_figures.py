@@ -60,3 +60,39 @@ def test_missing_matplotlib_names_the_extra(
     with pytest.raises(MissingExtraError, match=r"implicit-bias\[plot\]"):
         draw_figure("ptft-relu-penalty:1a", tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "keys"),
+    [
+        (
+            "features-are-fate:1b",
+            ["negative transfer", "positive transfer", "boundary"],
+        ),
+        (
+            "features-are-fate:3b",
+            ["negative transfer", "positive transfer", "no transfer"],
+        ),
+    ],
+)
+def test_a_sign_map_has_the_key_of_the_papers_caption(
+    name: str, keys: list[str]
+) -> None:
+    # Fig. 1(b)'s caption: "Red regions indicate negative transfer T < 0, blue
+    # region indicates positive transfer T > 0"; light blue lines the boundary.
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+
+    figure = Figure()
+    FIGURES[name].draw(figure)
+    (axis,) = figure.axes
+    legend = axis.get_legend()
+    assert legend is not None, f"{name} has no legend"
+    texts = [text.get_text() for text in legend.get_texts()]
+    assert [text.split(",")[0] for text in texts] == keys
+    red, blue = (
+        to_rgba(handle.get_facecolor()) for handle in legend.legend_handles[:2]
+    )
+    assert red[0] > 0.9 > red[2]
+    assert blue[2] > 0.9 > blue[0]

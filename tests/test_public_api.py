@@ -124,3 +124,16 @@ def test_no_module_reads_the_private_names_of_another_package() -> None:
                     f"{bound[node.value.id]}.{node.attr}"
                 )
     assert not offences, "\n".join(offences)
+
+
+def test_the_package_has_one_version_number() -> None:
+    import importlib.metadata
+    import tomllib
+    from pathlib import Path
+
+    import implicit_bias
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    assert implicit_bias.__version__ == declared["version"]
+    assert implicit_bias.__version__ == importlib.metadata.version("implicit-bias")
