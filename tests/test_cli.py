@@ -554,3 +554,71 @@ def test_verify_signs_with_the_key_file_it_is_given(
     printed = capsys.readouterr().err
     assert "1 claims: 0 from the cache, 1 run" in printed
     assert "implicit-bias: cache: 2 cache files refused as foreign" in printed
+
+
+# Loading user files: what cannot be loaded is reported in one line per
+# problem, with exit status 2, never a traceback, a silent exit or a hang.
+
+
+@pytest.mark.parametrize(
+    ("top_level", "message"),
+    [
+        (
+            _USER_NOTE + "SOURCES = 42\n",
+            "SOURCES is int 42; SOURCES must be a Source, a non-empty sequence "
+            "of Sources, or a callable returning either",
+        ),
+        ("import sys\nsys.exit(3)\n", "called sys.exit(3) while being imported"),
+        (
+            "import time\ntime.sleep(10**6)\n",
+            "still being imported after the wall-clock limit of 0.5 s "
+            "(import_timeout, $IMPLICIT_BIAS_IMPORT_TIMEOUT); does its top level "
+            "wait or loop forever?",
+        ),
+    ],
+)
+def test_a_file_that_cannot_be_loaded_is_reported_with_status_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    top_level: str,
+    message: str,
+) -> None:
+    monkeypatch.setenv("IMPLICIT_BIAS_IMPORT_TIMEOUT", "0.5")
+    note = tmp_path / "note.py"
+    note.write_text(top_level, encoding="utf-8")
+    assert cli.main(["list", "--file", str(note)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"implicit-bias: source not loaded: file {note}: {message}",
+        f"implicit-bias: error: --file {note}: no source registered "
+        "(see the errors above)",
+    ]
+
+
+def test_a_bad_import_timeout_in_the_environment_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("IMPLICIT_BIAS_IMPORT_TIMEOUT", "soon")
+    note = tmp_path / "note.py"
+    note.write_text(_USER_NOTE, encoding="utf-8")
+    assert cli.main(["list", "--file", str(note)]) == 2
+    assert capsys.readouterr().err == (
+        "implicit-bias: error: $IMPLICIT_BIAS_IMPORT_TIMEOUT='soon' is not a number "
+        "of seconds > 0 ('inf' for no limit)\n"
+    )
+
+
+def test_ctrl_c_while_a_file_loads_names_the_file_and_exits_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "note.py"
+    note.write_text("raise KeyboardInterrupt\n", encoding="utf-8")
+    assert cli.main(["list", "--file", str(note)]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "Traceback" not in captured.err
+    assert captured.err.splitlines()[0] == (
+        f"implicit-bias: file {note}: interrupted while being imported"
+    )

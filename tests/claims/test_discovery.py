@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import signal
 import sys
 import textwrap
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from implicit_bias.claims.discovery import (
     ENTRY_POINT_GROUP,
+    IMPORT_TIMEOUT_VARIABLE,
+    LoadInterrupted,
+    Registry,
     SourceNotFoundError,
     default_registry,
     discover,
+    load_file,
 )
+from implicit_bias.errors import InvalidArgumentError
 
 NOTE = textwrap.dedent(
     """
@@ -193,9 +202,7 @@ def test_warm_up_calls_each_source_with_its_claims_to_run(tmp_path: Path) -> Non
     ]
     errors = registry.warm_up(chosen)
     calls = {
-        source_id: sys.modules[
-            registry.source(source_id).warm_up.__module__  # type: ignore[union-attr]
-        ].CALLS
+        source_id: sys.modules[registry.source(source_id).warm_up.__module__].CALLS
         for source_id in ("warmed-a", "warmed-b", "raise-c")
     }
     assert calls == {
@@ -206,3 +213,346 @@ def test_warm_up_calls_each_source_with_its_claims_to_run(tmp_path: Path) -> Non
     # A warm-up that raises is reported by source, not fatal.
     assert len(errors) == 1
     assert errors[0].startswith("raise-c: warm-up raised RuntimeError")
+
+
+_MUST_BE = "must be a Source, a non-empty sequence of Sources, or a callable"
+
+
+@pytest.mark.parametrize(
+    ("sources", "message"),
+    [
+        ("42", "SOURCES is int 42"),
+        ("'listed'", "SOURCES is str 'listed'"),
+        ("[]", "SOURCES is empty"),
+        ("[SOURCE, 42]", "SOURCES[1] is int 42"),
+        ("lambda: None", "SOURCES() is NoneType None"),
+    ],
+)
+def test_sources_that_are_not_sources_are_a_load_error_naming_the_file(
+    tmp_path: Path, sources: str, message: str
+) -> None:
+    note = _note(tmp_path, "listed", "listed-note")
+    note.write_text(
+        note.read_text(encoding="utf-8") + f"SOURCES = {sources}\n", encoding="utf-8"
+    )
+    good = _note(tmp_path, "good", "good-note")
+    registry = discover(files=[note, good], entry_points=False)
+    assert list(registry.sources) == ["good-note"]
+    [error] = registry.errors
+    assert error.origin == f"file {note}"
+    assert error.message.startswith(f"{message}; SOURCES {_MUST_BE}")
+
+
+def test_sources_that_raise_are_a_load_error(tmp_path: Path) -> None:
+    note = tmp_path / "raising.py"
+    note.write_text(
+        "def SOURCES():\n    raise RuntimeError('not yet')\n", encoding="utf-8"
+    )
+    registry = discover(files=[note], entry_points=False)
+    assert [str(error) for error in registry.errors] == [
+        f"file {note}: RuntimeError: not yet"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "shown"),
+    [
+        ("sys.exit(3)", "sys.exit(3)"),
+        ("sys.exit()", "sys.exit()"),
+        ("sys.exit('bye')", "sys.exit('bye')"),
+    ],
+)
+def test_a_file_that_calls_sys_exit_is_a_load_error(
+    tmp_path: Path, call: str, shown: str
+) -> None:
+    quitter = tmp_path / "quitter.py"
+    quitter.write_text(f"import sys\n{call}\n", encoding="utf-8")
+    good = _note(tmp_path, "good", "good-note")
+    registry = discover(files=[quitter, good], entry_points=False)
+    assert list(registry.sources) == ["good-note"]
+    assert [str(error) for error in registry.errors] == [
+        f"file {quitter}: called {shown} while being imported"
+    ]
+    assert not [name for name in sys.modules if "_user_quitter_" in name]
+
+
+@pytest.mark.parametrize(
+    "top_level",
+    [
+        "import time\ntime.sleep(10**6)\n",
+        "while True:\n    pass\n",
+        # A top level that swallows exceptions does not swallow the limit.
+        "import time\nwhile True:\n    try:\n        time.sleep(10)\n"
+        "    except Exception:\n        pass\n",
+    ],
+)
+def test_a_top_level_that_never_returns_meets_the_wall_clock_limit(
+    tmp_path: Path, top_level: str
+) -> None:
+    stuck = tmp_path / "stuck.py"
+    stuck.write_text(top_level, encoding="utf-8")
+    good = _note(tmp_path, "good", "good-note")
+    registry = discover(files=[stuck, good], entry_points=False, import_timeout=0.5)
+    assert list(registry.sources) == ["good-note"]
+    assert [str(error) for error in registry.errors] == [
+        f"file {stuck}: still being imported after the wall-clock limit of 0.5 s "
+        f"(import_timeout, ${IMPORT_TIMEOUT_VARIABLE}); does its top level wait "
+        "or loop forever?"
+    ]
+
+
+def test_the_wall_clock_limit_is_read_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stuck = tmp_path / "stuck.py"
+    stuck.write_text("import time\ntime.sleep(10**6)\n", encoding="utf-8")
+    monkeypatch.setenv(IMPORT_TIMEOUT_VARIABLE, "0.5")
+    registry = discover(files=[stuck], entry_points=False)
+    [error] = registry.errors
+    assert "after the wall-clock limit of 0.5 s" in error.message
+
+
+@pytest.mark.parametrize("value", [0, -1.0, float("nan"), True, "60"])
+def test_a_bad_import_timeout_is_refused(tmp_path: Path, value: object) -> None:
+    note = _note(tmp_path, "note", "my-note")
+    with pytest.raises(InvalidArgumentError, match=r"^import_timeout=.* seconds > 0"):
+        discover(
+            files=[note],
+            entry_points=False,
+            import_timeout=value,  # type: ignore[arg-type]
+        )
+
+
+@pytest.mark.parametrize("value", ["0", "soon", "-5", "nan"])
+def test_a_bad_import_timeout_in_the_environment_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    note = _note(tmp_path, "note", "my-note")
+    monkeypatch.setenv(IMPORT_TIMEOUT_VARIABLE, value)
+    with pytest.raises(
+        InvalidArgumentError,
+        match=rf"^\${IMPORT_TIMEOUT_VARIABLE}={value!r} .* seconds > 0",
+    ):
+        discover(files=[note], entry_points=False)
+
+
+def test_the_wall_clock_limit_restores_the_alarm_it_borrowed(tmp_path: Path) -> None:
+    # A program with its own SIGALRM handler and timer keeps both.
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
+    handler = signal.getsignal(signal.SIGALRM)
+    try:
+        registry = discover(
+            files=[_note(tmp_path, "note", "my-note")],
+            entry_points=False,
+            import_timeout=5,
+        )
+        assert list(registry.sources) == ["my-note"]
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        signal.setitimer(signal.ITIMER_REAL, 100)
+        registry = discover(
+            files=[_note(tmp_path, "other", "other-note")],
+            entry_points=False,
+            import_timeout=5,
+        )
+        assert list(registry.sources) == ["other-note"]
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert 90 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert fired == []
+
+
+def test_a_file_loads_outside_the_main_thread_without_a_limit(tmp_path: Path) -> None:
+    # Signals reach the main thread only; elsewhere the import is not limited.
+    quitter = tmp_path / "quitter.py"
+    quitter.write_text("import sys\nsys.exit(3)\n", encoding="utf-8")
+    files = [quitter, _note(tmp_path, "threaded", "threaded-note")]
+    registries: list[Registry] = []
+    thread = threading.Thread(
+        target=lambda: registries.append(
+            discover(files=files, entry_points=False, import_timeout=5)
+        )
+    )
+    thread.start()
+    thread.join()
+    [registry] = registries
+    assert list(registry.sources) == ["threaded-note"]
+    assert [str(error) for error in registry.errors] == [
+        f"file {quitter}: called sys.exit(3) while being imported"
+    ]
+
+
+def test_ctrl_c_while_a_file_loads_stops_the_loading_and_names_the_file(
+    tmp_path: Path,
+) -> None:
+    interrupted = tmp_path / "interrupted.py"
+    interrupted.write_text("raise KeyboardInterrupt\n", encoding="utf-8")
+    registry = Registry()
+    with pytest.raises(LoadInterrupted) as caught:
+        load_file(registry, interrupted)
+    # Still an interrupt: `except Exception` in a caller does not swallow it.
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert str(caught.value) == f"file {interrupted}: interrupted while being imported"
+    assert registry.sources == {}
+    assert not [name for name in sys.modules if "_user_interrupted_" in name]
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A directory on ``sys.path`` standing for site-packages, holding an
+    installed module ``shadowed_ct``; the modules the tests import are
+    forgotten after."""
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    (site / "shadowed_ct.py").write_text("ORIGIN = 'installed'\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    yield site
+    for name in ("shadowed_ct", "lazy_helpers_ct", "lazy_helpers_ct.verdicts"):
+        sys.modules.pop(name, None)
+
+
+def test_a_module_beside_a_file_shadows_no_installed_module(
+    tmp_path: Path, installed: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "shadowed_ct.py").write_text("ORIGIN = 'beside'\n", encoding="utf-8")
+    note = _note(project, "shadowing", "shadowing-note")
+    note.write_text(
+        "import shadowed_ct\n" + note.read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    path = list(sys.path)
+    registry = discover(files=[note], entry_points=False)
+    assert list(registry.sources) == ["shadowing-note"]
+    assert sys.path == path
+    sys.modules.pop("shadowed_ct")
+    assert importlib.import_module("shadowed_ct").ORIGIN == "installed"
+
+
+def test_the_directory_of_the_file_loaded_last_is_searched_first(
+    tmp_path: Path, installed: Path
+) -> None:
+    # Two projects with a helper of the same name: each file, loaded again,
+    # sees its own (the modules imported are forgotten between loads).
+    notes = []
+    for project in ("first", "second"):
+        (tmp_path / project).mkdir()
+        (tmp_path / project / "ordered_ct.py").write_text(
+            f"ORIGIN = {project!r}\n", encoding="utf-8"
+        )
+        notes.append(_note(tmp_path / project, "note", f"{project}-note"))
+    for note in [*notes, notes[0]]:
+        sys.modules.pop("ordered_ct", None)
+        assert discover(files=[note], entry_points=False).errors == []
+        origin = importlib.import_module("ordered_ct").ORIGIN
+        assert origin == note.parent.name
+    sys.modules.pop("ordered_ct", None)
+
+
+LAZY_NOTE = textwrap.dedent(
+    """
+    from implicit_bias.claims import Claim, Kind, Source, Status
+
+
+    def check():
+        # Imported when the check runs, long after the file was loaded.
+        from lazy_helpers_ct.verdicts import verdict
+
+        return verdict()
+
+
+    SOURCE = Source(
+        "lazy-note",
+        "A note whose check imports a module beside it",
+        claims=(
+            Claim("lazy-note", "1", "lazy", Kind.NUMERIC, "the helper runs", check,
+                  Status.HOLDS, quote="the helper runs"),
+        ),
+    )
+    """
+)
+
+
+def test_a_check_imports_modules_beside_its_file_after_loading(
+    tmp_path: Path, installed: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / "lazy_helpers_ct").mkdir(parents=True)
+    (project / "lazy_helpers_ct" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "lazy_helpers_ct" / "verdicts.py").write_text(
+        "from implicit_bias.claims import Basis, Verdict\n\n\n"
+        "def verdict():\n    return Verdict.holds('the helper ran', Basis.PROOF)\n",
+        encoding="utf-8",
+    )
+    (project / "lazy.py").write_text(LAZY_NOTE, encoding="utf-8")
+    registry = discover(files=[project / "lazy.py"], entry_points=False)
+    assert registry.errors == []
+    assert "lazy_helpers_ct" not in sys.modules
+    verdict = registry.claim("lazy-note:1:lazy").check()
+    assert (verdict.status, verdict.detail) == ("holds", "the helper ran")
+
+
+@pytest.mark.parametrize(
+    ("method", "value", "message"),
+    [
+        ("claim", None, "claim=None is NoneType, not a str"),
+        ("claim", 42, "claim=42 is int, not a str"),
+        ("source", ["n-note"], "source=['n-note'] is list, not a str"),
+        ("claims", 42, "source=42 is int, not a str"),
+        ("derivations", b"n-note", "source=b'n-note' is bytes, not a str"),
+    ],
+)
+def test_an_id_that_is_not_a_str_is_refused(
+    tmp_path: Path, method: str, value: object, message: str
+) -> None:
+    registry = discover(files=[_note(tmp_path, "n", "n-note")], entry_points=False)
+    with pytest.raises(InvalidArgumentError) as caught:
+        getattr(registry, method)(value)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("method", "value", "message"),
+    [
+        (
+            "source",
+            "n-nte",
+            "source='n-nte' is not registered (did you mean 'n-note'?);"
+            " known sources: n-note",
+        ),
+        ("source", "zzz", "source='zzz' is not registered; known sources: n-note"),
+        (
+            "claim",
+            "n-note:1:lg",
+            "claim='n-note:1:lg' is not registered (did you mean"
+            " 'n-note:1:log'?); see `implicit-bias list --source n-note`",
+        ),
+        (
+            "claim",
+            "n-note:9:zzz",
+            "claim='n-note:9:zzz' is not registered; see "
+            "`implicit-bias list --source n-note`",
+        ),
+        (
+            "claim",
+            "n-nte:1:log",
+            "claim='n-nte:1:log' is not registered: no source "
+            "'n-nte' (did you mean 'n-note'?); known sources: n-note",
+        ),
+    ],
+)
+def test_an_unknown_id_suggests_the_near_ones(
+    tmp_path: Path, method: str, value: str, message: str
+) -> None:
+    registry = discover(files=[_note(tmp_path, "n", "n-note")], entry_points=False)
+    with pytest.raises(SourceNotFoundError) as caught:
+        getattr(registry, method)(value)
+    assert str(caught.value) == message
+
+
+def test_add_refuses_what_is_not_a_source() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"^source=42 is int, not a Source"):
+        Registry().add(42, "file note.py")  # type: ignore[arg-type]
