@@ -179,6 +179,27 @@ class Derivation:
         """``[e_0, e_1, ..., e_n]``: the start and what each step arrives at."""
         return [self.start(), *(step.expression() for step in self.steps)]
 
+    def _repr_html_(self) -> str:
+        """The chain in HTML, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_derivation
+
+        return render_derivation(self, "html")
+
+    def _repr_markdown_(self) -> str:
+        """The chain in Markdown, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_derivation
+
+        return render_derivation(self, "markdown")
+
+    def _repr_latex_(self) -> str:
+        """The chain in LaTeX, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_derivation
+
+        return render_derivation(self, "latex")
+
     def _step_claims(self) -> list[Claim]:
         claims = []
         previous = self.start

@@ -218,6 +218,27 @@ class Verdict:
         """
         return dataclasses.replace(self, detail=detail)
 
+    def _repr_html_(self) -> str:
+        """The verdict in HTML, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_verdict
+
+        return render_verdict(self, "html")
+
+    def _repr_markdown_(self) -> str:
+        """The verdict in Markdown, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_verdict
+
+        return render_verdict(self, "markdown")
+
+    def _repr_latex_(self) -> str:
+        """The verdict in LaTeX, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_verdict
+
+        return render_verdict(self, "latex")
+
 
 def conjunction(parts: Sequence[Verdict], detail: str) -> Verdict:
     """The verdict of "every part holds".
@@ -362,6 +383,27 @@ class Claim:
         """``source:equation:label``, unique across the registry."""
         return f"{self.source}:{self.equation}:{self.label}"
 
+    def _repr_html_(self) -> str:
+        """The claim in HTML, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_claim
+
+        return render_claim(self, "html")
+
+    def _repr_markdown_(self) -> str:
+        """The claim in Markdown, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_claim
+
+        return render_claim(self, "markdown")
+
+    def _repr_latex_(self) -> str:
+        """The claim in LaTeX, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_claim
+
+        return render_claim(self, "latex")
+
 
 @dataclass(frozen=True)
 class Result:
@@ -408,6 +450,27 @@ class Result:
         if self.claim.corrects is not None:
             record["corrects"] = self.claim.corrects
         return record
+
+    def _repr_html_(self) -> str:
+        """The result in HTML, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_result
+
+        return render_result(self, "html")
+
+    def _repr_markdown_(self) -> str:
+        """The result in Markdown, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_result
+
+        return render_result(self, "markdown")
+
+    def _repr_latex_(self) -> str:
+        """The result in LaTeX, for Jupyter (implicit_bias.claims.display)."""
+        # Imported here: display imports this module.
+        from implicit_bias.claims.display import render_result
+
+        return render_result(self, "latex")
 
 
 _REPEAT_SECONDS = 0.05
