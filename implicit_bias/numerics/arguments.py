@@ -57,6 +57,30 @@ def _describe(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _nested_shape(value: object) -> tuple[int, ...] | None:
+    """The shape of nested lists, tuples and arrays, or None if they are ragged.
+
+    Ragged: rows of one level differ in length or in depth
+    (``[[1, 2], [3]]``, ``[1, [2]]``). Anything else counts as a scalar.
+    """
+    if isinstance(value, np.ndarray):
+        return value.shape
+    if not isinstance(value, list | tuple):
+        return ()
+    shapes = {_nested_shape(item) for item in value}
+    if len(shapes) > 1:
+        return None
+    inner = shapes.pop() if shapes else ()
+    return None if inner is None else (len(value), *inner)
+
+
+def _ragged_error(name: str, value: object) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{name}={_describe(value)} is a ragged nested sequence (its rows differ "
+        f"in length): {name} must be a real number or a rectangular array of them"
+    )
+
+
 def _as_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
     # np.asarray(None, float) is NaN and np.asarray(1j, float) drops the
     # imaginary part with only a warning: both would pass as wrong numbers.
@@ -68,17 +92,26 @@ def _as_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
         raise InvalidArgumentError(
             f"{name}={value!r} is a string, not a real number or array of real numbers"
         )
-    if np.iscomplexobj(value):
+    # Converted without a dtype first, so that a complex value shows as one;
+    # the ragged test walks the nesting in Python, so it runs only on failure.
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError, OverflowError) as error:
+        if _nested_shape(value) is None:
+            raise _ragged_error(name, value) from error
+        raise InvalidArgumentError(
+            f"{name}={_describe(value)} is not a real number or array of real numbers"
+        ) from error
+    if np.iscomplexobj(array):
         raise InvalidArgumentError(
             f"{name}={_describe(value)} is complex: {name} must be real"
         )
     try:
-        array = np.asarray(value, dtype=np.float64)
+        return np.asarray(array, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as error:
         raise InvalidArgumentError(
             f"{name}={_describe(value)} is not a real number or array of real numbers"
         ) from error
-    return array
 
 
 def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.float64]]:

@@ -380,6 +380,12 @@ def ridge_transfer_risk_finite(
     Returns:
       The expected risk, broadcast over the arguments (float64).
 
+    Raises:
+      InvalidArgumentError: n not an integer >= 3, lam or sigma negative, theta
+        outside :math:`[0, \pi]`, or a non-finite or non-real argument.
+      OutOfRangeError: the risk is beyond the float64 range (its noise term
+        :math:`\sigma^2 I_1(n, \lambda)`; at lam = 0 from sigma near 1e154 on).
+
     Examples:
       >>> risk = ridge_transfer_risk_finite(12, 0.0, 0.3, 0.2)
       >>> bool(np.isclose(risk, np.sin(0.3)**2 + (np.sin(0.3)**2 + 0.04) / 10))
@@ -389,7 +395,17 @@ def ridge_transfer_risk_finite(
     shifted, plain, second = chi_square_ridge_integrals(n_, lam_)
     cos2 = np.cos(theta_) ** 2
     sin2 = np.sin(theta_) ** 2
-    risk = 1.0 + cos2 * (shifted - 2.0 * second) + (sin2 + sigma_**2) * plain
+    # sigma^2 I_1 as (sigma sqrt(I_1))^2: sigma^2 alone overflows from 1.4e154
+    # where a large lam makes I_1 ~ 1/(n lam^2) small and the product finite.
+    with np.errstate(over="ignore"):
+        noise = (sigma_ * np.sqrt(plain)) ** 2
+    risk = 1.0 + cos2 * (shifted - 2.0 * second) + sin2 * plain + noise
+    if np.isinf(risk).any():
+        raise OutOfRangeError(
+            "sigma^2 I_1(n, lam) is beyond the float64 range for sigma="
+            f"{float(np.broadcast_to(sigma_, risk.shape)[np.isinf(risk)][0])!r}: "
+            "the expected risk is finite but not representable"
+        )
     return np.asarray(risk, dtype=np.float64)
 
 
@@ -424,6 +440,46 @@ def ridge_transfer_risk_finite_mp(
         return +risk
 
 
+def _draw_risks(
+    signal_error: Float64Array,
+    noise_fit: Float64Array,
+    sigma: float,
+    *,
+    gain: float = 1.0,
+) -> Float64Array:
+    r"""``||signal_error + sigma gain noise_fit||^2`` over the last axis, per draw.
+
+    A fit is linear in its labels :math:`y = X\beta_t + \sigma\epsilon`, so
+    its error is the fit of :math:`X\beta_t` minus :math:`\beta_t` plus
+    sigma times the fit of :math:`\epsilon`. Kept apart, because
+    :math:`\sigma\epsilon` overflows for sigma near the float64 maximum
+    (NaN fits followed) where a fit that shrinks its labels is finite.
+    ``gain`` (<= 1) multiplies the noise fit, but is applied to sigma here
+    rather than to the fit: a ridge near the float64 maximum makes it ~1e-309,
+    and a fit scaled by it would lose its digits among subnormal numbers. The
+    sum is scaled by :math:`\max(1, \sigma\,\mathrm{gain})` and its norm by
+    its largest entry, so neither overflows nor underflows: only a risk beyond
+    the float64 range overflows, and that raises.
+
+    Raises:
+      OutOfRangeError: a risk is beyond the float64 range.
+    """
+    noise = sigma * gain
+    scale = max(1.0, noise)
+    with np.errstate(over="ignore", under="ignore"):
+        residual = signal_error / scale + (noise / scale) * noise_fit
+        largest = np.max(np.abs(residual), axis=-1, keepdims=True)
+        unit = np.where(largest > 0.0, largest, 1.0)
+        norms = unit[..., 0] * np.linalg.norm(residual / unit, axis=-1)
+        risks = (scale * norms) ** 2
+    if not np.isfinite(risks).all():
+        raise OutOfRangeError(
+            f"a risk is beyond the float64 range at sigma={sigma!r}: its noise "
+            "term, sigma^2 times the squared fit of the noise, is not representable"
+        )
+    return np.asarray(risks, dtype=np.float64)
+
+
 def _draw_count(draws: int) -> int:
     return check_integer("draws", draws, min_value=1, meaning="the number of draws")
 
@@ -446,6 +502,12 @@ def scratch_risk_samples(
 
     .. math:: \mathcal R = \|X^+(X\beta_t + \epsilon) - \beta_t\|_2^2.
 
+    Raises:
+      InvalidArgumentError: n or d not an integer >= 1, sigma negative or not
+        a finite real number, draws below 1, or seed not an integer >= 0.
+      OutOfRangeError: a risk is beyond the float64 range (sigma near 1e154
+        and above, where :math:`\sigma^2\|X^+\epsilon\|^2` overflows).
+
     Examples:
       >>> risks = scratch_risk_samples(30, 3, 0.0, draws=5, seed=0)
       >>> bool(np.all(risks < 1e-20))  # n > d, no noise: X^+ X = I
@@ -460,9 +522,11 @@ def scratch_risk_samples(
     target = np.zeros(dimension)
     target[0] = 1.0
     x = rng.standard_normal((count, samples, dimension))
-    y = x[..., 0] + noise * rng.standard_normal((count, samples))
-    fit = np.einsum("kdn,kn->kd", np.linalg.pinv(x), y)
-    return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
+    epsilon = rng.standard_normal((count, samples))
+    pseudo_inverse = np.linalg.pinv(x)
+    signal_fit = np.einsum("kdn,kn->kd", pseudo_inverse, x[..., 0])
+    noise_fit = np.einsum("kdn,kn->kd", pseudo_inverse, epsilon)
+    return _draw_risks(signal_fit - target, noise_fit, noise)
 
 
 def ridge_transfer_risk_samples(
@@ -509,17 +573,25 @@ def ridge_transfer_risk_samples(
     readout_direction = rng.standard_normal(dimension)
     readout_direction /= np.linalg.norm(readout_direction)
     x = rng.standard_normal((count, samples, dimension))
-    y = x @ target + noise * rng.standard_normal((count, samples))
+    # The two label parts, X beta_t and eps, fitted side by side (_draw_risks).
+    labels = np.stack([x @ target, rng.standard_normal((count, samples))], axis=-1)
     features = (x @ source)[..., None] * readout_direction
+    shrink = 1.0
     if ridge > 0:
-        gram = np.swapaxes(features, -1, -2) @ features
-        gram += samples * ridge * np.eye(dimension)
-        rhs = np.einsum("knd,kn->kd", features, y)
+        # The system divided by max(1, n lam): n lam overflows for lam near the
+        # float64 maximum (a Python float gives inf), where the readout tends
+        # to Phi^T y / (n lam); the factor 1 / max(1, n lam) = shrink is
+        # applied to the fits below. Unchanged for n lam <= 1.
+        shrink = min(1.0, 1.0 / samples / ridge)
+        gram = shrink * (np.swapaxes(features, -1, -2) @ features)
+        gram += min(1.0, samples * ridge) * np.eye(dimension)
         # For n lam below the rounding of Phi^T Phi the system is singular in
         # float64 though not in exact arithmetic; the pseudo-inverse then gives
         # the lam -> 0 limit, which the exact solution equals to rounding.
-        readout = (np.linalg.pinv(gram, hermitian=True) @ rhs[..., None])[..., 0]
+        readout = np.linalg.pinv(gram, hermitian=True) @ (
+            np.swapaxes(features, -1, -2) @ labels
+        )
     else:
-        readout = np.einsum("kdn,kn->kd", np.linalg.pinv(features), y)
-    fit = (readout @ readout_direction)[:, None] * source
-    return np.asarray(((fit - target) ** 2).sum(axis=-1), dtype=np.float64)
+        readout = np.linalg.pinv(features) @ labels
+    fits = (readout_direction @ readout)[:, None, :] * source[:, None]
+    return _draw_risks(shrink * fits[..., 0] - target, fits[..., 1], noise, gain=shrink)

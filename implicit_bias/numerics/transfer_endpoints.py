@@ -51,6 +51,11 @@ _NEWTON_ITERATIONS = 200
 def _inputs(X: ArrayLike, y: ArrayLike) -> tuple[Float64Array, Float64Array]:
     """Checked X (n, d) or (K, n, d) and y (n,) or (K, n) with one target a row."""
     X_ = as_finite_array("X", X, ndim=(2, 3), shape="(n, d) or (K, n, d)")
+    if X_.size == 0:
+        raise InvalidArgumentError(
+            f"X has shape {X_.shape}: X needs at least one problem, one sample "
+            "and one feature (K, n, d >= 1)"
+        )
     y_ = as_finite_array("y", y, ndim=(1, 2), shape="(n,) or (K, n)")
     if y_.shape[-1] != X_.shape[-2]:
         raise InvalidArgumentError(
@@ -96,24 +101,34 @@ def _pseudo_inverse_apply(X: Float64Array, vector: Float64Array) -> Float64Array
         ) from error
 
 
-def _power_of_two_scaled(X: Float64Array) -> tuple[Float64Array, NDArray[np.int64]]:
-    """X / 2^e per matrix, with 2^(e-1) <= max|X| < 2^e, and e (exact division).
+def _power_of_two_scaled(
+    X: Float64Array, axes: int = 2
+) -> tuple[Float64Array, NDArray[np.int64]]:
+    """X / 2^e per matrix (per vector for ``axes=1``), 2^(e-1) <= max|X| < 2^e.
 
-    The Gram matrix of X ~ 1e155 overflows and that of X ~ 1e-170 underflows
-    to a "singular" matrix; the scaled X has entries of order one, and
+    Returns the scaled X and e; the division is exact. The Gram matrix of
+    X ~ 1e155 overflows and that of X ~ 1e-170 underflows to a "singular"
+    matrix; the scaled X has entries of order one, and
     :math:`X^+ = 2^{-e}(X/2^e)^+` and :math:`P_{row(X)} = P_{row(X/2^e)}`.
     """
-    largest = np.max(np.abs(X), axis=(-2, -1))
+    largest = np.max(np.abs(X), axis=tuple(range(-axes, 0)))
     exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
-    return np.ldexp(X, -exponent[..., None, None]), exponent
+    return np.ldexp(X, -exponent[(..., *([None] * axes))]), exponent
 
 
 def _min_norm(X: Float64Array, y: Float64Array) -> Float64Array:
-    """X^+ y without overflow or underflow of the Gram matrix."""
+    r"""X^+ y without overflow or underflow on the way.
+
+    X and y are both scaled to entries of order one: labels near the float64
+    maximum overflowed :math:`(XX^\top)^{-1}y` (then NaN from inf - inf)
+    where :math:`X^+y` itself is finite.
+    """
     scaled, exponent = _power_of_two_scaled(X)
+    labels, label_exponent = _power_of_two_scaled(y, axes=1)
     with np.errstate(over="ignore", under="ignore"):
         solution = np.ldexp(
-            _pseudo_inverse_apply(scaled, y), -np.asarray(exponent)[..., None]
+            _pseudo_inverse_apply(scaled, labels),
+            np.asarray(label_exponent - exponent)[..., None],
         )
     if not np.isfinite(solution).all():
         raise OutOfRangeError(

@@ -329,7 +329,10 @@ def _descend(
     live = np.arange(count)
     # Tests on the sum of squares S = n L, not on L: loss <= tol ||y||^2 / n
     # is S <= tol ||y||^2, without a division per step.
-    threshold = tol * np.einsum("kno,kno->k", targets, targets)
+    # tol ||y||^2 may overflow for a huge tol: the infinite threshold is what
+    # it stands for, met by every finite loss.
+    with np.errstate(over="ignore"):
+        threshold = tol * np.einsum("kno,kno->k", targets, targets)
     scale = (learning_rate * (2.0 / counts))[:, None, None]
     # The layout of the residual: (K, O, n).
     targets = np.ascontiguousarray(targets.transpose(0, 2, 1))
@@ -352,7 +355,7 @@ def _descend(
                         f"the loss of network {bad} at its initial weights is "
                         f"{float(squares[bad] / counts[bad])!r}, beyond the "
                         "float64 range: rescale X, the targets and the "
-                        "initialization"
+                        "initialization (w1_init, w2_init)"
                     )
                 initial = squares.copy()
                 ceiling = _EXPLOSION * initial
@@ -366,8 +369,9 @@ def _descend(
                     f"gradient descent diverged: the loss of network {live[bad]} "
                     f"grew from {float(initial[bad] / counts[bad]):.3g} to "
                     f"{grown:.3g} by step {step}: learning_rate="
-                    f"{float(learning_rate[bad])!r} is too large. Lower the "
-                    "learning rate: "
+                    f"{float(learning_rate[bad])!r} is too large for the scale "
+                    "of X and of the weights (from w1_init, w2_init). Lower the "
+                    "learning rate or the initialization: "
                     "descent is stable only below 2 / (largest Hessian eigenvalue), "
                     "about 1 / (lambda_max(X^T X / n) * max_d (w1_d^2 + w2_d^2)) "
                     "along the way (the weights grow to about sqrt(|beta_d|))"
@@ -451,12 +455,14 @@ def _counts(
 ) -> Float64Array | None:
     if sample_counts is None:
         return None
+    # Converted first: it refuses ragged and non-numeric values by name, after
+    # which np.asarray cannot fail (and shows whether they were booleans).
+    counts = as_finite_array(name, sample_counts, ndim=(0, 1), shape="() or (K,)")
     if np.asarray(sample_counts).dtype == np.bool_:
         raise InvalidArgumentError(
             f"{name}={sample_counts!r} is boolean, not integer: it counts the rows "
             "of X a network trains on"
         )
-    counts = as_finite_array(name, sample_counts, ndim=(0, 1), shape="() or (K,)")
     bad = counts != np.round(counts)
     if bad.any():
         raise InvalidArgumentError(

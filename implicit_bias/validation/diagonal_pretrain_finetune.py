@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import as_finite_array
 from implicit_bias.numerics.arguments import check_nonnegative
 from implicit_bias.validation.diagonal_networks import (
@@ -163,6 +163,21 @@ def _finetuning_count(networks: int, scale: Float64Array, gamma: Float64Array) -
     return int(count)
 
 
+def _started_from(phase: str, **starts: Float64Array) -> str:
+    """``"<phase> from name=value, ..."``: the caller's names for a phase's start.
+
+    The trainer's errors name its own ``w1_init`` and ``w2_init``, which a
+    caller of PT+FT never passed; this prefix names what they came from.
+    """
+    shown = ", ".join(
+        f"{name}={float(value)!r}"
+        if value.ndim == 0
+        else f"{name}={np.array2string(value, threshold=6)}"
+        for name, value in starts.items()
+    )
+    return f"{phase} from {shown}"
+
+
 def pretrain_finetune_diagonal_networks(
     X_aux: ArrayLike,
     y_aux: ArrayLike,
@@ -277,29 +292,37 @@ def pretrain_finetune_diagonal_networks(
         single_output=True,
         names={"w1_init": "rescale", "w2_init": "gamma"},
     )
-    pretrained = train_diagonal_networks(
-        X_aux,
-        y_aux,
-        alpha[..., None],
-        alpha[..., None],
-        learning_rate=learning_rate,
-        sample_counts=aux_sample_counts,
-        tol=tol,
-        max_steps=max_steps,
-    )
+    try:
+        pretrained = train_diagonal_networks(
+            X_aux,
+            y_aux,
+            alpha[..., None],
+            alpha[..., None],
+            learning_rate=learning_rate,
+            sample_counts=aux_sample_counts,
+            tol=tol,
+            max_steps=max_steps,
+        )
+    except (ConvergenceError, OutOfRangeError) as error:
+        phase = _started_from("pretraining", init_scale=alpha)
+        raise type(error)(f"{phase}: {error}") from error
     w1_init, w2_init = finetuning_initialization(
         pretrained, rescale=rescale, gamma=gamma
     )
-    finetuned = train_diagonal_networks(
-        X,
-        y,
-        w1_init,
-        w2_init,
-        learning_rate=learning_rate,
-        sample_counts=sample_counts,
-        tol=tol,
-        max_steps=max_steps,
-    )
+    try:
+        finetuned = train_diagonal_networks(
+            X,
+            y,
+            w1_init,
+            w2_init,
+            learning_rate=learning_rate,
+            sample_counts=sample_counts,
+            tol=tol,
+            max_steps=max_steps,
+        )
+    except (ConvergenceError, OutOfRangeError) as error:
+        phase = _started_from("finetuning", rescale=scale, gamma=gamma_)
+        raise type(error)(f"{phase}: {error}") from error
     return PretrainFinetuneResult(
         pretrained=pretrained,
         finetune_w1_init=w1_init,

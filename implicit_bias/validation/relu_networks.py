@@ -108,6 +108,8 @@ _MAX_DIMENSION = 10**6
 _MARGIN = 0.5
 #: The golden-section ratio 1/phi.
 _INVERSE_PHI = (math.sqrt(5.0) - 1.0) / 2.0
+#: The float64 machine epsilon: the relative spacing of float64 numbers.
+_EPS = float(np.finfo(np.float64).eps)
 #: Upper bound on batch points x grid points x dimension evaluated at once.
 _CHUNK_ELEMENTS = 1 << 22
 
@@ -197,7 +199,11 @@ def _golden_section(
 ) -> tuple[Float64Array, Float64Array, int]:
     """Golden-section search on every bracket at once; the best point ever seen wins."""
     width = float(np.max(upper - lower))
-    steps = max(0, math.ceil(math.log(width / tol) / -math.log(_INVERSE_PHI)))
+    # No bracket shrinks below the float64 spacing of its ends, about
+    # eps |tau|: a finer tol is clamped there (log(width / 5e-324) overflowed).
+    resolution = _EPS * float(np.max(np.maximum(np.abs(lower), np.abs(upper))))
+    reachable = max(tol, resolution)
+    steps = max(0, math.ceil(math.log(width / reachable) / -math.log(_INVERSE_PHI)))
     a, b = lower.copy(), upper.copy()
     c = b - _INVERSE_PHI * (b - a)
     d = a + _INVERSE_PHI * (b - a)
@@ -475,7 +481,9 @@ def minimize_unit_deviation(
         docstring).
       tol: final bracket width of the refinement in :math:`t - \log s`; the
         penalty is then within :math:`R_{tt}\mathrm{tol}^2/2` plus rounding of
-        the local minimum.
+        the local minimum. A width below the float64 spacing of the bracket's
+        ends (about :math:`2.2\cdot10^{-16}|t - \log s|`) is unreachable, and
+        the refinement stops there.
 
     Returns:
       A :class:`UnitDeviationResult`.

@@ -23,6 +23,19 @@ The contract (tests/contract/test_contract.py):
   plus the spec's own ``invalid`` values: each raises
   :class:`~implicit_bias.errors.InvalidArgumentError` whose message names the
   argument.
+* **Ragged and zero-size** -- among the generic probes of an array
+  argument: a ragged nested list (``[[1.0, 2.0], [3.0]]``) and a matrix
+  with no columns (and an empty sequence for a sequence of numbers) raise
+  :class:`~implicit_bias.errors.InvalidArgumentError` naming the argument;
+  where an empty argument is documented, the spec's ``skip_probes`` says so.
+* **Extreme values** -- every float argument at the smallest subnormal
+  (``5e-324``) and at the float64 limits (``+-1.7976931348623157e308``):
+  a finite result, or :class:`~implicit_bias.errors.InvalidArgumentError`,
+  :class:`~implicit_bias.errors.OutOfRangeError` or
+  :class:`~implicit_bias.errors.ConvergenceError` whose message names the
+  argument -- never a foreign error (``ZeroDivisionError``, a raw NumPy
+  error, ``LinAlgError``, a ``RuntimeWarning``), never NaN. These are
+  :func:`extreme_probes`, each outcome legitimate in or out of the domain.
 * **Nothing hangs** -- every call runs under a CPU-time budget
   (``ITIMER_PROF``), so a busy machine does not make it flaky while an
   endless loop still ends the test.
@@ -53,6 +66,7 @@ __all__ = [
     "Spec",
     "assert_finite",
     "cpu_budget",
+    "extreme_probes",
     "generic_probes",
 ]
 
@@ -60,6 +74,16 @@ COUNTS: Counter[str] = Counter()
 """Calls made by the contract test, by kind, for its terminal summary."""
 
 NO_DEFAULT = inspect.Parameter.empty
+
+RAGGED = [[1.0, 2.0], [3.0]]
+"""A nested list whose rows differ in length: no array, whatever the dtype."""
+
+EXTREMES = {
+    "tiny": 5e-324,
+    "max": 1.7976931348623157e308,
+    "-max": -1.7976931348623157e308,
+}
+"""The float64 extremes each float argument is called with: name -> value."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +100,9 @@ class Spec:
         (``rho=1.5`` for a cosine, ``n=2`` where ``n > 2``).
       skip_probes: (argument, probe name) -> why that generic probe is in
         the domain (e.g. ``("seed", "None")`` where None is documented).
+      pending: (argument, probe name) -> the open defect that probe shows,
+        where its fix belongs to another change: the probe runs as a strict
+        xfail, so it fails once fixed, until the entry is removed.
       infinite: the docstring's words documenting an infinite result, or None.
       max_examples: cap on Hypothesis examples outside the ``thorough``
         profile, for functions that train networks.
@@ -89,6 +116,7 @@ class Spec:
     ) = dataclasses.field(default_factory=dict)
     invalid: Mapping[str, Sequence[Any]] = dataclasses.field(default_factory=dict)
     skip_probes: Mapping[tuple[str, str], str] = dataclasses.field(default_factory=dict)
+    pending: Mapping[tuple[str, str], str] = dataclasses.field(default_factory=dict)
     infinite: str | None = None
     max_examples: int | None = None
     budget_seconds: float = 60.0
@@ -252,13 +280,32 @@ def generic_probes(name: str, value: Any, default: Any) -> list[Probe]:
         add("complex", array + 1j)
         add("string", "1.0")
         add("empty", np.empty((0, *array.shape[1:])))
+        if array.ndim >= 2:
+            add("no-columns", np.empty((*array.shape[:-1], 0)))
         add("extra-axis", array[np.newaxis])
+        add("ragged", RAGGED)
     elif _is_number_sequence(value):
+        add("empty", type(value)())
+        add("ragged", RAGGED)
         if all(isinstance(item, int | np.integer) for item in value):
-            add("empty", type(value)())
             add("non-integer-entry", type(value)([*value[:-1], value[-1] + 0.5]))
             add("string", "1")
         else:
             add("nan-entry", type(value)([math.nan, *value[1:]]))
             add("complex-entry", type(value)([complex(value[0], 1), *value[1:]]))
     return probes
+
+
+def extreme_probes(name: str, value: Any) -> list[Probe]:
+    """The float64 extremes (:data:`EXTREMES`) of argument ``name``, if a float.
+
+    A float argument is a Python or NumPy float or a 0-d float array. The
+    extremes may lie inside the domain or outside it: the contract accepts a
+    finite result or a named error (see the module docstring), not a
+    foreign error or NaN.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "f":
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, float | np.floating):
+        return []
+    return [Probe(name, extreme, number) for extreme, number in EXTREMES.items()]

@@ -121,7 +121,11 @@ SPECS: dict[str, Spec | Exempt] = {
         max_examples=20,
     ),
     # ---------------------------------------------------------------------- q_norm
-    f"{_N}.q_potential": Spec(valid=lambda: {"z": 0.5}, domains={"z": _REALS}),
+    f"{_N}.q_potential": Spec(
+        valid=lambda: {"z": 0.5},
+        domains={"z": _REALS},
+        infinite="``inf`` where q exceeds the float64 range",
+    ),
     f"{_N}.q_derivative": Spec(valid=lambda: {"z": 0.5}, domains={"z": _REALS}),
     f"{_N}.q_potential_mp": Spec(
         valid=lambda: {"z": 0.5, "dps": 30},

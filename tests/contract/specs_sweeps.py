@@ -92,6 +92,7 @@ SPECS: dict[str, Spec | Exempt] = {
         invalid={"axes": [[math.nan], [1j], [object()], {"a": 1}, 3]},
         skip_probes={
             ("axes", "non-integer-entry"): "an axis holds any JSON values",
+            ("axes", "ragged"): "an axis holds any JSON values, lists among them",
         },
     ),
     f"{_S}.configuration_key": Spec(
@@ -181,6 +182,12 @@ SPECS: dict[str, Spec | Exempt] = {
             "draws": [1],
             "sigma": [-0.1],
             "seed": [-1],
+        },
+        pending={
+            ("gamma", "max"): (
+                "issue 22, transfer_experiments.py: _grid's round(gamma * d) "
+                "raises OverflowError for gamma * d = inf"
+            ),
         },
         max_examples=3,
     ),

@@ -68,6 +68,9 @@ def _endpoint_errors(draw: Any) -> dict[str, Any]:
     }
 
 
+# The fixes of these probes belong to transfer_experiments.py's own change.
+_OWNED_ELSEWHERE = "issue 22, transfer_experiments.py"
+
 _SAMPLES = st.lists(_floats(-1e308, 1e308), min_size=2, max_size=12).map(np.array)
 
 SPECS: dict[str, Spec | Exempt] = {
@@ -107,6 +110,7 @@ SPECS: dict[str, Spec | Exempt] = {
             "seed": [-1],
             "ridges": [(-1.0,), "0.5", None],
         },
+        skip_probes={("ridges", "empty"): "ridges=() is the default: no ridge risks"},
         max_examples=20,
     ),
     f"{_V}.compare_mean": Spec(
@@ -145,6 +149,10 @@ SPECS: dict[str, Spec | Exempt] = {
             ).map(lambda scale: grid | scale)
         ),
         invalid={**_GRID_INVALID, "init_scale": [0.0, -1e-3]},
+        pending={
+            ("init_scale", "max"): _OWNED_ELSEWHERE
+            + ": init_scale * W overflows (RuntimeWarning) before any check",
+        },
         max_examples=5,
     ),
     f"{_V}.transferability_surface": Spec(
@@ -181,6 +189,10 @@ SPECS: dict[str, Spec | Exempt] = {
             "theta": [-0.1, 3.2],
             "sigma": [-0.1],
             "seed": [-1],
+        },
+        pending={
+            ("sigma", "max"): _OWNED_ELSEWHERE
+            + ": linear_transfer's OutOfRangeError names y and X, not sigma",
         },
         max_examples=5,
     ),

@@ -83,3 +83,22 @@ def test_arrays_refuse_complex_none_strings_and_nan(value: object) -> None:
 def test_real_names_the_argument_and_its_interval() -> None:
     with pytest.raises(InvalidArgumentError, match=r"sigma=-0.1 is outside \[0, inf\]"):
         check_real("sigma", -0.1, min_value=0.0, meaning="a noise level")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [[1.0, 2.0], [3.0]],
+        [[1.0], [[2.0]]],
+        [np.ones(2), np.ones(3)],
+        ([1, 2], [3]),
+    ],
+)
+def test_ragged_nested_sequences_are_refused_by_name(value: object) -> None:
+    # NumPy's own error ("inhomogeneous shape after 1 dimensions") names no
+    # argument, and np.iscomplexobj raises it before any conversion.
+    ragged = r"^x=.* is a ragged nested sequence"
+    with pytest.raises(InvalidArgumentError, match=ragged):
+        as_finite_array("x", value)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match=ragged):
+        check_real("x", value, meaning="a number")

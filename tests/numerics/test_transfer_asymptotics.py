@@ -278,3 +278,30 @@ def test_ridge_samples_at_a_ridge_below_rounding_are_the_least_squares_limit() -
     # (d = 8 terms per product), so 10 d eps bounds their difference.
     eps = np.finfo(np.float64).eps
     np.testing.assert_allclose(tiny, plain, rtol=10 * 8 * eps)
+
+
+def test_a_noise_level_near_the_float64_maximum_raises_by_name() -> None:
+    # sigma = 1.7e308: sigma eps overflowed inside y = X beta_t + sigma eps and
+    # the draws came back NaN; the risk ~ sigma^2 is beyond float64.
+    with pytest.raises(OutOfRangeError, match=r"sigma=1\.7e"):
+        numerics.scratch_risk_samples(5, 8, 1.7e308, draws=4, seed=0)
+    with pytest.raises(OutOfRangeError, match=r"sigma=1\.7e"):
+        numerics.ridge_transfer_risk_samples(5, 8, 0.5, 0.5, 1.7e308, draws=4, seed=0)
+    with pytest.raises(OutOfRangeError, match=r"sigma=1\.7e"):
+        numerics.ridge_transfer_risk_finite(10, 0.5, 0.5, 1.7e308)
+
+
+def test_a_finite_risk_at_extreme_ridge_and_noise_is_computed() -> None:
+    # n lam overflowed for lam = 1.7e308 (NaN from inf * 0 in n lam I): the
+    # readout is Phi^T y / (n lam) -> 0, so the risk is ||beta_t||^2 = 1 to
+    # rounding, even with sigma = 1e300 (sigma / (n lam) ~ 1e-9).
+    for noise in (0.3, 1e300):
+        risks = numerics.ridge_transfer_risk_samples(
+            5, 8, 1.7e308, 0.5, noise, draws=4, seed=0
+        )
+        np.testing.assert_allclose(risks, 1.0, rtol=1e-8)
+    # sigma^2 overflows at 1.4e154 but sigma^2 I_1 need not: at lam = 1e300,
+    # I_1(n, lam) ~ 1/(n lam^2), and the risk is 1 + sigma^2 I_1 ~ 1 + 1e-293.
+    risk = numerics.ridge_transfer_risk_finite(10, 1e300, 0.5, 1e160)
+    assert np.isfinite(risk)
+    np.testing.assert_allclose(risk, 1.0, rtol=1e-12)

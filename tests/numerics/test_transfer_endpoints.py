@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.theory import transfer_asymptotics as theory
 
@@ -297,3 +297,18 @@ def test_finetune_endpoint_at_extreme_labels_matches_mpmath(
     np.testing.assert_array_less(
         np.abs(result - np.array(expected)), 64 * EPS * np.array(size) + 1e-300
     )
+
+
+def test_min_norm_solution_at_labels_near_the_float64_maximum() -> None:
+    # X^+ y = X^{-1} y = (1.7e308, 0) is finite, but (X X^T)^{-1} y on the way
+    # overflowed (3 y, -2 y) and X^T applied to it gave inf - inf = NaN;
+    # with the labels scaled by a power of two too it is computed.
+    X = np.array([[1.0, 1.0], [1.0, 1.5]])
+    y = np.array([1.7e308, 1.7e308])
+    solution = endpoints.min_norm_solution(X, y)
+    # X's condition number is about 10: a few dozen ulps of ||y||.
+    np.testing.assert_allclose(
+        solution, [1.7e308, 0.0], rtol=0, atol=64 * EPS * 1.7e308
+    )
+    with pytest.raises(OutOfRangeError, match="float64 range"):
+        endpoints.min_norm_solution(X, [1.7e308, -1.7e308])  # (8.5e308, -6.8e308)

@@ -337,6 +337,34 @@ def test_divergence_raises_with_advice() -> None:
         train_diagonal_networks(X, y, 1.0, 1.0, learning_rate=5.0)
 
 
+def test_a_huge_initialization_diverges_naming_it() -> None:
+    # beta = 0 at the start (the branches cancel), then the first step
+    # overflows; the advice named learning_rate alone.
+    with pytest.raises(ConvergenceError, match=r"diverged.*w1_init, w2_init"):
+        train_diagonal_networks(
+            np.eye(3, 4),
+            [1.0, -2.0, 0.5],
+            1.7976931348623157e308,
+            0.1,
+            learning_rate=0.1,
+        )
+
+
+def test_a_tolerance_beyond_the_float64_range_stops_at_step_zero() -> None:
+    # tol ||y||^2 overflowed (a RuntimeWarning): the infinite threshold it
+    # stands for is met by every finite loss.
+    result = train_diagonal_networks(
+        np.eye(3, 4),
+        [1.0, -2.0, 0.5],
+        0.1,
+        0.1,
+        learning_rate=0.1,
+        tol=1.7976931348623157e308,
+    )
+    assert result.steps[0] == 0
+    assert result.converged[0]
+
+
 def _count_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the steps of descent: one residual and gradient per step."""
     calls = [0]

@@ -10,6 +10,7 @@ with the pretrained k) is checked in ``test_diagonal_experiments.py``.
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -18,7 +19,11 @@ from hypothesis import strategies as st
 
 import implicit_bias.validation as validation
 import implicit_bias.validation.diagonal_pretrain_finetune as diagonal_pretrain_finetune
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import (
+    ConvergenceError,
+    InvalidArgumentError,
+    OutOfRangeError,
+)
 from implicit_bias.validation import (
     finetuning_initialization,
     pretrain_finetune_diagonal_networks,
@@ -138,3 +143,28 @@ def test_public_names_are_documented(name: str) -> None:
     else:
         assert inspect.isclass(obj)
         assert inspect.getdoc(obj)
+
+
+@pytest.mark.parametrize(
+    ("override", "phase"),
+    [
+        ({"init_scale": 5e-324}, "pretraining from init_scale=5e-324"),
+        ({"init_scale": 1e300}, "pretraining from init_scale=1e+300"),
+        ({"gamma": 1.7976931348623157e308}, "finetuning from rescale=0.5, gamma="),
+    ],
+)
+def test_a_failing_phase_names_the_arguments_it_started_from(
+    override: dict[str, float], phase: str
+) -> None:
+    # The trainer's message named its own w1_init and w2_init, which the
+    # caller of PT+FT never passed.
+    arguments: dict[str, float] = {
+        "init_scale": 1e-3,
+        "gamma": 1e-3,
+        "learning_rate": 0.05,
+        "rescale": 0.5,
+    }
+    with pytest.raises((ConvergenceError, OutOfRangeError), match=re.escape(phase)):
+        pretrain_finetune_diagonal_networks(
+            np.eye(2), [4.0, 0.0], np.eye(2), [1.0, 1.0], **(arguments | override)
+        )

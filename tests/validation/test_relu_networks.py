@@ -386,3 +386,19 @@ CONTRACT_BAD = [
 def test_bad_arguments_are_named(call: Callable[[], object], name: str) -> None:
     with pytest.raises(InvalidArgumentError, match=rf"^{name}"):
         call()
+
+
+def test_a_tolerance_below_float64_resolution_stops_at_the_resolution() -> None:
+    # tol = 5e-324 made the golden-section step count log(width / tol) infinite
+    # (OverflowError); the bracket cannot shrink below the spacing of float64
+    # numbers near tau, so the refinement stops there (documented clamp).
+    w_hat = np.array([0.6, 0.8])
+    w0 = np.array([0.5, 0.5])
+    finest = minimize_unit_deviation(w_hat, 1.0, w0, 0.1, tol=5e-324)
+    resolved = minimize_unit_deviation(w_hat, 1.0, w0, 0.1, tol=1e-300)
+    assert finest.penalty == resolved.penalty
+    assert finest.evaluations == resolved.evaluations
+    batch = minimize_unit_deviation_batch(
+        np.array([1.0, -2.0]), 0.5, 1.0, 0.1, dimension=3, rng=0, tol=5e-324
+    )
+    assert np.isfinite(batch).all()
