@@ -3,8 +3,10 @@
 This is the authoring API (see ``docs/authoring.md``): a :class:`Source`
 holds a paper's (or a note's) :class:`Claim` objects and :class:`Derivation`
 chains; checks from :mod:`implicit_bias.claims.checks` decide them and return
-a :class:`Verdict`. Sources are found through the entry-point group
-``implicit_bias.sources`` (:mod:`implicit_bias.claims.discovery`).
+a :class:`Verdict`, drawing the points of a numeric check with the samplers
+of :mod:`implicit_bias.claims.samplers`. Sources are found through the
+entry-point group ``implicit_bias.sources``
+(:mod:`implicit_bias.claims.discovery`).
 """
 
 from implicit_bias.claims.accuracy import check_against_reference
@@ -54,6 +56,21 @@ from implicit_bias.claims.profiles import (
     measure_step_seconds,
 )
 from implicit_bias.claims.registry import all_claims, claims_for, get_claim
+from implicit_bias.claims.samplers import (
+    MatrixSampler,
+    Sampler,
+    from_assumptions,
+    gaussian_matrix,
+    integers,
+    interval,
+    log_uniform,
+    low_rank_matrix,
+    nonnegative,
+    orthogonal_matrix,
+    positive,
+    positive_definite_matrix,
+    symmetric_matrix,
+)
 from implicit_bias.claims.source import Citation, Source
 
 __all__ = [
@@ -66,6 +83,7 @@ __all__ = [
     "Derivation",
     "Kind",
     "LoadError",
+    "MatrixSampler",
     "PowerCalculation",
     "Profile",
     "Reading",
@@ -73,6 +91,7 @@ __all__ = [
     "Registry",
     "RelationCheck",
     "Result",
+    "Sampler",
     "Source",
     "Status",
     "Step",
@@ -94,9 +113,20 @@ __all__ = [
     "conjunction",
     "default_registry",
     "discover",
+    "from_assumptions",
+    "gaussian_matrix",
     "get_claim",
+    "integers",
+    "interval",
     "judge_relation",
+    "log_uniform",
+    "low_rank_matrix",
     "measure_step_seconds",
+    "nonnegative",
+    "orthogonal_matrix",
+    "positive",
+    "positive_definite_matrix",
     "relation_check",
     "run_claims",
+    "symmetric_matrix",
 ]

@@ -26,6 +26,12 @@ from implicit_bias.claims.certify import (
     certified_sign,
 )
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.claims.samplers import (
+    Sampler,
+    from_assumptions,
+    interval,
+    log_uniform,
+)
 from implicit_bias.claims.engine import (
     Basis,
     CheckTimeout,
@@ -62,8 +68,6 @@ DEFAULT_DPS = 50
 #: A residual is "zero" at DEFAULT_DPS digits when below this, relative to the
 #: size of the terms: 10 digits of headroom for cancellation in the residual.
 _RELATIVE_ZERO = mpmath.mpf(10) ** (-(DEFAULT_DPS - 10))
-
-Sampler = Callable[[np.random.Generator], mpmath.mpf]
 
 
 @dataclass
@@ -120,34 +124,10 @@ def injected_bias(factor: float) -> Iterator[BiasInjection]:
         _INSTRUMENTATION.injection = previous
 
 
-def log_uniform(min_value: float, max_value: float, *, signed: bool = False) -> Sampler:
-    """Sample ``10**U(log10 min, log10 max)``, with a random sign if ``signed``."""
-
-    def sample(rng: np.random.Generator) -> mpmath.mpf:
-        value = mpmath.mpf(10) ** mpmath.mpf(
-            rng.uniform(np.log10(min_value), np.log10(max_value))
-        )
-        return -value if signed and rng.random() < 0.5 else value
-
-    return sample
-
-
-def interval(min_value: float, max_value: float) -> Sampler:
-    """Sample uniformly from ``[min_value, max_value]``."""
-
-    def sample(rng: np.random.Generator) -> mpmath.mpf:
-        return mpmath.mpf(rng.uniform(min_value, max_value))
-
-    return sample
-
-
 def default_sampler(symbol: sp.Symbol) -> Sampler:
-    """A sampler honouring the symbol's SymPy assumptions (positive, real...)."""
-    if symbol.is_positive:
-        return log_uniform(1e-3, 1e3)
-    if symbol.is_nonnegative:
-        return log_uniform(1e-3, 1e3)
-    return log_uniform(1e-3, 1e3, signed=True)
+    """The sampler of a symbol given none: :func:`from_assumptions` (integers for
+    ``integer=True``, signs from the assumptions); the name existing code uses."""
+    return from_assumptions(symbol)
 
 
 @dataclass(frozen=True)
@@ -157,9 +137,9 @@ class _Residuals:
 
     worst: mpmath.mpf
     #: None when no point gave a finite residual.
-    worst_point: dict[sp.Symbol, mpmath.mpf] | None
+    worst_point: dict[sp.Symbol, int | mpmath.mpf] | None
     non_finite: int
-    non_finite_point: dict[sp.Symbol, mpmath.mpf]
+    non_finite_point: dict[sp.Symbol, int | mpmath.mpf]
 
 
 def _finite_real(value: object) -> bool:
@@ -188,12 +168,17 @@ def _numeric_residual(
         f_residual = sp.lambdify(symbols, residual, modules="mpmath")
         f_scale = sp.lambdify(symbols, scale, modules="mpmath")
         worst = mpmath.mpf(0)
-        worst_point: dict[sp.Symbol, mpmath.mpf] | None = None
+        worst_point: dict[sp.Symbol, int | mpmath.mpf] | None = None
         non_finite = 0
-        non_finite_point: dict[sp.Symbol, mpmath.mpf] = {}
+        non_finite_point: dict[sp.Symbol, int | mpmath.mpf] = {}
+        drawers = {
+            s: samplers[s] if s in samplers else default_sampler(s) for s in symbols
+        }
         for _ in range(points):
-            point = {s: samplers.get(s, default_sampler(s))(rng) for s in symbols}
-            values = [point[s] for s in symbols]
+            point = {s: drawers[s](rng) for s in symbols}
+            # An int point stays exact for the certificate; evaluated as a
+            # Python int, 1/n would be a 16-digit float.
+            values = [mpmath.mpmathify(point[s]) for s in symbols]
             try:
                 # A constant side lambdifies to a Python number: make it mpmath's.
                 difference = mpmath.mpmathify(f_residual(*values))
@@ -212,8 +197,11 @@ def _numeric_residual(
     return _Residuals(worst, worst_point, non_finite, non_finite_point)
 
 
-def _format_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> str:
-    return _joined(f"{s}={mpmath.nstr(v, 8)}" for s, v in point.items())
+def _format_point(point: Mapping[sp.Symbol, int | mpmath.mpf]) -> str:
+    return _joined(
+        f"{s}={v if isinstance(v, int) else mpmath.nstr(v, 8)}"
+        for s, v in point.items()
+    )
 
 
 def _joined(coordinates: Iterable[str]) -> str:
@@ -229,9 +217,20 @@ def _decimal_point(point: Mapping[sp.Symbol, mpmath.mpf]) -> dict[sp.Symbol, Fra
     }
 
 
+def _at_integers(
+    expression: sp.Expr, point: Mapping[sp.Symbol, int | mpmath.mpf]
+) -> tuple[sp.Expr, dict[sp.Symbol, mpmath.mpf]]:
+    """``expression`` with the int coordinates of ``point`` substituted exactly,
+    and the other coordinates: SymPy then evaluates what has a meaning only at
+    integers, such as (-1)**t, which ball arithmetic would take through log(-1)."""
+    integers = {s: sp.Integer(v) for s, v in point.items() if isinstance(v, int)}
+    reals = {s: v for s, v in point.items() if s not in integers}
+    return expression.subs(integers), reals
+
+
 def _certify(
     expression: sp.Expr,
-    point: Mapping[sp.Symbol, mpmath.mpf],
+    point: Mapping[sp.Symbol, int | mpmath.mpf],
     sign: int | None,
     *,
     violated: bool,
@@ -240,14 +239,20 @@ def _certify(
     or, when the sample shows a clear violation there (``violated``), at the
     point rounded to 15 digits, a neighbour short enough to report. Returns
     the certificate and the point it holds at, written exactly."""
-    candidates = []
+    expression, reals = _at_integers(expression, point)
+
+    def spelled(exact: Mapping[sp.Symbol, str]) -> str:
+        # An int coordinate is written as it is; the others as given.
+        return _joined(f"{s}={exact.get(s, point[s])}" for s in point)
+
+    candidates: list[tuple[dict[sp.Symbol, mpmath.mpf | Fraction], str]] = []
     if violated:
-        rounded = _decimal_point(point)
+        rounded = _decimal_point(reals)
         candidates.append(
-            (rounded, _joined(f"{s}={_shortest(v)}" for s, v in rounded.items()))
+            (rounded, spelled({s: _shortest(v) for s, v in rounded.items()}))
         )
     candidates.append(
-        (dict(point), _joined(f"{s}={_exact_decimal(v)}" for s, v in point.items()))
+        (dict(reals), spelled({s: _exact_decimal(v) for s, v in reals.items()}))
     )
     certificate = Certificate(False, "", 0)
     for candidate, written in candidates:
@@ -540,7 +545,10 @@ def check_inequality(
                 f"certified: {certificate.enclosure or 'no enclosure'}",
                 Reason.UNDECIDED,
             )
-        if strict and not certified_sign(gap, sample.worst_point, +1).certified:
+        if (
+            strict
+            and not certified_sign(*_at_integers(gap, sample.worst_point), +1).certified
+        ):
             return Verdict.inconclusive(
                 f"rhs - lhs is 0 to {DEFAULT_DPS - 10} digits at {where}: a strict "
                 "inequality cannot be refuted by an equality in ball arithmetic",

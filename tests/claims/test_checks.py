@@ -397,3 +397,59 @@ def test_a_limit_sympy_gives_up_on_is_unevaluated_not_a_crash() -> None:
     assert verdict.status == Status.INCONCLUSIVE
     assert verdict.reason == Reason.UNEVALUATED
     assert "cannot take it" in verdict.detail
+
+
+# Issue 21, item 2: the default samplers honour integer=True. A relation true
+# only at integers held as `fails` (a certified counterexample at a real t the
+# symbol excludes) and one false at an integer went `inconclusive`.
+t_integer = sp.Symbol("t", integer=True)
+n_positive_integer = sp.Symbol("n", integer=True, positive=True)
+
+
+def test_a_relation_true_at_every_integer_holds_numerically() -> None:
+    # cos(2 pi t) = 1 for integer t only; SymPy would prove it, so the numeric
+    # fallback is asked directly (symbolic=False).
+    cosine = sp.cos(2 * sp.pi * t_integer, evaluate=False)
+    verdict = check_identity(cosine, sp.Integer(1), symbolic=False)
+    assert verdict.status == Status.HOLDS, verdict.detail
+    assert verdict.basis == Basis.NUMERICAL
+
+
+def test_an_inequality_true_at_every_integer_holds_numerically(
+    sympy_out_of_time: None,
+) -> None:
+    # n**2 >= n at positive integers; at n = 1/2 it is 1/4 < 1/2.
+    verdict = check_inequality(n_positive_integer, n_positive_integer**2)
+    assert verdict.status == Status.HOLDS, verdict.detail
+    assert verdict.basis == Basis.NUMERICAL
+
+
+def test_a_relation_false_at_an_integer_fails_with_an_integer_counterexample() -> None:
+    verdict = check_identity((-1) ** t_integer, sp.Integer(1))
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis == Basis.CERTIFIED
+    # The certified point is an odd integer, written exactly.
+    assert verdict.counterexample is not None
+    written = verdict.counterexample.split(" (exactly)")[0].removeprefix("at t=")
+    assert int(written) % 2 == 1, verdict.counterexample
+
+
+def test_an_inequality_false_at_an_integer_fails_at_an_integer() -> None:
+    # n**2 <= 50 n fails at every integer n > 50 (and holds at n <= 50).
+    verdict = check_inequality(
+        n_positive_integer**2, 50 * n_positive_integer, budget_seconds=5.0
+    )
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.counterexample is not None
+    written = verdict.counterexample.split(" (exactly)")[0].removeprefix("at n=")
+    assert int(written) > 50, verdict.counterexample
+
+
+def test_an_integer_point_is_evaluated_at_full_precision() -> None:
+    # 1/n with a Python int n would be a float (16 digits): the residual of
+    # this true identity would then look like a 1e-17 counterexample.
+    n = n_positive_integer
+    verdict = check_identity(
+        1 / n + 1 / (n + 1), (2 * n + 1) / (n * (n + 1)), symbolic=False
+    )
+    assert verdict.status == Status.HOLDS, verdict.detail
