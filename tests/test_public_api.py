@@ -106,7 +106,9 @@ def test_no_module_reads_the_private_names_of_another_package() -> None:
                 offences.extend(
                     f"{path.name}:{node.lineno} imports {node.module}.{alias.name}"
                     for alias in node.names
+                    # Dunders (``__version__``) are public by convention.
                     if alias.name.startswith("_")
+                    and not alias.name.startswith("__")
                     and _package_of(node.module) != _package_of(module)
                 )
         bound = _imported_modules(tree)
