@@ -55,18 +55,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import mpmath
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import ConvergenceError, InvalidArgumentError
+from implicit_bias.errors import (
+    ConvergenceError,
+    InvalidArgumentError,
+    OutOfRangeError,
+)
 from implicit_bias.numerics.arguments import (
     MAX_DPS,
     as_finite_array,
     check_integer,
     check_mp_real,
+    check_nonnegative,
     check_real,
 )
 
@@ -107,8 +112,118 @@ _NEWTON_STEPS = 200
 _EPS = float(np.finfo(np.float64).eps)
 #: Scan points of the mpmath references.
 _MP_GRID = 300
+#: Where join_penalty evaluates each omega before accepting it: 1 and
+#: 1 + 2^-k, k = 10, ..., 0 (no power |z-1|^p overflows on [1, 2]).
+_JOIN_GRID = np.concatenate([[1.0], 1.0 + np.geomspace(2.0**-10, 1.0, 11)])
 #: The largest |v| whose square v^2 (the argument of eq. (12)) is finite.
 _LARGEST_V = math.sqrt(float(np.finfo(np.float64).max))
+
+
+@dataclass(frozen=True)
+class _ArrayMethod:
+    r"""A float64 callable of a :class:`Penalty` behind the check of its argument.
+
+    The argument (any real array-like) becomes a finite float64 array, at
+    least 0 where ``nonnegative``; the values are float64 of its shape.
+    Complex values, NaN or -inf of the wrapped callable are refused by name:
+    +inf is a value beyond the float64 range, which :class:`Penalty` documents.
+    """
+
+    raw: Callable[[Float64Array], ArrayLike]
+    argument: str
+    meaning: str
+    nonnegative: bool = False
+    #: ``<field> of <penalty name>``, for messages; not part of equality, so a
+    #: penalty rebuilt from another's callables equals one built from the same.
+    label: str = field(default="", compare=False)
+
+    def __call__(self, x: ArrayLike) -> Float64Array:
+        points = as_finite_array(self.argument, x)
+        if self.nonnegative:
+            check_nonnegative(self.argument, points, self.meaning)
+        # |z - 1|^p of a finite z may exceed float64: inf is then the
+        # documented value (a penalty larger than any float), not an error;
+        # NaN and -inf, warned about or not, are refused below.
+        with np.errstate(all="ignore"):
+            values = _penalty_values(self.label, self.raw(points), points)
+        bad = np.isnan(values) | (values == -np.inf)
+        if bad.any():
+            raise InvalidArgumentError(
+                f"{self.label} is {float(values[bad].flat[0])!r} at "
+                f"{self.argument}={float(points[bad].flat[0])!r}: a penalty's "
+                "values are real numbers (+inf only beyond the float64 range)"
+            )
+        return values
+
+
+@dataclass(frozen=True)
+class _MpMethod:
+    """The mpmath callable of a :class:`Penalty` behind the check of its argument.
+
+    The argument is a finite real number (converted exactly, see
+    :func:`~implicit_bias.numerics.arguments.check_mp_real`); the value is a
+    finite ``mpmath.mpf`` (mpmath does not overflow, so inf is an error here).
+    """
+
+    raw: Callable[[Any], Any]
+    label: str = field(default="", compare=False)
+
+    def __call__(self, z: Any) -> Any:
+        point = check_mp_real("z", z, meaning="where the penalty is evaluated")
+        value = self.raw(point)
+        if isinstance(value, mpmath.mpc | complex | np.complexfloating):
+            raise InvalidArgumentError(
+                f"{self.label} is complex at z={mpmath.nstr(point, 17)}: a "
+                "penalty's values are real numbers"
+            )
+        try:
+            number = mpmath.mpf(value)
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(
+                f"{self.label} returned {value!r} at z={mpmath.nstr(point, 17)}, "
+                "not a real number"
+            ) from error
+        if not mpmath.isfinite(number):
+            raise InvalidArgumentError(
+                f"{self.label} is {number} at z={mpmath.nstr(point, 17)}: a "
+                "penalty's mpmath values are finite real numbers"
+            )
+        return number
+
+
+def _raw(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The callable a :class:`Penalty` wraps (the argument itself otherwise)."""
+    if isinstance(function, _ArrayMethod | _MpMethod):
+        return function.raw
+    return function
+
+
+def _penalty_values(name: str, values: Any, z: Float64Array) -> Float64Array:
+    """Values of a penalty at z as float64 of z's shape; refuses complex or non-real.
+
+    Values of another shape are broadcast to z's (a constant), or refused (a
+    callable that is not elementwise).
+    """
+    if np.iscomplexobj(values):
+        raise InvalidArgumentError(
+            f"{name} returned complex values: a penalty is real-valued"
+        )
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise InvalidArgumentError(
+            f"{name} returned {type(values).__name__} values that are not real "
+            "numbers: a penalty is real-valued"
+        ) from error
+    if array.shape != z.shape:
+        try:
+            array = np.broadcast_to(array, z.shape).astype(np.float64)
+        except ValueError as error:
+            raise InvalidArgumentError(
+                f"{name} returned shape {array.shape} for input of shape {z.shape}: "
+                f"{name} must be vectorized (elementwise)"
+            ) from error
+    return array
 
 
 @dataclass(frozen=True)
@@ -119,21 +234,36 @@ class Penalty:
     ``z``; where :math:`\omega(z)` is beyond the float64 range it returns inf.
 
     Attributes:
-      name: the formula, for messages and reprs.
+      name: the formula, for messages and reprs (a non-empty string).
       function: :math:`\omega` on float64 arrays (elementwise).
       mp: :math:`\omega` at an mpmath number (used by the references).
       tilde: :math:`\tilde\omega` of eq. (12) in closed form as a function of
         :math:`u = v^2 \ge 0`, or None (then it is minimized numerically).
       exponent: p for the family :math:`|z-1|^p`, else None.
 
+    The callables are stored behind the checks of their arguments, so that
+    every call of a field is checked like a call of the penalty: ``function``
+    and ``tilde`` take any real array-like (a float, a list, an array), finite,
+    and ``u >= 0`` for ``tilde``, and return float64 arrays of its shape;
+    ``mp`` takes one finite real number (no complex, no list) and returns a
+    finite ``mpmath.mpf``. Complex values, NaN or -inf of a callable raise
+    :class:`~implicit_bias.errors.InvalidArgumentError` naming the field.
+
     .. math:: \omega\colon \mathbb{R}\to\mathbb{R},\quad
               \omega(1) = 0 = \min\omega \ \text{(strictly quasi-convex)}
 
     Eq. (6) of adaptive-tangent-features builds the spectral regularizer from it.
 
+    Raises:
+      InvalidArgumentError: ``name`` is not a non-empty string, ``function``
+        or ``mp`` is not callable, ``tilde`` neither callable nor None, or
+        ``exponent`` neither a real number nor None.
+
     Examples:
       >>> float(squared_deviation(3.0)), squared_deviation.exponent
       (4.0, 2.0)
+      >>> squared_deviation.tilde([0.0, 2.0]).dtype
+      dtype('float64')
     """
 
     name: str
@@ -144,12 +274,65 @@ class Penalty:
     )
     exponent: float | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise InvalidArgumentError(
+                f"name={self.name!r} is not a non-empty string: name is the "
+                "penalty's formula, shown in messages"
+            )
+        for name in ("function", "mp"):
+            if not callable(getattr(self, name)):
+                raise InvalidArgumentError(
+                    f"{name}={getattr(self, name)!r} is not callable: {name} is "
+                    "the penalty omega"
+                )
+        if self.tilde is not None and not callable(self.tilde):
+            raise InvalidArgumentError(
+                f"tilde={self.tilde!r} is neither callable nor None: tilde is the "
+                "closed form of omega~ (eq. (12)), None if there is none"
+            )
+        if self.exponent is not None:
+            if isinstance(self.exponent, bool) or not isinstance(
+                self.exponent, int | float | np.integer | np.floating
+            ):
+                raise InvalidArgumentError(
+                    f"exponent={self.exponent!r} is neither a real number nor "
+                    "None: exponent is p of the family |z-1|^p"
+                )
+            object.__setattr__(self, "exponent", float(self.exponent))
+        object.__setattr__(
+            self,
+            "function",
+            _ArrayMethod(
+                _raw(self.function),
+                "z",
+                "where the penalty is evaluated",
+                label=f"function of the penalty {self.name}",
+            ),
+        )
+        object.__setattr__(
+            self, "mp", _MpMethod(_raw(self.mp), label=f"mp of the penalty {self.name}")
+        )
+        if self.tilde is not None:
+            object.__setattr__(
+                self,
+                "tilde",
+                _ArrayMethod(
+                    _raw(self.tilde),
+                    "u",
+                    "v^2, the argument of the closed form of eq. (12)",
+                    nonnegative=True,
+                    label=f"tilde of the penalty {self.name}",
+                ),
+            )
+
     def __call__(self, z: ArrayLike) -> Float64Array:
-        points = as_finite_array("z", z)
-        # |z - 1|^p of a finite z may exceed float64: inf is then the
-        # documented value (a penalty larger than any float), not an error.
-        with np.errstate(over="ignore"):
-            return np.asarray(self.function(points), np.float64)
+        r""":math:`\omega(z)`, float64 of z's shape, at any finite real array-like z.
+
+        Where :math:`\omega(z)` is beyond the float64 range it returns inf.
+        """
+        # __post_init__ stored the function behind its argument check.
+        return cast(_ArrayMethod, self.function)(z)
 
 
 def _power_tilde(p: float) -> Callable[[Float64Array], Float64Array]:
@@ -282,14 +465,17 @@ def _squared_absolute_join(v: Float64Array) -> Float64Array:
     The objective :math:`(z-1)^2 + v/z - 1` is convex in z; its derivative at
     :math:`z = v` is :math:`2(v-1) - 1/v`, non-positive up to
     :math:`v = (1+\sqrt3)/2`, where the minimum is the end point :math:`z = v`.
-    Above, Newton's method on the convex increasing :math:`g(z) = 2z^3-2z^2-v`
-    starts right of its root at :math:`1 + (v/2)^{1/3}` and decreases to it.
+    Above, Newton's method on the convex increasing :math:`g(z) = z^3-z^2-v/2`
+    starts right of its root at :math:`1 + (v/2)^{1/3}` and decreases to it;
+    g is formed with :math:`v/2`, as :math:`2z^2(z-1)` overflows right of the
+    root for v near the largest float.
     """
     kink = (1.0 + math.sqrt(3.0)) / 2.0
-    z = 1.0 + np.cbrt(v / 2.0)
+    half = v / 2.0
+    z = 1.0 + np.cbrt(half)
     for _ in range(_NEWTON_STEPS):
-        g = 2.0 * z**2 * (z - 1.0) - v
-        step = np.maximum(g / (6.0 * z**2 - 4.0 * z), 0.0)
+        g = z**2 * (z - 1.0) - half
+        step = np.maximum(g / (3.0 * z**2 - 2.0 * z), 0.0)
         z = z - step
         if np.all(step <= 4.0 * _EPS * z):
             break
@@ -352,21 +538,48 @@ def join_penalty(omega1: PenaltyFunction, omega2: PenaltyFunction) -> Penalty:
     closed form of its :math:`\tilde\omega` (see
     :func:`implicit_bias.theory.tangent_features.squared_absolute_tilde_parametric`).
 
+    Args:
+      omega1, omega2: vectorized callables (a :class:`Penalty` or a plain
+        function), real-valued, strictly quasi-convex and minimized at
+        :math:`\omega_i(1) = 0`; each is evaluated on a grid of
+        :math:`[1, 2]` (``_JOIN_GRID``) before it is accepted.
+
+    Returns:
+      A :class:`Penalty` on :math:`[1, \infty)`: calling it, or its
+      ``function`` or ``mp``, below 1 raises InvalidArgumentError naming z.
+
+    Raises:
+      InvalidArgumentError: an omega is not callable, complex-valued, not
+        finite, negative, not 0 at 1, decreasing on the grid, or 0 at 2
+        (constant near 1, so not strictly quasi-convex).
+
     Examples:
       >>> joint = join_penalty(squared_deviation, absolute_deviation)
       >>> float(joint(1.0))
       0.0
     """
-    _check_penalty(omega1, "omega1")
-    _check_penalty(omega2, "omega2")
+    _check_join_operand(omega1, "omega1")
+    _check_join_operand(omega2, "omega2")
 
     def function(z: Float64Array) -> Float64Array:
-        return omega_join(omega1, omega2, z)
+        below = z < 1.0
+        if below.any():
+            raise InvalidArgumentError(
+                f"z={float(z[below].flat[0])!r} is below 1: the joint penalty "
+                "(eq. (11)) is defined on [1, inf)"
+            )
+        # inf beyond the float64 range, as Penalty documents (omega_join raises).
+        return _join_values(omega1, omega2, z)
 
     mp1, mp2 = _mp_function(omega1), _mp_function(omega2)
 
     def function_mp(z: Any) -> Any:
-        return _join_mp_value(mp1, mp2, mpmath.mpf(z))
+        if z < 1:
+            raise InvalidArgumentError(
+                f"z={mpmath.nstr(z, 17)} is below 1: the joint penalty (eq. (11)) "
+                "is defined on [1, inf)"
+            )
+        return _join_mp_value(mp1, mp2, z)
 
     pair = (_is_power(omega1, 2.0) and _is_power(omega2, 1.0)) or (
         _is_power(omega1, 1.0) and _is_power(omega2, 2.0)
@@ -395,21 +608,21 @@ def _mp_function(omega: object) -> Callable[[Any], Any]:
 
 
 def _evaluate(omega: PenaltyFunction, z: Float64Array, name: str) -> Float64Array:
-    """omega at z as float64 of z's shape, rejecting non-finite or negative values."""
+    """omega at z as float64 of z's shape, rejecting non-finite or negative values.
+
+    A :class:`Penalty` documents +inf as its value beyond the float64 range: it
+    is kept (a point of the scans that cannot be the minimum), while a plain
+    callable's inf is refused like NaN.
+    """
     # z is a finite float64 array made here: a Penalty's own argument check
     # (Penalty.__call__) would repeat work in the innermost loop.
-    function = omega.function if isinstance(omega, Penalty) else omega
+    overflow_is_inf = isinstance(omega, Penalty)
+    function = _raw(omega.function) if isinstance(omega, Penalty) else omega
     with np.errstate(all="ignore"):
-        values = np.asarray(function(z), dtype=np.float64)
-    if values.shape != z.shape:
-        try:
-            values = np.broadcast_to(values, z.shape).astype(np.float64)
-        except ValueError as error:
-            raise InvalidArgumentError(
-                f"{name} returned shape {values.shape} for input of shape {z.shape}: "
-                f"{name} must be vectorized (elementwise)"
-            ) from error
+        values = _penalty_values(name, function(z), z)
     bad = ~np.isfinite(values)
+    if overflow_is_inf:
+        bad &= values != np.inf
     if bad.any():
         raise InvalidArgumentError(
             f"{name}({float(z[bad].flat[0])!r}) = {float(values[bad].flat[0])!r} "
@@ -436,9 +649,30 @@ def _check_penalty(omega: object, name: str) -> None:
         )
 
 
+def _check_join_operand(omega: object, name: str) -> None:
+    """Refuse an omega of eq. (11) that is seen breaking its assumptions on [1, 2].
+
+    A strictly quasi-convex omega minimized at omega(1) = 0 is real, finite,
+    increasing on [1, inf) and positive away from 1; the grid is in [1, 2],
+    where no power |z-1|^p overflows. A check at a few points, not a proof:
+    omega_join checks again on [1, v] where it is evaluated.
+    """
+    _check_penalty(omega, name)
+    values = _evaluate(omega, _JOIN_GRID, name)  # type: ignore[arg-type]
+    _check_increasing(values, _JOIN_GRID, name)
+    if values[-1] <= 0.0:
+        raise InvalidArgumentError(
+            f"{name}(2) = {float(values[-1])!r}: {name} is 0 on [1, 2], so not "
+            "strictly quasi-convex with its minimum 0 at 1 only (eq. (11) of "
+            "adaptive-tangent-features)"
+        )
+
+
 def _check_increasing(values: Float64Array, z: Float64Array, name: str) -> None:
     """Reject a decrease along the last axis (z increasing from 1)."""
-    drop = values[..., :-1] - values[..., 1:]
+    # Two overflowed values of a Penalty (inf - inf) give NaN: no decrease.
+    with np.errstate(invalid="ignore"):
+        drop = values[..., :-1] - values[..., 1:]
     scale = np.maximum(np.abs(values[..., 1:]), np.abs(values[..., :-1]))
     bad = drop > 1e-12 * scale + 1e-300
     if bad.any():
@@ -545,8 +779,9 @@ def omega_tilde(omega: PenaltyFunction, v: ArrayLike) -> Float64Array:
     Raises:
       InvalidArgumentError: v not finite, or :math:`v^2` not finite in float64
         (:math:`|v| > 1.34\cdot 10^{154}`); omega(1) != 0, omega negative, not
-        finite, or seen decreasing on [1, inf); omega stays below :math:`v^2`
-        on all of [1, 2^1000] (the minimum is then not attained).
+        finite (a :class:`Penalty`'s +inf, its value beyond the float64
+        range, is allowed), or seen decreasing on [1, inf); omega stays below
+        :math:`v^2` on all of [1, 2^1000] (the minimum is then not attained).
 
     Examples:
       >>> bool(np.isclose(omega_tilde(absolute_deviation, 2.0), 1.5 * 2 - 1))
@@ -616,6 +851,10 @@ def omega_join(
     Raises:
       InvalidArgumentError: v < 1 or not finite; an omega breaks the
         assumptions where it is seen (see :func:`omega_tilde`).
+      OutOfRangeError: the joint penalty is beyond the float64 range (a
+        :class:`Penalty` operand is inf, its documented value beyond float64,
+        on the whole scan), e.g. :math:`(z-1)^2\oplus|z-1|^3` at
+        :math:`v = 10^{300}`, about :math:`v^{1.2}`.
 
     Examples:
       >>> bool(np.isclose(omega_join(squared_deviation, absolute_deviation, 1.2),
@@ -634,6 +873,21 @@ def omega_join(
         )
     _check_penalty(omega1, "omega1")
     _check_penalty(omega2, "omega2")
+    values = _join_values(omega1, omega2, v_array)
+    beyond = np.isinf(values)
+    if beyond.any():
+        raise OutOfRangeError(
+            f"the joint penalty at v={float(v_array[beyond].flat[0])!r} is beyond "
+            "the float64 range: omega1(z) + omega2(v/z) overflows at every "
+            "scanned z of [1, v]"
+        )
+    return values
+
+
+def _join_values(
+    omega1: PenaltyFunction, omega2: PenaltyFunction, v_array: Float64Array
+) -> Float64Array:
+    """Eq. (11) at checked v >= 1, inf where it is beyond the float64 range."""
     pair = (_is_power(omega1, 2.0) and _is_power(omega2, 1.0)) or (
         _is_power(omega1, 1.0) and _is_power(omega2, 2.0)
     )

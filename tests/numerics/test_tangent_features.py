@@ -18,6 +18,7 @@ observed below 1e-13.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import mpmath
@@ -27,7 +28,7 @@ import sympy as sp
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.tangent_features import (
     _SECTION_POINTS,
     _SECTION_STEPS,
@@ -450,3 +451,224 @@ def test_join_with_itself_bounds(omega: QuasiConvexPenalty) -> None:
 def test_join_of_penalty_has_no_closed_form_unless_named() -> None:
     assert join_penalty(squared_deviation, cosh_log).tilde is None
     assert join_penalty(absolute_deviation, squared_deviation).tilde is not None
+
+
+# --- the methods and fields of Penalty objects (issue 22)
+
+
+def _user_penalty() -> Penalty:
+    return Penalty("(z-1)^4", lambda z: (z - 1.0) ** 4, lambda z: (z - 1) ** 4)
+
+
+#: Every kind of Penalty the library builds, and one a user builds.
+PENALTIES = {
+    "squared": squared_deviation,
+    "absolute": absolute_deviation,
+    "power 3": power_deviation(3.0),
+    "power 0.5": power_deviation(0.5),
+    "join (closed form)": join_penalty(squared_deviation, absolute_deviation),
+    "join (generic)": join_penalty(squared_deviation, power_deviation(3.0)),
+    "user": _user_penalty(),
+}
+WITH_TILDE = [name for name, penalty in PENALTIES.items() if penalty.tilde]
+
+
+@pytest.mark.parametrize("name", WITH_TILDE)
+@pytest.mark.parametrize(
+    "u", [2.0, 2, np.float64(2.0), np.array(2.0), [0.5, 2.0], (2.0,), [[0.5], [2.0]]]
+)
+def test_tilde_accepts_array_likes(name: str, u: Any) -> None:
+    # power_deviation(3).tilde(2.0) raised AttributeError ('bool' has no .any),
+    # a list TypeError.
+    penalty = PENALTIES[name]
+    assert penalty.tilde is not None
+    values = penalty.tilde(u)
+    assert isinstance(values, np.ndarray)
+    assert values.dtype == np.float64
+    assert values.shape == np.shape(u)
+    # The closed form against the generic minimizer of omega itself (sqrt(u)^2
+    # is u to an ulp).
+    v = np.sqrt(np.asarray(u, dtype=np.float64))
+    np.testing.assert_allclose(values, omega_tilde(penalty.function, v), rtol=RTOL)
+
+
+@pytest.mark.parametrize("name", list(PENALTIES))
+@pytest.mark.parametrize("method", ["__call__", "function"])
+@pytest.mark.parametrize("z", [3.0, 3, np.float64(3.0), np.array(3.0), [1.5, 3.0]])
+def test_omega_accepts_array_likes(name: str, method: str, z: Any) -> None:
+    penalty = PENALTIES[name]
+    values = getattr(penalty, method)(z)
+    assert isinstance(values, np.ndarray)
+    assert values.dtype == np.float64
+    assert values.shape == np.shape(z)
+    points = np.asarray(z, dtype=np.float64).reshape(-1)
+    expected = [float(penalty.mp(mpmath.mpf(float(point)))) for point in points]
+    np.testing.assert_allclose(values.reshape(-1), expected, rtol=RTOL)
+
+
+@pytest.mark.parametrize("name", list(PENALTIES))
+@pytest.mark.parametrize("z", [3.0, 3, np.float64(3.0), np.array(3.0), mpmath.mpf(3)])
+def test_mp_accepts_real_scalars(name: str, z: Any) -> None:
+    value = PENALTIES[name].mp(z)
+    assert isinstance(value, mpmath.mpf)
+    assert mpmath.isfinite(value)
+    assert value == PENALTIES[name].mp(mpmath.mpf(3))
+
+
+# (method, argument, needle): out of every penalty's domain.
+_BAD_METHOD_CALLS: list[tuple[str, Any, str]] = [
+    ("__call__", float("nan"), "z=nan"),
+    ("__call__", [1.0, float("inf")], "z=inf"),
+    ("__call__", 1.0 + 1j, "complex"),
+    ("__call__", "2.0", "string"),
+    ("__call__", None, "z=None"),
+    ("function", float("nan"), "z=nan"),
+    ("function", [2.0, 1j], "complex"),
+    ("function", None, "z=None"),
+    ("function", "2.0", "string"),
+    ("mp", float("nan"), "z=nan"),
+    ("mp", mpmath.inf, "z="),
+    ("mp", mpmath.mpc(2, 1), "z="),
+    ("mp", 2 + 1j, "z="),
+    ("mp", [2.0], "z="),
+    ("mp", "2", "z="),
+    ("mp", True, "z="),
+    ("mp", None, "z="),
+    ("tilde", float("nan"), "u=nan"),
+    ("tilde", -1.0, "u=-1.0"),
+    ("tilde", [1.0, -1e-300], "u=-1e-300"),
+    ("tilde", [1.0, float("inf")], "u=inf"),
+    ("tilde", 2.0 + 0j, "complex"),
+    ("tilde", "2.0", "string"),
+    ("tilde", None, "u=None"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "method", "argument", "needle"),
+    [
+        (name, *call)
+        for name in PENALTIES
+        for call in _BAD_METHOD_CALLS
+        if call[0] != "tilde" or name in WITH_TILDE
+    ],
+)
+def test_penalty_methods_reject(
+    name: str, method: str, argument: Any, needle: str
+) -> None:
+    # NaN gave NaN, tilde(-1.0) gave -1 and mp(mpc(2, 1)) a real number.
+    with pytest.raises(InvalidArgumentError, match=re.escape(needle)):
+        getattr(PENALTIES[name], method)(argument)
+
+
+@pytest.mark.parametrize("name", ["join (closed form)", "join (generic)"])
+@pytest.mark.parametrize("method", ["__call__", "function", "mp"])
+def test_a_joint_penalty_is_defined_from_one(name: str, method: str) -> None:
+    # Eq. (11) defines omega_1 (+) omega_2 on [1, inf); mp(0.5) returned 0.25.
+    with pytest.raises(InvalidArgumentError, match=r"z=0\.5 is below 1"):
+        getattr(PENALTIES[name], method)(0.5)
+
+
+def test_a_penalty_returning_nan_is_named() -> None:
+    broken = Penalty("broken", lambda z: np.sqrt(z - 2.0), lambda z: z)
+    with pytest.raises(InvalidArgumentError, match="function"):
+        broken(1.0)
+
+
+@pytest.mark.parametrize(
+    ("fields", "needle"),
+    [
+        ({"name": 3}, "name=3"),
+        ({"name": ""}, "name=''"),
+        ({"function": None}, "function=None"),
+        ({"function": 1.0}, "function=1.0"),
+        ({"mp": "mp"}, "mp='mp'"),
+        ({"tilde": 2.0}, "tilde=2.0"),
+        ({"exponent": "2"}, "exponent='2'"),
+        ({"exponent": 2 + 1j}, "exponent=(2+1j)"),
+        ({"exponent": True}, "exponent=True"),
+    ],
+)
+def test_penalty_refuses_bad_fields(fields: dict[str, Any], needle: str) -> None:
+    valid: dict[str, Any] = {
+        "name": "(z-1)^2",
+        "function": lambda z: (z - 1.0) ** 2,
+        "mp": lambda z: (z - 1) ** 2,
+    }
+    with pytest.raises(InvalidArgumentError, match=re.escape(needle)):
+        Penalty(**(valid | fields))
+
+
+def test_a_rebuilt_penalty_keeps_one_argument_check() -> None:
+    # Penalty(..., function=other.function) must not stack the checks, and
+    # the rebuilt penalty equals one built from the same callables.
+    rebuilt = Penalty("again", squared_deviation.function, squared_deviation.mp)
+    assert rebuilt.function == squared_deviation.function
+    assert float(rebuilt(3.0)) == 4.0
+
+
+def _constant(z: np.ndarray) -> np.ndarray:
+    return np.zeros_like(z)
+
+
+def _flat_near_one(z: np.ndarray) -> np.ndarray:
+    return np.maximum(z - 2.0, 0.0) ** 2
+
+
+def _early_dip(z: np.ndarray) -> np.ndarray:
+    # _decreasing with its dip moved into [1, 2]: falls from z = 1.25 to 1.5.
+    return _decreasing(1.0 + 4.0 * (z - 1.0))
+
+
+def _complex_valued(z: np.ndarray) -> np.ndarray:
+    return (z - 1.0 + 0j) ** 2
+
+
+def _complex_part(z: np.ndarray) -> np.ndarray:
+    return (z - 1.0) ** 2 + 1j * (z - 1.0)
+
+
+@pytest.mark.parametrize(
+    ("omega1", "omega2", "needle"),
+    [
+        (_constant, absolute_deviation, "omega1"),
+        (squared_deviation, _constant, "omega2"),
+        (_flat_near_one, absolute_deviation, "omega1"),
+        (_negative, squared_deviation, "omega1"),
+        (squared_deviation, _shifted, "omega2"),
+        (_complex_valued, absolute_deviation, "omega1"),
+        (squared_deviation, _complex_part, "omega2"),
+        (_early_dip, squared_deviation, "decreases"),
+        ("squared", squared_deviation, "omega1"),
+    ],
+)
+def test_join_penalty_refuses_omegas_outside_eq_11(
+    omega1: Any, omega2: Any, needle: str
+) -> None:
+    # A constant, negative or complex omega was accepted (eq. (11) needs
+    # omega strictly quasi-convex, real, with minimum 0 at 1).
+    with pytest.raises(InvalidArgumentError, match=needle):
+        join_penalty(omega1, omega2)
+
+
+@pytest.mark.parametrize("v", [1e307, 9e307, np.finfo(np.float64).max])
+def test_closed_form_join_at_the_largest_floats(v: float) -> None:
+    # 2 z^2 (z - 1) overflowed near the float64 limit: NaN at its largest float.
+    computed = float(omega_join(squared_deviation, absolute_deviation, v))
+    exact = omega_join_mp(squared_deviation, absolute_deviation, v, dps=30)
+    assert _relative(computed, float(exact)) <= CLOSED_RTOL  # mpmath, dps=30
+
+
+def test_a_generic_join_beyond_the_float64_range() -> None:
+    # (z-1)^2 (+) |z-1|^3 at v = 1e300 is about v^1.2: beyond float64. The
+    # scan met omega1(z) = inf, an overflow of a Penalty, and blamed omega1.
+    joint = join_penalty(squared_deviation, power_deviation(3.0))
+    with pytest.raises(OutOfRangeError, match="v=1e"):
+        omega_join(squared_deviation, power_deviation(3.0), [2.0, 1e300])
+    # Called as a Penalty, inf is the documented value beyond float64.
+    values = joint([2.0, 1e300])
+    assert np.isfinite(values[0])
+    assert values[1] == np.inf
+    # A plain callable's inf is still not taken for an overflow.
+    with pytest.raises(InvalidArgumentError, match="omega1"):
+        omega_join(_infinite, power_deviation(3.0), 30.0)
