@@ -26,7 +26,7 @@ prediction is an :math:`n, d\to\infty` limit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -311,11 +311,19 @@ class MeanComparison:
     """A Monte-Carlo mean against a prediction.
 
     Attributes:
-      mean: the sample mean.
-      standard_error: sample standard deviation over sqrt(K).
-      predicted: the prediction.
-      bias_bound: the finite-size bias allowed for (0 for exact predictions).
-      z: how many standard errors are allowed.
+      mean: the sample mean, finite.
+      standard_error: sample standard deviation over sqrt(K), finite and >= 0.
+      predicted: the prediction, finite.
+      bias_bound: the finite-size bias allowed for (0 for exact predictions),
+        finite and >= 0.
+      z: how many standard errors are allowed, finite and > 0.
+
+    The fields are stored as floats; :func:`compare_mean` builds the record
+    from a sample.
+
+    Raises:
+      InvalidArgumentError: a field outside its domain (a NaN mean would make
+        every verdict NaN-based, a negative standard error a wrong one).
     """
 
     mean: float
@@ -323,6 +331,24 @@ class MeanComparison:
     predicted: float
     bias_bound: float
     z: float
+
+    def __post_init__(self) -> None:
+        domains: dict[str, tuple[float | None, bool, str]] = {
+            "mean": (None, False, "the sample mean"),
+            "standard_error": (0.0, False, "a standard error (>= 0)"),
+            "predicted": (None, False, "the predicted mean"),
+            "bias_bound": (0.0, False, "a bound on the finite-size bias (>= 0)"),
+            "z": (0.0, True, "the number of standard errors allowed (> 0)"),
+        }
+        for name, (low, exclusive, meaning) in domains.items():
+            value = check_real(
+                name,
+                getattr(self, name),
+                min_value=low,
+                exclusive=exclusive,
+                meaning=meaning,
+            )
+            object.__setattr__(self, name, value)
 
     @property
     def deviation(self) -> float:
@@ -357,6 +383,7 @@ class MeanComparison:
         return bool(abs(self.mean / 2 - self.predicted / 2) <= half_allowed)
 
     def describe(self) -> str:
+        """The comparison in one line: mean +- SE, the prediction, the deviation."""
         return (
             f"mean {self.mean:.5f} +- {self.standard_error:.5f} (SE) vs predicted "
             f"{self.predicted:.5f}: {self.deviation:+.1f} SE"
@@ -669,25 +696,81 @@ class EndpointErrors:
     r"""Distances of trained networks to the :math:`\alpha\to0` endpoints.
 
     Attributes:
-      alphas: initialization scales, (A,).
-      errors: name -> (A,) largest error over the draws: "scratch"
+      alphas: initialization scales, (A,), > 0 and strictly decreasing.
+      errors: name -> (A,) largest error over the draws, each > 0: "scratch"
         (:math:`|\beta - X^+y|`), "linear" (:math:`|\beta - b\beta_s|`),
         "finetune" (corrected eq. 142), "printed" (eq. 142 as printed),
         "rank-one" (:math:`\sigma_2/\sigma_1` of :math:`W_1\cdots W_{L-1}`),
         "first-layer" (:math:`\sigma_2/\sigma_1` of the pretrained :math:`W_1`).
-      depth: L.
+      depth: L, an integer >= 2.
+
+    Raises:
+      InvalidArgumentError: a field outside its domain (named as
+        ``errors['scratch']`` for an entry of ``errors``).
     """
 
     alphas: Float64Array
     errors: dict[str, Float64Array]
     depth: int
 
-    def orders(self, name: str) -> Float64Array:
-        """Observed orders log(e_i / e_{i+1}) / log(alpha_i / alpha_{i+1})."""
-        e = self.errors[name]
-        return np.asarray(
-            np.log(e[:-1] / e[1:]) / np.log(self.alphas[:-1] / self.alphas[1:])
+    def __post_init__(self) -> None:
+        alphas = as_finite_array("alphas", self.alphas, ndim=1, shape="(A,)")
+        if alphas.size == 0 or not (alphas > 0).all() or (np.diff(alphas) >= 0).any():
+            raise InvalidArgumentError(
+                f"alphas={_describe(alphas)} is not a non-empty, strictly "
+                "decreasing sequence of initialization scales > 0"
+            )
+        if not isinstance(self.errors, Mapping):
+            raise InvalidArgumentError(
+                f"errors={self.errors!r:.80} is not a mapping: errors maps each "
+                "endpoint's name to its errors, one per alpha"
+            )
+        if not self.errors:
+            raise InvalidArgumentError(
+                "errors={} is empty: errors maps at least one endpoint's name to "
+                "its errors"
+            )
+        errors = {}
+        for name, values in self.errors.items():
+            if not isinstance(name, str):
+                raise InvalidArgumentError(
+                    f"errors has the key {name!r}, not a string: errors maps each "
+                    "endpoint's name to its errors"
+                )
+            label = f"errors[{name!r}]"
+            array = as_finite_array(label, values, ndim=1, shape="(A,)")
+            # The orders are ratios of logarithms: a zero error has none.
+            if array.shape != alphas.shape or not (array > 0).all():
+                raise InvalidArgumentError(
+                    f"{label}={_describe(array)} is not {alphas.size} errors > 0, "
+                    "one per alpha"
+                )
+            errors[name] = array
+        object.__setattr__(self, "alphas", alphas)
+        object.__setattr__(self, "errors", errors)
+        object.__setattr__(
+            self,
+            "depth",
+            check_integer("depth", self.depth, min_value=2, meaning="the depth L"),
         )
+
+    def orders(self, name: str) -> Float64Array:
+        """Observed orders log(e_i / e_{i+1}) / log(alpha_i / alpha_{i+1}), (A - 1,).
+
+        Differences of logarithms, so ratios beyond the float64 range do not
+        overflow.
+
+        Raises:
+          InvalidArgumentError: ``name`` is not a key of ``errors``.
+        """
+        if not isinstance(name, str) or name not in self.errors:
+            raise InvalidArgumentError(
+                f"name={name!r:.80} is not one of the recorded errors "
+                f"{sorted(self.errors)}"
+            )
+        log_e = np.log(self.errors[name])
+        log_alpha = np.log(self.alphas)
+        return np.asarray(np.diff(log_e) / np.diff(log_alpha))
 
 
 def endpoint_errors(

@@ -9,6 +9,7 @@ which is exact at finite n), so a correct formula fails with probability about
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -21,6 +22,8 @@ from implicit_bias.numerics.transfer_asymptotics import (
 )
 from implicit_bias.numerics.transfer_risks import linear_transfer_risk
 from implicit_bias.validation.transfer_experiments import (
+    EndpointErrors,
+    MeanComparison,
     compare_mean,
     endpoint_errors,
     endpoint_risks,
@@ -168,3 +171,106 @@ def test_a_constant_sample_compares_exactly() -> None:
     assert off.deviation == -np.inf
     assert not off.agrees
     assert "SE" in off.describe()
+
+
+# ---------------------------------------- result records (issue 22)
+
+
+def _comparison(**fields: object) -> MeanComparison:
+    valid: dict[str, object] = {
+        "mean": 1.0,
+        "standard_error": 0.1,
+        "predicted": 1.2,
+        "bias_bound": 0.0,
+        "z": 4.0,
+    }
+    return MeanComparison(**(valid | fields))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("mean", math.nan),
+        ("mean", math.inf),
+        ("mean", "1.0"),
+        ("mean", None),
+        ("predicted", 1 + 1j),
+        ("predicted", -math.inf),
+        ("standard_error", -0.1),
+        ("standard_error", math.nan),
+        ("bias_bound", -1e-300),
+        ("bias_bound", math.inf),
+        ("z", 0.0),
+        ("z", -4.0),
+        ("z", True),
+        ("z", np.ones(2)),
+    ],
+)
+def test_mean_comparison_refuses_bad_fields(field: str, value: object) -> None:
+    # Built with a NaN mean or a negative standard error, it answered agrees
+    # and deviation with NaN or a wrong verdict.
+    with pytest.raises(InvalidArgumentError, match=rf"^{field}[= ]"):
+        _comparison(**{field: value})
+
+
+def test_mean_comparison_fields_are_floats() -> None:
+    comparison = _comparison(mean=np.float64(1.0), z=4)
+    assert type(comparison.mean) is float
+    assert type(comparison.z) is float
+    assert comparison == _comparison()
+
+
+def _errors(**fields: object) -> EndpointErrors:
+    alphas = np.array([1e-1, 1e-2, 1e-3])
+    valid: dict[str, object] = {
+        "alphas": alphas,
+        "errors": {"scratch": 2.0 * alphas, "linear": alphas**2},
+        "depth": 2,
+    }
+    return EndpointErrors(**(valid | fields))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("alphas", [1e-3, 1e-2, 1e-1]),
+        ("alphas", [1e-1, 1e-1, 1e-3]),
+        ("alphas", [1e-1, 0.0, -1e-3]),
+        ("alphas", [1e-1, math.nan, 1e-3]),
+        ("alphas", [[1e-1, 1e-2, 1e-3]]),
+        ("alphas", []),
+        ("alphas", "alphas"),
+        ("errors", {}),
+        ("errors", {"scratch": [1.0, 2.0]}),
+        ("errors", {"scratch": [1.0, 0.0, 2.0]}),
+        ("errors", {"scratch": [1.0, math.inf, 2.0]}),
+        ("errors", {"scratch": [1.0, 1j, 2.0]}),
+        ("errors", {1: [1.0, 2.0, 3.0]}),
+        ("errors", [1.0, 2.0, 3.0]),
+        ("errors", None),
+        ("depth", 1),
+        ("depth", 2.0),
+        ("depth", True),
+        ("depth", None),
+    ],
+)
+def test_endpoint_errors_refuse_bad_fields(field: str, value: object) -> None:
+    with pytest.raises(InvalidArgumentError, match=rf"^{field}[=\[ ]"):
+        _errors(**{field: value})
+
+
+@pytest.mark.parametrize("name", ["no-such-error", "", 1, None, ["scratch"]])
+def test_endpoint_orders_name_a_recorded_error(name: object) -> None:
+    # An unknown name raised a raw KeyError (a list, TypeError).
+    with pytest.raises(InvalidArgumentError, match="name="):
+        _errors().orders(name)  # type: ignore[arg-type]
+
+
+def test_endpoint_orders() -> None:
+    errors = _errors()
+    np.testing.assert_allclose(errors.orders("scratch"), [1.0, 1.0], rtol=1e-14)
+    np.testing.assert_allclose(errors.orders("linear"), [2.0, 2.0], rtol=1e-14)
+    # Ratios beyond the float64 range: e_i / e_{i+1} overflowed to inf / inf.
+    extreme = np.array([1e300, 1e-300])
+    wide = EndpointErrors(extreme, {"scratch": extreme}, 2)
+    np.testing.assert_allclose(wide.orders("scratch"), [1.0], rtol=1e-14)
