@@ -39,6 +39,27 @@ if TYPE_CHECKING:
 __all__ = ["Citation", "Source"]
 
 _SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+_BIBTEX_KEY = re.compile(r"[^\s,{}()\"#%'=~\\]+")
+#: (field, its form, the form in words) of the identifiers a Citation holds.
+_IDENTIFIERS = (
+    (
+        "arxiv",
+        re.compile(r"\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7}"),
+        'an arXiv identifier ("2310.02396" or "math/0601001", without "arXiv:" '
+        "or the version, which is arxiv_version)",
+    ),
+    (
+        "arxiv_version",
+        re.compile(r"v[1-9][0-9]*"),
+        "an arXiv version ('v1', 'v2', ...)",
+    ),
+    (
+        "doi",
+        re.compile(r"10\.\d{4,9}/\S+"),
+        'a DOI ("10.xxxx/suffix", no "doi:" or URL)',
+    ),
+    ("url", re.compile(r"https?://\S+"), 'an http(s) address ("https://...")'),
+)
 
 
 @dataclass(frozen=True)
@@ -47,15 +68,20 @@ class Citation:
 
     Attributes:
       title: the title as published.
-      authors: the authors, each as "Given Family".
-      year: the year of the version cited.
+      authors: the authors, each as "Given Family" (a list is stored as a
+        tuple).
+      year: the year of the version cited, a four-digit integer.
       venue: where it appeared ("NeurIPS 2024"), "" for a preprint or note.
       arxiv: the arXiv identifier ("2310.02396"), if any.
       arxiv_version: the arXiv version the equation numbers follow ("v3"),
         "" when it is not known (``version_note`` then says what is).
-      doi: the DOI, if any.
-      url: a stable address, if there is no arXiv id or DOI.
+      doi: the DOI ("10.xxxx/suffix"), if any.
+      url: a stable http(s) address, if there is no arXiv id or DOI.
       version_note: which text the equation numbers follow, in words.
+
+    Raises:
+      InvalidArgumentError: a field of another type or form (named, with its
+        value and the form it must have).
     """
 
     title: str
@@ -69,13 +95,44 @@ class Citation:
     version_note: str = ""
 
     def __post_init__(self) -> None:
-        if not self.title.strip():
-            raise InvalidArgumentError("title: a citation names its title")
-        if not self.authors or any(not a.strip() for a in self.authors):
-            raise InvalidArgumentError("authors: a citation names its authors")
-        if self.arxiv_version and not re.fullmatch(r"v[1-9][0-9]*", self.arxiv_version):
+        if not isinstance(self.title, str) or not self.title.strip():
             raise InvalidArgumentError(
-                f"arxiv_version: 'v1', 'v2', ..., got {self.arxiv_version!r}"
+                f"title={self.title!r} is not a non-empty string: a citation names "
+                "its title"
+            )
+        # A string is a sequence of letters: it would pass as one author each.
+        authors = self.authors
+        named = isinstance(authors, tuple | list) and all(
+            isinstance(author, str) and author.strip() for author in authors
+        )
+        if not (named and authors):
+            raise InvalidArgumentError(
+                f"authors={authors!r} is not a non-empty tuple of names: a "
+                'citation names its authors, each as "Given Family"'
+            )
+        object.__setattr__(self, "authors", tuple(authors))
+        if (
+            isinstance(self.year, bool)
+            or not isinstance(self.year, int)
+            or not 1000 <= self.year <= 9999
+        ):
+            raise InvalidArgumentError(
+                f"year={self.year!r} is not a four-digit integer year"
+            )
+        for name in ("venue", "arxiv", "arxiv_version", "doi", "url", "version_note"):
+            if not isinstance(getattr(self, name), str):
+                raise InvalidArgumentError(
+                    f"{name}={getattr(self, name)!r} is not a string "
+                    '("" where there is none)'
+                )
+        for name, pattern, form in _IDENTIFIERS:
+            value = getattr(self, name)
+            if value and not pattern.fullmatch(value):
+                raise InvalidArgumentError(f"{name}={value!r} is not {form}")
+        if self.arxiv_version and not self.arxiv:
+            raise InvalidArgumentError(
+                f"arxiv_version={self.arxiv_version!r} without an arxiv id: the "
+                "version belongs to an arXiv identifier"
             )
 
     @property
@@ -109,7 +166,18 @@ class Citation:
 
     def bibtex(self, key: str) -> str:
         """A BibTeX entry under ``key`` (``@article`` with the arXiv fields, or
-        ``@misc`` for a note without a venue)."""
+        ``@misc`` for a note without a venue).
+
+        Raises:
+          InvalidArgumentError: ``key`` is not a non-empty string without
+            white space, commas, braces, parentheses, quotes, ``#``, ``%``,
+            ``=``, ``~`` or backslashes (each would end or break the entry).
+        """
+        if not isinstance(key, str) or not _BIBTEX_KEY.fullmatch(key):
+            raise InvalidArgumentError(
+                f"key={key!r} is not a BibTeX key: a non-empty string without "
+                "white space or any of , { } ( ) \" # % ' = ~ \\"
+            )
         fields = {
             "title": "{" + self.title + "}",
             "author": " and ".join(self.authors),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import sympy as sp
 
@@ -58,7 +60,7 @@ def test_citation_refuses_an_incomplete_record(
     with pytest.raises(InvalidArgumentError, match=parameter):
         Citation(*arguments)
     with pytest.raises(InvalidArgumentError, match="arxiv_version"):
-        Citation("T", ("A",), 2020, arxiv="1", arxiv_version="2")
+        Citation("T", ("A",), 2020, arxiv="2401.00001", arxiv_version="2")
 
 
 def test_source_validates_its_id_and_claims() -> None:
@@ -98,3 +100,76 @@ def test_source_validates_its_derivations() -> None:
         Source("note", "t", claims=(_chain("note", "1"),))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="derivations: Derivation objects"):
         Source("note", "t", derivations=(_claim("note"),))  # type: ignore[arg-type]
+
+
+# (field, value, needle): a record the renderers would print wrongly or crash on.
+_BAD_CITATIONS: list[tuple[str, object, str]] = [
+    ("title", "", "title=''"),
+    ("title", "  ", "title='  '"),
+    ("title", None, "title=None"),
+    ("title", 3, "title=3"),
+    ("authors", (), "authors=()"),
+    ("authors", ("",), "authors=('',)"),
+    ("authors", "Ada Lovelace", "authors='Ada Lovelace'"),
+    ("authors", ("Ada Lovelace", None), "authors=('Ada Lovelace', None)"),
+    ("authors", None, "authors=None"),
+    ("year", "2024", "year='2024'"),
+    ("year", 2024.0, "year=2024.0"),
+    ("year", True, "year=True"),
+    ("year", 24, "year=24"),
+    ("year", None, "year=None"),
+    ("venue", None, "venue=None"),
+    ("arxiv", 2401.00001, "arxiv=2401.00001"),
+    ("arxiv", "arXiv:2401.00001", "arxiv='arXiv:2401.00001'"),
+    ("arxiv", "2401.00001v2", "arxiv='2401.00001v2'"),
+    ("arxiv_version", "2", "arxiv_version='2'"),
+    ("doi", "doi.org/10.1000/x", "doi='doi.org/10.1000/x'"),
+    ("url", "example.org", "url='example.org'"),
+    ("version_note", 3, "version_note=3"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "needle"), _BAD_CITATIONS)
+def test_citation_refuses_bad_fields(field: str, value: object, needle: str) -> None:
+    # A non-string title raised AttributeError ('int' has no .strip), a
+    # string of authors was split into letters, a version without an arXiv
+    # id or an id with its version printed "arXiv:v2" or "...v2v2".
+    fields: dict[str, object] = {
+        "title": "T",
+        "authors": ("A B",),
+        "year": 2020,
+        "arxiv": "2401.00001",
+    }
+    with pytest.raises(InvalidArgumentError, match=re.escape(needle)):
+        Citation(**(fields | {field: value}))  # type: ignore[arg-type]
+
+
+def test_citation_version_needs_an_arxiv_id() -> None:
+    with pytest.raises(InvalidArgumentError, match="arxiv_version='v2'"):
+        Citation("T", ("A B",), 2020, arxiv_version="v2")
+
+
+def test_citation_authors_become_a_tuple() -> None:
+    # A list of authors made the (frozen, hashed) record unhashable.
+    citation = Citation("T", ["A B", "C D"], 2020)  # type: ignore[arg-type]
+    assert citation.authors == ("A B", "C D")
+    assert hash(citation) == hash(Citation("T", ("A B", "C D"), 2020))
+
+
+def test_citation_accepts_the_identifier_forms() -> None:
+    for arxiv in ("2401.00001", "1710.10345", "math/0601001", "hep-th/9901001"):
+        assert Citation("T", ("A B",), 2020, arxiv=arxiv).arxiv == arxiv
+    cited = Citation("T", ("A B",), 2020, doi="10.1000/xyz-1", url="https://a.b/c")
+    assert cited.text() == 'A B, "T", 2020; doi:10.1000/xyz-1.'
+
+
+@pytest.mark.parametrize("key", ["", "a key", "k,1", "k}", "{k", None, 1, ["k"]])
+def test_bibtex_refuses_a_key_that_breaks_the_entry(key: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="key="):
+        Citation("T", ("A B",), 2020).bibtex(key)  # type: ignore[arg-type]
+
+
+def test_bibtex_keys_of_the_shipped_sources() -> None:
+    # latex.py keys a citation by its source id, "_" replaced by ":".
+    entry = Citation("T", ("A B",), 2020).bibtex("ptft:relu-penalty.v2")
+    assert entry.startswith("@misc{ptft:relu-penalty.v2,")
