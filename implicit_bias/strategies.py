@@ -66,6 +66,7 @@ References:
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -73,6 +74,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import as_finite_array
 
 try:
     from hypothesis import HealthCheck, settings
@@ -139,12 +141,23 @@ def register_profiles() -> tuple[str, ...]:
     return PROFILES
 
 
+def _shown(value: object) -> str:
+    """``value``'s repr for a message, shortened to 80 characters."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _check_finite_interval(
     low_name: str, low: float, high_name: str, high: float
 ) -> None:
     for name, value in ((low_name, low), (high_name, high)):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise InvalidArgumentError(f"{name}={value!r} is not a real number")
+        if isinstance(value, int) and abs(value) > sys.float_info.max:
+            raise InvalidArgumentError(
+                f"{name}={_shown(value)} is beyond the float64 range: {name} "
+                "must be a finite real number"
+            )
         if not math.isfinite(value):
             raise InvalidArgumentError(
                 f"{name}={value!r} is not finite: {name} must be a finite real number"
@@ -156,7 +169,18 @@ def _check_finite_interval(
 
 
 _NORMAL_POWERS = "the exponents must keep 10**e a normal float64"
-_MODERATE_POWERS = "the exponents of the power terms must be positive and moderate"
+# omegas' exponents: below 0.01, |v-1|^p is nearly flat in float64 (between
+# points h apart at distance d it changes by the factor (1 + h/d)^p, about
+# 1 + p h/d, which rounding loses for p h/d below eps); above 16 it leaves the
+# float64 range on moderate arguments.
+_MIN_OMEGA_EXPONENT = 0.01
+_MAX_OMEGA_EXPONENT = 16.0
+_MODERATE_POWERS = (
+    "the exponents of the power terms must be at least 0.01, so that omega is "
+    "strictly monotone in float64 on each side of 1 (|v-1|^p with p -> 0 is flat "
+    "to rounding), and at most 16, so that omega stays finite on moderate "
+    "arguments"
+)
 
 
 def _check_within(
@@ -211,11 +235,28 @@ def angles() -> SearchStrategy[float]:
     return st.floats(min_value=0.0, max_value=math.pi, allow_nan=False)
 
 
-def _log_uniform(min_exponent: float, max_exponent: float) -> SearchStrategy[float]:
-    low, high = 10.0**min_exponent, 10.0**max_exponent
-    # The clip keeps rounding of the power inside the advertised bounds.
+def _power_of_ten(exponent: float, low: float, high: float) -> float:
+    """``10**exponent`` clipped to ``[low, high]``, without an OverflowError.
+
+    The exponents are drawn between logarithms of the bounds, rounded, so the
+    power may land just outside ``[low, high]`` (hence the clip); where
+    ``high`` lies within that rounding of the float64 maximum, the power may
+    exceed float64, and Python's float power raises OverflowError instead of
+    returning inf. The clip's answer there is ``high``, returned directly.
+    """
+    try:
+        value = 10.0**exponent
+    except OverflowError:
+        return high
+    return min(max(value, low), high)
+
+
+def _log_uniform(
+    min_exponent: float, max_exponent: float, low: float, high: float
+) -> SearchStrategy[float]:
+    """Floats ``10**e`` in ``[low, high]``, e uniform in the exponents' interval."""
     return st.floats(min_value=min_exponent, max_value=max_exponent).map(
-        lambda exponent: min(max(10.0**exponent, low), high)
+        lambda exponent: _power_of_ten(exponent, low, high)
     )
 
 
@@ -254,7 +295,8 @@ def positive_scales(
     _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
     _check_within("min_exponent", min_exponent, -300.0, 300.0, _NORMAL_POWERS)
     _check_within("max_exponent", max_exponent, -300.0, 300.0, _NORMAL_POWERS)
-    return _log_uniform(float(min_exponent), float(max_exponent))
+    low, high = float(min_exponent), float(max_exponent)
+    return _log_uniform(low, high, 10.0**low, 10.0**high)
 
 
 def dimension_ratios(
@@ -271,8 +313,10 @@ def dimension_ratios(
     test of such a risk should exclude it with ``.filter``.
 
     Args:
-      min_value: the smallest ratio, ``> 0``.
-      max_value: the largest ratio, ``>= min_value``.
+      min_value: the smallest ratio, ``> 0``; any positive float64, subnormal
+        ones included.
+      max_value: the largest ratio, ``>= min_value``, up to the float64
+        maximum (drawn as itself where its power of ten rounds beyond it).
 
     Returns:
       A strategy of floats in ``[min_value, max_value]``.
@@ -293,9 +337,8 @@ def dimension_ratios(
         raise InvalidArgumentError(
             f"min_value={min_value!r} is not positive: gamma = d/n is > 0"
         )
-    return _log_uniform(math.log10(min_value), math.log10(max_value)).map(
-        lambda ratio: min(max(ratio, float(min_value)), float(max_value))
-    )
+    low, high = float(min_value), float(max_value)
+    return _log_uniform(math.log10(low), math.log10(high), low, high)
 
 
 def _sizes(name: str, size: int | SearchStrategy[int]) -> SearchStrategy[int]:
@@ -361,6 +404,16 @@ def gaussian_designs(
     return designs()
 
 
+# The domain of QuasiConvexPenalty: with every coefficient at most 1e100 and
+# every exponent at most 100, each term is at most 1e100 * 100**100 = 1e300 for
+# |v-1| <= 100, so omega is finite there (and d**p never overflows there).
+_MAX_COEFFICIENT = 1e100
+_MAX_EXPONENT = 100.0
+_FINITE_RANGE = "and keep omega finite for |v-1| <= 100"
+_TINY = float(np.finfo(np.float64).tiny)
+_HUGE = float(np.finfo(np.float64).max)
+
+
 def _real_field(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(
         value, int | float | np.integer | np.floating
@@ -369,7 +422,52 @@ def _real_field(name: str, value: object) -> float:
             f"{name}={value!r} is not a real number: the penalty's coefficients "
             "and exponents are real"
         )
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError as error:
+        raise InvalidArgumentError(
+            f"{name}={_shown(value)} is beyond the float64 range: the penalty's "
+            "coefficients and exponents are float64 numbers"
+        ) from error
+
+
+def _check_field(
+    name: str, value: object, high: float, *, positive: bool, meaning: str
+) -> None:
+    number = _real_field(name, value)
+    inside = 0.0 < number <= high if positive else 0.0 <= number <= high
+    if not inside:
+        interval = f"(0, {high:g}]" if positive else f"[0, {high:g}]"
+        raise InvalidArgumentError(
+            f"{name}={number!r} is outside {interval}: {meaning}"
+        )
+
+
+def _scaled_power(
+    coefficient: float, distance: NDArray[np.float64], exponent: float
+) -> NDArray[np.float64]:
+    r"""The term :math:`c\,d^p`, :math:`d \ge 0`, without a spurious over- or underflow.
+
+    :math:`d^p` alone may leave the float64 range where :math:`c\,d^p` does
+    not: :math:`c = 10^{100}, d = 10^{-4}, p = 100` underflows :math:`d^p` to
+    0 for :math:`c\,d^p = 10^{-300}`, and a coefficient below 1 brings an
+    overflowing :math:`d^p` back into range. There (``d**p`` zero, subnormal
+    or inf for :math:`d > 0`) the product is :math:`\exp(\log c + p\log d)`,
+    with a relative error of about :math:`(|\log c| + 2|p\log d|)\,\epsilon`,
+    below :math:`10^{-12}` wherever the result is a normal float64; elsewhere
+    it is the plain product, within an ulp or two.
+    """
+    if coefficient == 0.0:
+        return np.zeros_like(distance)
+    with np.errstate(over="ignore", under="ignore"):
+        power = distance**exponent
+        product = coefficient * power
+        unscaled = (distance > 0.0) & ~((power >= _TINY) & (power <= _HUGE))
+        if unscaled.any():
+            product[unscaled] = np.exp(
+                math.log(coefficient) + exponent * np.log(distance[unscaled])
+            )
+    return np.asarray(product, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -395,12 +493,26 @@ class QuasiConvexPenalty:
     ``left_exponent``, ``right_coefficient``, ``right_exponent``,
     ``quadratic_coefficient`` and ``saturating_coefficient``.
 
-    Calling it evaluates :math:`\omega` elementwise, returning a float64
-    array. The repr rebuilds the penalty; ``str`` shows the formula.
+    Domain: :math:`c_L, c_R \in (0, 10^{100}]`, :math:`p_L, p_R \in (0, 100]`
+    and :math:`a, b \in [0, 10^{100}]`. Each term is then at most
+    :math:`10^{100}\cdot 100^{100} = 10^{300}` for :math:`|v-1| \le 100`, so
+    :math:`\omega` is finite there, whatever the combination.
+
+    Calling it evaluates :math:`\omega` elementwise at finite real ``v``,
+    returning a float64 array of ``v``'s shape. Where :math:`\omega(v)` is
+    beyond the float64 range (only for :math:`|v-1| > 100`) the value is
+    ``inf``, a penalty larger than every float, without a warning, as for a
+    :class:`~implicit_bias.numerics.tangent_features.Penalty`. No term is
+    lost to an intermediate over- or underflow: where :math:`|v-1|^p` alone
+    leaves the float64 range, :math:`c|v-1|^p` is computed as
+    :math:`\exp(\log c + p\log|v-1|)` (relative error below
+    :math:`10^{-12}`). The repr rebuilds the penalty; ``str`` shows the
+    formula.
 
     Raises:
-      InvalidArgumentError: a coefficient or exponent of the power terms is
-        not positive and finite, or a or b is negative or not finite.
+      InvalidArgumentError: a coefficient or exponent of the power terms, or
+        a or b, is not a real number in its interval above; or, when called,
+        ``v`` is not a finite real number or array of them.
 
     Examples:
       The :math:`\omega_1(v) = (v-1)^2` of Figure 2 of adaptive-tangent-features:
@@ -421,41 +533,61 @@ class QuasiConvexPenalty:
     saturating_coefficient: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in (
-            "left_coefficient",
-            "left_exponent",
-            "right_coefficient",
-            "right_exponent",
-        ):
-            value = _real_field(name, getattr(self, name))
-            if not (math.isfinite(value) and value > 0):
-                raise InvalidArgumentError(
-                    f"{name}={value!r} is not a positive finite number: the power "
-                    "terms must be strictly monotone on each side of 1"
-                )
+        monotone = "the power terms must be strictly monotone on each side of 1"
+        for side in ("left", "right"):
+            _check_field(
+                f"{side}_coefficient",
+                getattr(self, f"{side}_coefficient"),
+                _MAX_COEFFICIENT,
+                positive=True,
+                meaning=f"{monotone} {_FINITE_RANGE}",
+            )
+            _check_field(
+                f"{side}_exponent",
+                getattr(self, f"{side}_exponent"),
+                _MAX_EXPONENT,
+                positive=True,
+                meaning=f"{monotone} {_FINITE_RANGE}",
+            )
         for name in ("quadratic_coefficient", "saturating_coefficient"):
-            value = _real_field(name, getattr(self, name))
-            if not (math.isfinite(value) and value >= 0):
-                raise InvalidArgumentError(
-                    f"{name}={value!r} is not a nonnegative finite number: the "
-                    "optional terms must not decrease away from 1"
-                )
+            _check_field(
+                name,
+                getattr(self, name),
+                _MAX_COEFFICIENT,
+                positive=False,
+                meaning=f"the optional terms must not decrease away from 1 "
+                f"{_FINITE_RANGE}",
+            )
 
     def __call__(self, v: ArrayLike) -> NDArray[np.float64]:
-        """Evaluate the penalty elementwise at ``v``."""
-        deviation = np.asarray(v, dtype=np.float64) - 1.0
+        r""":math:`\omega(v)`, float64 of v's shape, at any finite real array-like v.
+
+        Where :math:`\omega(v)` is beyond the float64 range it returns inf.
+        """
+        points = as_finite_array("v", v)
+        deviation = points.ravel() - 1.0
         distance = np.abs(deviation)
-        power = np.where(
-            deviation < 0,
-            self.left_coefficient * distance**self.left_exponent,
-            self.right_coefficient * distance**self.right_exponent,
+        left = deviation < 0.0
+        power = np.empty_like(distance)
+        power[left] = _scaled_power(
+            float(self.left_coefficient), distance[left], float(self.left_exponent)
         )
-        return np.asarray(
-            power
-            + self.quadratic_coefficient * deviation**2
-            - self.saturating_coefficient * np.expm1(-(deviation**2)),
-            dtype=np.float64,
+        power[~left] = _scaled_power(
+            float(self.right_coefficient),
+            distance[~left],
+            float(self.right_exponent),
         )
+        quadratic = _scaled_power(float(self.quadratic_coefficient), distance, 2.0)
+        # Nonnegative terms: a sum beyond float64 is inf, the documented value.
+        # expm1 avoids the cancellation of 1 - exp(-d^2) for small d, and d^2
+        # does not underflow (d is 0 or at least 2^-53, the spacing of floats
+        # below 1); where it overflows, expm1(-inf) = -1 is the limit.
+        with np.errstate(over="ignore"):
+            saturating = -float(self.saturating_coefficient) * np.expm1(
+                -(distance * distance)
+            )
+            values = power + quadratic + saturating
+        return values.reshape(points.shape)
 
     def __str__(self) -> str:
         terms = [
@@ -492,8 +624,14 @@ def omegas(
     Shrinks towards :math:`\omega(v) = |v-1|` (with the default exponents).
 
     Args:
-      min_exponent: the smallest exponent :math:`p`, ``> 0``; below 1 the
-        power term is quasi-convex but not convex.
+      min_exponent: the smallest exponent :math:`p`, at least 0.01; below 1
+        the power term is quasi-convex but not convex. Between points
+        :math:`h` apart at distance :math:`d` from 1, :math:`|v-1|^p` changes
+        by the factor :math:`(1+h/d)^p \approx 1 + p\,h/d`: with
+        :math:`p \ge 0.01` and :math:`h/d \ge 10^{-12}` that is more than 40
+        ulps, so every draw is strictly monotone in float64 on such grids,
+        where a smaller :math:`p` (down to ``5e-324``) would draw penalties
+        that are flat to rounding.
       max_exponent: the largest exponent, ``>= min_exponent``, at most 16 so
         that :math:`\omega` stays finite on moderate arguments.
       optional_terms: whether to add the quadratic and saturating terms.
@@ -503,7 +641,8 @@ def omegas(
       A strategy of :class:`QuasiConvexPenalty` (vectorized, picklable).
 
     Raises:
-      InvalidArgumentError: the exponent interval is empty or outside (0, 16],
+      InvalidArgumentError: the exponent interval is empty or outside
+        ``[0.01, 16]``,
         ``convex`` is asked for with ``min_exponent < 1``, or a flag is not a
         bool.
 
@@ -518,13 +657,9 @@ def omegas(
       Proposition 3 of adaptive-tangent-features.
     """
     _check_finite_interval("min_exponent", min_exponent, "max_exponent", max_exponent)
-    if min_exponent <= 0.0:
-        raise InvalidArgumentError(
-            f"min_exponent={min_exponent!r} is outside (0, 16]: {_MODERATE_POWERS}"
-        )
-    if max_exponent > 16.0:
-        raise InvalidArgumentError(
-            f"max_exponent={max_exponent!r} is outside (0, 16]: {_MODERATE_POWERS}"
+    for name, value in (("min_exponent", min_exponent), ("max_exponent", max_exponent)):
+        _check_within(
+            name, value, _MIN_OMEGA_EXPONENT, _MAX_OMEGA_EXPONENT, _MODERATE_POWERS
         )
     _check_flag("optional_terms", optional_terms)
     _check_flag("convex", convex)

@@ -39,6 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.arguments import _as_real_array
 
 __all__ = ["DEFAULT_PRECISIONS", "REFERENCE_TOLERANCE_ULPS", "assert_ulp_close"]
 
@@ -112,18 +113,11 @@ def _as_real_arrays(
     for name, value in [("actual", actual)] + [
         (f"arguments[{index}]", argument) for index, argument in enumerate(arguments)
     ]:
-        # np.asarray turns None into NaN, "1.0" into 1.0 and drops an imaginary
-        # part with only a warning: each would be judged as a wrong number.
-        if value is None or isinstance(value, str | bytes) or np.iscomplexobj(value):
-            raise InvalidArgumentError(
-                f"{name}={value!r} is not a real number or array of real numbers"
-            )
-        try:
-            array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError) as error:
-            raise InvalidArgumentError(
-                f"{name}={value!r} is not a real number or array of real numbers"
-            ) from error
+        # The library's conversion refuses what np.asarray(value, float) would
+        # turn into a wrong number (None into NaN, "1.0" into 1.0, a complex
+        # value into its real part) or a foreign error (a ragged nested list,
+        # an integer beyond float64), naming the argument; NaN and inf pass.
+        array = _as_real_array(name, value)
         if name != "actual" and np.isnan(array).any():
             # The reference is evaluated at the arguments: a result may be NaN
             # (it is judged, and fails), a point may not.
@@ -232,9 +226,10 @@ def assert_ulp_close(
         count, the worst point, its arguments, both values, its distance in
         ulps and the precision used.
       InvalidArgumentError: ``ulps``, ``precisions`` or the shapes are invalid,
-        ``actual`` or an argument is not real (None, a string, complex), an
-        argument contains NaN, or the reference returned something that is
-        not a real number.
+        ``actual`` or an argument is not a real number or a rectangular array
+        of them (None, a string, complex, a ragged nested list, an integer
+        beyond float64), an argument contains NaN, or the reference returned
+        something that is not a real number.
 
     Examples:
       The square root is correctly rounded (IEEE 754), within half an ulp:

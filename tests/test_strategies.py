@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 import pickle
+import warnings
 from typing import Any
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import assume, find, given, settings
@@ -27,6 +29,7 @@ from implicit_bias.strategies import (
 # Points on both sides of the minimizer, wide enough to reach every term's tail
 # and with moderate magnitudes so that |v-1|**4 stays far from overflow.
 V_GRID = np.linspace(-4.0, 6.0, 2001)
+MAX = float(np.finfo(np.float64).max)
 
 
 @given(cosines())
@@ -60,6 +63,22 @@ def test_dimension_ratios_lie_in_their_interval(gamma: float) -> None:
 
 def test_dimension_ratios_shrink_to_the_interpolation_threshold() -> None:
     assert find(dimension_ratios(), lambda gamma: True) == 1.0
+
+
+def test_dimension_ratios_reach_the_float64_extremes() -> None:
+    # Built inside the test: before the fix of issue 22 building it raised.
+    @given(dimension_ratios(5e-324, MAX))
+    def draw(gamma: float) -> None:
+        assert 5e-324 <= gamma <= MAX
+
+    draw()
+
+
+def test_dimension_ratios_draw_up_to_the_float64_maximum() -> None:
+    # Issue 22: 10.0 ** log10(MAX) raised OverflowError (Python's float power
+    # does not return inf); the draw there is the bound itself.
+    assert find(dimension_ratios(0.1, MAX), lambda gamma: gamma > 1e308) <= MAX
+    assert find(dimension_ratios(MAX, MAX), lambda gamma: True) == MAX
 
 
 @given(gaussian_designs(st.integers(1, 6), st.integers(1, 4)))
@@ -163,6 +182,81 @@ def test_omegas_pickle_and_rebuild_from_their_repr(omega: QuasiConvexPenalty) ->
     assert str(omega).startswith("omega(v) = ")
 
 
+def _penalty_mp(omega: QuasiConvexPenalty, v: float) -> float:
+    """A textbook omega(v) at 50 digits, for the float64 evaluation to match."""
+    with mpmath.workdps(50):
+        d = mpmath.mpf(v) - 1
+        if d < 0:
+            power = omega.left_coefficient * abs(d) ** omega.left_exponent
+        else:
+            power = omega.right_coefficient * abs(d) ** omega.right_exponent
+        quadratic = omega.quadratic_coefficient * d**2
+        saturating = omega.saturating_coefficient * (1 - mpmath.exp(-(d**2)))
+        return float(power + quadratic + saturating)
+
+
+@pytest.mark.parametrize(
+    ("omega", "v"),
+    [
+        # |v-1|^p underflows to 0 where c |v-1|^p = 1e-300 is a float.
+        (QuasiConvexPenalty(1e100, 100.0, 1.0, 1.0), 1.0 - 1e-4),
+        # |v-1|^p overflows where c |v-1|^p = 1e300 is a float.
+        (QuasiConvexPenalty(1.0, 1.0, 1e-100, 100.0), 1.0 + 1e4),
+        # (v-1)^2 overflows where a (v-1)^2 = 1e300 is a float.
+        (QuasiConvexPenalty(1.0, 1.0, 1.0, 1.0, 1e-10), 1.0 + 1e155),
+        # The corner of the domain: every term at its largest for |v-1| <= 100.
+        (QuasiConvexPenalty(1e100, 100.0, 1e100, 100.0, 1e100, 1e100), -99.0),
+        (QuasiConvexPenalty(1e100, 100.0, 1e100, 100.0, 1e100, 1e100), 101.0),
+        (QuasiConvexPenalty(1.0, 2.0, 1.0, 0.5, 0.5, 2.0), 1.0 + 2.0**-52),
+    ],
+)
+def test_penalty_terms_survive_an_intermediate_over_or_underflow(
+    omega: QuasiConvexPenalty, v: float
+) -> None:
+    # Issue 22: the plain c * |v-1|**p gave 0 or inf for these float results.
+    # The exp-log form errs by about (|log c| + 2 |p log d|) eps < 1e-12.
+    value = float(omega(v))
+    assert math.isfinite(value)
+    assert value == pytest.approx(_penalty_mp(omega, v), rel=1e-12, abs=0.0)
+
+
+def test_penalty_beyond_float64_is_inf_without_a_warning() -> None:
+    # Issue 22: numpy's RuntimeWarning (overflow encountered in power) escaped.
+    omega = QuasiConvexPenalty(1.0, 2.0, 1.0, 2.0, 1.0, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = omega(np.array([-1e200, 1e200, MAX, -MAX]))
+    assert np.all(values == np.inf)
+
+
+@pytest.mark.parametrize(
+    ("v", "message"),
+    [
+        (None, "v=None is not a real number"),
+        ("2.0", "v='2.0' is a string"),
+        (math.nan, "v=nan is not finite"),
+        (math.inf, "v=inf is not finite"),
+        ([[0.0, 1.0], [2.0]], "v=.* is a ragged nested sequence"),
+        (1.0 + 1.0j, "v=\\(1\\+1j\\) is complex"),
+    ],
+)
+def test_penalty_refuses_a_v_that_is_not_finite_and_real(v: Any, message: str) -> None:
+    # Issue 22: None and NaN gave a silent NaN, "2.0" was read as 2.0.
+    with pytest.raises(InvalidArgumentError, match=message):
+        QuasiConvexPenalty(1.0, 2.0, 1.0, 2.0)(v)
+
+
+@given(omegas(min_exponent=0.01, max_exponent=0.01, optional_terms=False))
+def test_omegas_at_the_smallest_exponent_are_strictly_monotone(
+    omega: QuasiConvexPenalty,
+) -> None:
+    # |v-1|^0.01 changes by about 0.01 h/d >= 1e-5 between grid points.
+    values = omega(V_GRID)
+    left, right = values[V_GRID <= 1.0], values[V_GRID >= 1.0]
+    assert np.all(np.diff(left) < 0.0)
+    assert np.all(np.diff(right) > 0.0)
+
+
 def test_omegas_shrink_to_the_absolute_deviation() -> None:
     minimal = find(omegas(), lambda omega: True)
     assert minimal == QuasiConvexPenalty(1.0, 1.0, 1.0, 1.0, 0.0, 0.0)
@@ -222,6 +316,34 @@ def test_register_profiles_matches_the_documented_settings() -> None:
         (QuasiConvexPenalty, (1.0, 1.0, 1.0, 0.0), "right_exponent=0.0"),
         (QuasiConvexPenalty, (1.0, 1.0, 1.0, 1.0, -0.5), "quadratic_coefficient"),
         (QuasiConvexPenalty, (1.0, 1.0, 1.0, 1.0, 0.0, math.inf), "saturating"),
+        # Issue 22: the float64 maximum overflowed omega when called, and an
+        # integer beyond float64 raised OverflowError.
+        (
+            QuasiConvexPenalty,
+            (MAX, 1.0, 1.0, 1.0),
+            "left_coefficient=1.79.* is "
+            "outside \\(0, 1e\\+100\\]: .* finite for \\|v-1\\| <= 100",
+        ),
+        (
+            QuasiConvexPenalty,
+            (1.0, MAX, 1.0, 1.0),
+            "left_exponent=1.79.* is outside \\(0, 100\\]",
+        ),
+        (QuasiConvexPenalty, (1.0, 1.0, 1e101, 1.0), "right_coefficient=1e\\+101"),
+        (QuasiConvexPenalty, (1.0, 1.0, 1.0, 101.0), "right_exponent=101.0 is outside"),
+        (
+            QuasiConvexPenalty,
+            (1.0, 1.0, 1.0, 1.0, MAX),
+            "quadratic_coefficient=1.79.* is outside \\[0, 1e\\+100\\]",
+        ),
+        (QuasiConvexPenalty, (1.0, 1.0, 1.0, 1.0, 0.0, 1e101), "saturating_coeff"),
+        (
+            QuasiConvexPenalty,
+            (10**400, 1.0, 1.0, 1.0),
+            "left_coefficient=1000.* is beyond the float64 range",
+        ),
+        (dimension_ratios, (0.1, 10**400), "max_value=1000.* is beyond the float64"),
+        (positive_scales, (0, 10**400), "max_exponent=1000.* is beyond the float64"),
     ],
 )
 def test_invalid_arguments_are_rejected(
@@ -234,8 +356,11 @@ def test_invalid_arguments_are_rejected(
 @pytest.mark.parametrize(
     ("keywords", "message"),
     [
-        ({"min_exponent": 0.0}, "outside \\(0, 16\\]"),
-        ({"max_exponent": 20.0}, "outside \\(0, 16\\]"),
+        ({"min_exponent": 0.0}, "min_exponent=0.0 is outside \\[0.01, 16\\]"),
+        ({"max_exponent": 20.0}, "max_exponent=20.0 is outside \\[0.01, 16\\]"),
+        # Issue 22: exponents down to 5e-324 drew penalties flat in float64.
+        ({"min_exponent": 5e-324}, "min_exponent=5e-324 is outside \\[0.01, 16\\]"),
+        ({"min_exponent": 0.005}, "flat to rounding"),
         ({"min_exponent": 3.0, "max_exponent": 2.0}, "interval is empty"),
         ({"min_exponent": 0.5, "convex": True}, "is below 1 with convex=True"),
     ],

@@ -159,6 +159,16 @@ def test_nan_fails_and_matching_overflow_passes() -> None:
         ({"arguments": (np.ones(3),)}, "do not broadcast"),
         ({"arguments": (["a"],)}, "arguments\\[0\\]=\\['a'\\] is not a real"),
         ({"reference": lambda x: mpmath.sqrt(-x)}, "not a real number"),
+        # Issue 22: NumPy's inhomogeneous-shape ValueError and an OverflowError
+        # escaped before the argument was named.
+        (
+            {"actual": [[1.0, 2.0], [3.0]]},
+            "actual=\\[\\[1.0, 2.0\\], \\[3.0\\]\\] is a ragged",
+        ),
+        ({"arguments": ([[1.0, 2.0], [3.0]],)}, "arguments\\[0\\]=.* is a ragged"),
+        ({"actual": 10**400}, "actual=1000.* is not a real number"),
+        ({"arguments": ([1.0, 10**400],)}, "arguments\\[0\\]=.* is not a real number"),
+        ({"actual": 1.0 + 1.0j}, "actual=\\(1\\+1j\\) is complex"),
     ],
 )
 def test_invalid_arguments_are_rejected(keywords: dict[str, Any], message: str) -> None:

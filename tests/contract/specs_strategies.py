@@ -134,14 +134,6 @@ def _are_the_profiles(names: Any) -> None:
         settings.get_profile(name)
 
 
-# The fixes of these probes belong to a change of implicit_bias/strategies.py
-# and implicit_bias/testing.py, outside the numerics and validation packages.
-_STRATEGIES = "issue 22, strategies.py"
-_PENALTY_OVERFLOW = (
-    f"{_STRATEGIES}: QuasiConvexPenalty at a coefficient or exponent near the "
-    "float64 maximum overflows when called (RuntimeWarning, inf)"
-)
-
 SPECS: dict[str, Spec | Exempt] = {
     # ---------------------------------------------------------------- strategies
     f"{_S}.PROFILES": Exempt("a constant: the names register_profiles registers"),
@@ -166,11 +158,6 @@ SPECS: dict[str, Spec | Exempt] = {
         valid=lambda: {"min_value": 0.1, "max_value": 10.0},
         domains=_ratio_interval(),
         invalid={"min_value": [0.0, -1.0, 11.0], "max_value": [0.05]},
-        pending={
-            ("max_value", "max"): (
-                f"{_STRATEGIES}: 10.0 ** log10(max_value) raises OverflowError"
-            ),
-        },
         max_examples=20,
         check_result=_every_draw(_positive_finite),
     ),
@@ -206,16 +193,6 @@ SPECS: dict[str, Spec | Exempt] = {
             "quadratic_coefficient": [-0.1],
             "saturating_coefficient": [-0.1],
         },
-        pending={
-            (name, "max"): _PENALTY_OVERFLOW
-            for name in (
-                "left_coefficient",
-                "left_exponent",
-                "right_coefficient",
-                "right_exponent",
-                "quadratic_coefficient",
-            )
-        },
         check_result=_admissible_penalty,
     ),
     f"{_S}.omegas": Spec(
@@ -226,12 +203,6 @@ SPECS: dict[str, Spec | Exempt] = {
             "max_exponent": [17.0, 0.5],
             "optional_terms": [1, "yes", None],
             "convex": [1, "yes", None],
-        },
-        pending={
-            ("min_exponent", "tiny"): (
-                f"{_STRATEGIES}: exponents near 5e-324 draw penalties that are "
-                "flat in float64 (|z-1|^p rounds to 1), not quasi-convex"
-            ),
         },
         max_examples=10,
         check_result=_every_draw(_admissible_penalty),
@@ -257,12 +228,6 @@ SPECS: dict[str, Spec | Exempt] = {
             "of length 1 is in the domain",
             ("ulps", "tiny"): "a strict bound is in the domain: the points beyond "
             "it are judged by the AssertionError the function exists to raise",
-        },
-        pending={
-            ("actual", "ragged"): (
-                "issue 22, testing.py: np.iscomplexobj raises NumPy's "
-                "inhomogeneous-shape ValueError before the argument is named"
-            ),
         },
         max_examples=20,
         check_result=_distances_within_half_ulp,
