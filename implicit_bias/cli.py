@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import sys
+import textwrap
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,7 +26,7 @@ from types import FrameType
 from typing import Any
 
 from implicit_bias.claims.cache import VerdictCache, run_claims_cached
-from implicit_bias.claims.engine import Claim, Result, Verdict
+from implicit_bias.claims.engine import Claim, Result, Status, Verdict
 from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
 from implicit_bias.claims.executors import DaskExecutor, Executor, LocalExecutor
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
@@ -127,8 +128,15 @@ def _progress(result: Result, done: int, total: int) -> None:
     )
 
 
-def _table(results: Sequence[Result]) -> str:
-    width = shutil.get_terminal_size((160, 40)).columns
+def _width() -> int:
+    """The terminal's columns (``$COLUMNS`` first), 160 when not a terminal."""
+    return shutil.get_terminal_size((160, 40)).columns
+
+
+def _table(results: Sequence[Result], *, wide: bool = False) -> str:
+    """One line per result, the evidence cut to the terminal's width unless
+    ``wide`` (the whole of it is in :func:`_evidence`)."""
+    width = _width()
     header = (
         "claim",
         "source",
@@ -162,8 +170,49 @@ def _table(results: Sequence[Result]) -> str:
             cell.ljust(w) for cell, w in zip(row[:fixed_columns], widths, strict=True)
         )
         room = max(20, width - len(fixed) - 2)
-        evidence = row[-1] if len(row[-1]) <= room else row[-1][: room - 3] + "..."
+        evidence = (
+            row[-1] if wide or len(row[-1]) <= room else row[-1][: room - 3] + "..."
+        )
         lines.append(f"{fixed}  {evidence}")
+    return "\n".join(lines)
+
+
+def _evidence(result: Result) -> str:
+    """The whole evidence of one result, wrapped to the terminal: its verdict
+    against the expected one, basis, reason, evidence, counterexample and the
+    counterexample's point in the source's glyphs (their LaTeX)."""
+    verdict, claim = result.verdict, result.claim
+    expected = str(claim.expected) + (
+        "" if claim.expected_reason is None else f" ({claim.expected_reason})"
+    )
+    heading = f"{claim.id}: {verdict.status}" + (
+        "" if verdict.reason is None else f" ({verdict.reason})"
+    )
+    heading += (
+        " (as expected)"
+        if result.as_expected
+        else f" (UNEXPECTED: expected {expected})"
+    )
+    if verdict.basis is not None:
+        heading += f", basis {verdict.basis}"
+    fields = [("evidence", verdict.detail)]
+    if verdict.counterexample is not None:
+        fields.append(("counterexample", verdict.counterexample))
+    point = verdict.shown_point(default_registry().glyphs(claim.source))
+    if point is not None:
+        fields.append(("counterexample point", point))
+    width = _width()
+    lines = [heading]
+    for name, text in fields:
+        # Whole words only: a ball's digits or a glyph cut in two misleads.
+        lines += textwrap.wrap(
+            text,
+            width=width,
+            initial_indent=f"  {name}: ",
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
     return "\n".join(lines)
 
 
@@ -291,7 +340,15 @@ def _verify(arguments: argparse.Namespace) -> int:
     if arguments.json:
         print(json.dumps([r.as_record() for r in results], indent=2))
     else:
-        print(_table(results))
+        print(_table(results, wide=arguments.wide))
+        # The claims asked for by id, and every surprise or failure: in full.
+        shown = [
+            r
+            for r in results
+            if arguments.claim or not r.as_expected or r.verdict.status == Status.FAILS
+        ]
+        if shown:
+            print("\nEvidence:\n\n" + "\n\n".join(map(_evidence, shown)))
         counts = {
             s: sum(1 for r in results if str(r.verdict.status) == s)
             for s in ("holds", "fails", "inconclusive")
@@ -497,6 +554,13 @@ def _add_verify(commands: Any, source_help: str) -> None:
         help="print each claim's estimated cost under the profile, run nothing",
     )
     verify.add_argument("--json", action="store_true", help="print JSON records")
+    verify.add_argument(
+        "--wide",
+        action="store_true",
+        help="do not cut the table's evidence to the terminal's width (the "
+        "evidence of a failing or unexpected claim, or one named by --claim, "
+        "is printed whole after the table anyway)",
+    )
     verify.add_argument("--workers", type=int, default=None, help="parallel processes")
     verify.add_argument(
         "--isolate",

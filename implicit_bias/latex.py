@@ -468,10 +468,14 @@ def _source_references(
     return references
 
 
-def _counterexample(observed: Status | Verdict | None) -> str | None:
-    """The counterexample of an observed ``fails``, which the ledger footnotes."""
-    if isinstance(observed, Verdict) and observed.status == Status.FAILS:
-        return observed.counterexample
+def _counterexample(observed: Status | Verdict | None) -> Verdict | None:
+    """An observed ``fails`` with a counterexample, which the ledger footnotes."""
+    if (
+        isinstance(observed, Verdict)
+        and observed.status == Status.FAILS
+        and observed.counterexample is not None
+    ):
+        return observed
     return None
 
 
@@ -519,12 +523,22 @@ def _footnotes(texts: Sequence[str]) -> list[str]:
 
 
 def _counterexample_text(
-    claim: Claim, verdicts: Mapping[str, Status | Verdict], reference: str
+    claim: Claim,
+    verdicts: Mapping[str, Status | Verdict],
+    reference: str,
+    glyphs: Mapping[sp.Symbol, str],
 ) -> str | None:
-    counterexample = _counterexample(verdicts.get(claim.id))
-    if counterexample is None:
+    """The footnote of a refuted claim: its counterexample, and its point (if
+    the verdict carries one) in the glyphs the ledger sets the claim in."""
+    refuted = _counterexample(verdicts.get(claim.id))
+    if refuted is None or refuted.counterexample is None:
         return None
-    return rf"Counterexample to ({reference}): {escape_text(counterexample)}"
+    point = refuted.shown_point(glyphs, latex=True)
+    at = "" if point is None else f" at {point}"
+    return (
+        rf"Counterexample to ({reference}){at}: "
+        f"{escape_text(refuted.counterexample)}"
+    )
 
 
 def _formula_row(claim: Claim, glyphs: Mapping[sp.Symbol, str]) -> str | None:
@@ -627,7 +641,9 @@ def _claims_align(
     for claim in claims:
         reference = _reference_latex(references[claim.id])
         note = _note(claim, verdicts, references)
-        footnote = _counterexample_text(claim, verdicts, reference)
+        footnote = _counterexample_text(
+            claim, verdicts, reference, _glyphs(claim.source, known)
+        )
         row = rows[claim.id]
         alone = row is not None and _width(row) > _WIDE_ROW
         if alone and environments[-1]:
@@ -711,7 +727,7 @@ def _chain_latex(
     ):
         reference = _reference_latex(references[claim.id])
         note = _note(claim, verdicts, references)
-        footnote = _counterexample_text(claim, verdicts, reference)
+        footnote = _counterexample_text(claim, verdicts, reference, glyphs)
         if footnote is not None:
             footnotes.append(footnote)
         end = "" if number == len(chain.steps) else r" \\"

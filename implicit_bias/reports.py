@@ -136,12 +136,20 @@ def _recorded_verdict(path: str | Path, record: dict[str, Any]) -> Verdict:
                 f"{status} without a basis (written before verdicts carried "
                 "one): record it again with `implicit-bias verify --json`"
             )
-        return Verdict(
-            status,
-            record["detail"],
-            basis=_BASES[basis],
-            counterexample=record.get("counterexample"),
-        )
+        try:
+            return Verdict(
+                status,
+                record["detail"],
+                basis=_BASES[basis],
+                counterexample=record.get("counterexample"),
+                point=record.get("counterexample_point"),
+            )
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(
+                f"verdicts={str(path)!r} has the record {record['id']!r} with "
+                f"counterexample_point {record.get('counterexample_point')!r}: "
+                f"{error}"
+            ) from error
     # Records written before verdicts carried a reason say only "inconclusive".
     reason = record.get("reason") or Reason.UNDECIDED.value
     if reason not in _REASONS:
@@ -207,13 +215,15 @@ def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> s
     records = []
     for claim in claims:
         verdict = verdicts[claim.id]
-        record = {"id": claim.id, "status": str(verdict.status)}
+        record: dict[str, Any] = {"id": claim.id, "status": str(verdict.status)}
         if verdict.reason is not None:
             record["reason"] = str(verdict.reason)
         if verdict.basis is not None:
             record["basis"] = str(verdict.basis)
         if verdict.counterexample is not None:
             record["counterexample"] = verdict.counterexample
+        if verdict.point is not None:
+            record["counterexample_point"] = dict(verdict.point)
         record["detail"] = verdict.detail
         records.append(record)
     return json.dumps(records, indent=2) + "\n"
@@ -400,6 +410,9 @@ def _claim_section(
         ]
     if verdict.counterexample is not None:
         lines += [f"Counterexample: {escape_markdown(verdict.counterexample)}", ""]
+    point = verdict.shown_point(default_registry().glyphs(claim.source), latex=True)
+    if point is not None:
+        lines += [f"Counterexample point: {point}", ""]
     lines += [f"Evidence: {escape_markdown(verdict.detail)}", ""]
     if claim.paper is not None:
         lines += _paper_lines(claim.paper)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -622,3 +623,110 @@ def test_ctrl_c_while_a_file_loads_names_the_file_and_exits_130(
     assert captured.err.splitlines()[0] == (
         f"implicit-bias: file {note}: interrupted while being imported"
     )
+
+
+# Evidence a reader can follow (issue 21): the table cut the evidence at the
+# terminal's width, so a counterexample was visible only with --json, and in
+# SymPy's names, not the source's glyphs.
+
+_GLYPH_NOTE = """
+import sympy as sp
+from implicit_bias.claims import Claim, Kind, Source, Status, relation_check
+
+x = sp.Symbol("x_raw", positive=True)
+SOURCE = Source(
+    "glyph-note",
+    "A note with glyphs",
+    claims=(
+        Claim("glyph-note", "1", "log", Kind.IDENTITY, "log x^2 = 2 log x",
+              relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
+              Status.HOLDS),
+        Claim("glyph-note", "2", "slip", Kind.IDENTITY, "log x^2 = 3 log x",
+              relation_check(lambda: sp.Eq(sp.log(x**2), 3 * sp.log(x))),
+              Status.FAILS),
+    ),
+    glyphs={x: r"\\xi"},
+)
+"""
+
+
+def _glyph_note(tmp_path: Path) -> Path:
+    note = tmp_path / "glyph_note.py"
+    note.write_text(_GLYPH_NOTE, encoding="utf-8")
+    return note
+
+
+def _evidence(out: str) -> list[str]:
+    """The non-blank lines between the heading "Evidence:" after the table
+    and the summary line."""
+    lines = out.splitlines()
+    start = lines.index("Evidence:") + 1
+    summary = max(i for i, line in enumerate(lines) if re.match(r"\d+ claims: ", line))
+    return [line for line in lines[start:summary] if line]
+
+
+def _unwrapped(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_failing_claim_prints_its_full_evidence_in_the_source_glyphs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    note = _glyph_note(tmp_path)
+    assert cli.main(["verify", "--file", str(note), "--json"]) == 0
+    records = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    slip = records["glyph-note:2:slip"]
+    (value,) = slip["counterexample_point"].values()
+    monkeypatch.setenv("COLUMNS", "60")
+    assert cli.main(["verify", "--file", str(note)]) == 0
+    out = capsys.readouterr().out
+    table = out[: out.index("Evidence:")]
+    # The table is cut to the terminal; the evidence after it is not.
+    assert slip["detail"] not in table
+    evidence = _evidence(out)
+    assert evidence[0] == "glyph-note:2:slip: fails (as expected), basis certified"
+    text = _unwrapped("\n".join(evidence))
+    assert _unwrapped(f"evidence: {slip['detail']}") in text
+    assert _unwrapped(f"counterexample: {slip['counterexample']}") in text
+    assert f"counterexample point: \\xi = {value}" in text
+    # A claim that holds as expected adds nothing.
+    assert "glyph-note:1:log" not in "\n".join(evidence)
+    # Wrapped to the terminal (the text above: no word cut).
+    assert all(len(line) <= 60 for line in evidence), evidence
+
+
+def test_a_claim_asked_for_by_id_prints_its_evidence_even_when_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = _glyph_note(tmp_path)
+    assert cli.main(["verify", "--file", str(note), "--claim", "glyph-note:1:log"]) == 0
+    evidence = _evidence(capsys.readouterr().out)
+    assert evidence[0] == "glyph-note:1:log: holds (as expected), basis proof"
+    assert "counterexample" not in "\n".join(evidence)
+
+
+def test_an_unexpected_verdict_prints_its_evidence_and_what_was_expected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "slip.py"
+    note.write_text(_SLIP_NOTE, encoding="utf-8")
+    assert cli.main(["verify", "--file", str(note)]) == 1
+    evidence = _evidence(capsys.readouterr().out)
+    assert evidence[0] == (
+        "slip-note:1:slip: fails (UNEXPECTED: expected holds), basis certified"
+    )
+    # No glyph for x: SymPy's name.
+    assert "counterexample point: x = " in _unwrapped("\n".join(evidence))
+
+
+def test_wide_prints_the_table_uncut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    note = _glyph_note(tmp_path)
+    assert cli.main(["verify", "--file", str(note), "--json"]) == 0
+    details = [r["detail"] for r in json.loads(capsys.readouterr().out)]
+    monkeypatch.setenv("COLUMNS", "60")
+    assert cli.main(["verify", "--file", str(note), "--wide"]) == 0
+    table = capsys.readouterr().out.split("\n\n")[0].splitlines()
+    for line, detail in zip(table[1:], details, strict=True):
+        assert line.endswith(f"  {detail}")

@@ -723,3 +723,21 @@ def test_an_inconclusive_for_another_reason_is_not_as_expected() -> None:
     )
     expected = ledger_latex([claim], {claim.id: Verdict.inconclusive("x")})
     assert r"\verdict{inconclusive (undecided); \emph{interpretation}}" in expected
+
+
+def test_a_counterexample_footnote_names_the_point_in_the_source_glyphs() -> None:
+    # Issue 21: the footnote gave SymPy's names (x_raw_name), the ledger xi.
+    refuted = Verdict.fails(
+        "1 > 2x+1 fails",
+        Basis.CERTIFIED,
+        _COUNTEREXAMPLE,
+        point={"x_raw_name": "1/2", "y_other": "3"},
+    )
+    ledger = _synthetic_ledger({**_VERDICTS, _CHAIN.claims[2].id: refuted})
+    # A symbol without a glyph is set by SymPy.
+    assert (
+        r"\footnotetext{Counterexample to (8--9c) at $\xi = 1/2$, $y_{other} = 3$: "
+        + escape_text(_COUNTEREXAMPLE)
+        + "}"
+    ) in ledger
+    assert structure_problems(ledger) == []

@@ -476,3 +476,56 @@ def test_gather_verdicts_takes_unchanged_claims_from_the_cache(tmp_path: Path) -
     )
     assert again == first
     assert seen == [claims[0].id]
+
+
+def test_a_recorded_counterexample_point_is_read_back(tmp_path: Path) -> None:
+    # Issue 21: the point is data in the record, not only in the text.
+    path = tmp_path / "verdicts.json"
+    claims = [get_claim("ptft-relu-penalty:7:p-of-u-step-1")]
+    refuted = Verdict.fails(
+        "made up",
+        Basis.CERTIFIED,
+        "at rho=0.5, m=3/2",
+        point={"rho": "0.5", "m": "3/2"},
+    )
+    path.write_text(verdicts_json(claims, {claims[0].id: refuted}), "utf-8")
+    (record,) = json.loads(path.read_text("utf-8"))
+    assert record["counterexample_point"] == {"rho": "0.5", "m": "3/2"}
+    (read,) = read_verdicts([path]).values()
+    assert read == refuted
+    assert list(read.point or {}) == ["rho", "m"]
+
+
+def test_a_bad_recorded_point_is_a_named_error(tmp_path: Path) -> None:
+    path = tmp_path / "verdicts.json"
+    record = {
+        "id": "a",
+        "status": "fails",
+        "basis": "certified",
+        "detail": "",
+        "counterexample": "at x=1",
+        "counterexample_point": {"x": 1},
+    }
+    path.write_text(json.dumps([record]))
+    with pytest.raises(InvalidArgumentError, match=r"verdicts=.* 'a'.*point"):
+        read_verdicts([path])
+
+
+def test_page_gives_the_counterexample_point_in_the_source_glyphs() -> None:
+    claims = claims_for("ptft-relu-penalty")
+    verdicts = _made_up("ptft-relu-penalty")
+    claim = get_claim("ptft-relu-penalty:7:p-of-u-step-1")
+    verdicts[claim.id] = Verdict.fails(
+        "made up",
+        Basis.CERTIFIED,
+        "at rho=0.5, w=2 (exactly)",
+        point={"rho": "0.5", "w": "2"},
+    )
+    page = source_page("ptft-relu-penalty", claims, verdicts)
+    # A symbol the source has no glyph for is set by SymPy.
+    assert r"Counterexample point: $\rho_{h} = 0.5$, $w = 2$" in page
+    # Without a point (a record of before points were recorded): no line.
+    verdicts[claim.id] = Verdict.fails("made up", Basis.CERTIFIED, "at rho=0.5")
+    assert "Counterexample point" not in source_page(
+        "ptft-relu-penalty", claims, verdicts
+    )

@@ -227,6 +227,9 @@ def _entry(result: Result, key: str) -> dict[str, Any]:
         "reason": None if verdict.reason is None else str(verdict.reason),
         "basis": None if verdict.basis is None else str(verdict.basis),
         "counterexample": verdict.counterexample,
+        "counterexample_point": (
+            None if verdict.point is None else dict(verdict.point)
+        ),
         "seconds": result.seconds,
     }
 
@@ -485,6 +488,8 @@ class VerdictCache:
                 None
                 if entry["counterexample"] is None
                 else str(entry["counterexample"]),
+                # Absent from an entry written before verdicts carried it.
+                point=entry.get("counterexample_point"),
             )
             seconds = float(entry["seconds"])
         except (ValueError, KeyError, TypeError):

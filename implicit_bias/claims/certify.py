@@ -30,7 +30,7 @@ import mpmath
 import sympy as sp
 from flint import arb, ctx
 
-__all__ = ["Certificate", "certified_nonzero", "certified_sign"]
+__all__ = ["Certificate", "certified_nonzero", "certified_sign", "exact_point"]
 
 #: Working precisions tried in turn (bits): a ball too wide to exclude 0 at
 #: one is evaluated again at the next.
@@ -213,3 +213,58 @@ def certified_sign(
             0,
         )
     return certificate
+
+
+def exact_point(
+    point: Mapping[sp.Symbol, mpmath.mpf | Fraction | int],
+) -> dict[str, str]:
+    """Each coordinate of ``point`` written exactly, by symbol name, in the
+    point's order: the data of a counterexample (``Verdict.point``).
+
+    An integer, a binary float (mpmath ``mpf``) and a rational with a finite
+    decimal expansion are written in plain decimal (``3``, ``0.125``,
+    ``0.000015``, never rounded nor in exponent form); another rational as
+    ``p/q`` (``1/3``).
+    Either reads back as the same number with ``fractions.Fraction``, so the
+    point a certificate holds at is the point reported.
+
+    Raises:
+      ValueError: a coordinate is not finite.
+
+    Examples:
+      >>> x, y = sp.Symbol("x"), sp.Symbol("y")
+      >>> exact_point({x: Fraction(3, 2), y: Fraction(1, 3)})
+      {'x': '1.5', 'y': '1/3'}
+      >>> exact_point({x: mpmath.mpf(0.1)})["x"]
+      '0.1000000000000000055511151231257827021181583404541015625'
+    """
+    return {str(s): _exact_text(_fraction(v)) for s, v in point.items()}
+
+
+def _fraction(value: mpmath.mpf | Fraction | int) -> Fraction:
+    """The exact rational value of a coordinate."""
+    if isinstance(value, Fraction | int):
+        return Fraction(value)
+    if not mpmath.isfinite(value):
+        raise ValueError(f"the point has the non-finite coordinate {value}")
+    sign, mantissa, exponent, _ = value._mpf_
+    return (-1) ** sign * Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
+def _exact_text(value: Fraction) -> str:
+    """``value`` in plain decimal if its expansion is finite, else ``p/q``."""
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    if denominator != 1:
+        return f"{value.numerator}/{value.denominator}"
+    # value * 10^places is an integer: write its digits, point inserted.
+    places = max(twos, fives)
+    digits = str(abs(value.numerator) * 10**places // value.denominator)
+    digits = digits.rjust(places + 1, "0")
+    whole, fraction = digits[: len(digits) - places], digits[len(digits) - places :]
+    fraction = fraction.rstrip("0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"

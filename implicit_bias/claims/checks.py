@@ -10,7 +10,6 @@ verdict: ``holds (numerically, 200 points, max residual ...)``.
 from __future__ import annotations
 
 import contextlib
-import decimal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,7 @@ from implicit_bias.claims.certify import (
     Certificate,
     certified_nonzero,
     certified_sign,
+    exact_point,
 )
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.samplers import (
@@ -234,51 +234,34 @@ def _certify(
     sign: int | None,
     *,
     violated: bool,
-) -> tuple[Certificate, str]:
+) -> tuple[Certificate, dict[str, str]]:
     """Certify ``expression`` nonzero (or of ``sign``) at the sampled ``point``,
     or, when the sample shows a clear violation there (``violated``), at the
     point rounded to 15 digits, a neighbour short enough to report. Returns
-    the certificate and the point it holds at, written exactly."""
+    the certificate and the point it holds at, written exactly by symbol name
+    (:func:`~implicit_bias.claims.certify.exact_point`; an int coordinate as
+    it is), or ``{}`` when it is not certified."""
     expression, reals = _at_integers(expression, point)
-
-    def spelled(exact: Mapping[sp.Symbol, str]) -> str:
-        # An int coordinate is written as it is; the others as given.
-        return _joined(f"{s}={exact.get(s, point[s])}" for s in point)
-
-    candidates: list[tuple[dict[sp.Symbol, mpmath.mpf | Fraction], str]] = []
+    candidates: list[dict[sp.Symbol, mpmath.mpf | Fraction]] = []
     if violated:
-        rounded = _decimal_point(reals)
-        candidates.append(
-            (rounded, spelled({s: _shortest(v) for s, v in rounded.items()}))
-        )
-    candidates.append(
-        (dict(reals), spelled({s: _exact_decimal(v) for s, v in reals.items()}))
-    )
+        candidates.append(_decimal_point(reals))
+    candidates.append(dict(reals))
     certificate = Certificate(False, "", 0)
-    for candidate, written in candidates:
+    for candidate in candidates:
         certificate = (
             certified_nonzero(expression, candidate)
             if sign is None
             else certified_sign(expression, candidate, sign)
         )
         if certificate.certified:
-            return certificate, written
-    return certificate, ""
+            # In the sampled point's order, with its int coordinates.
+            return certificate, exact_point({**point, **candidate})
+    return certificate, {}
 
 
-def _exact_decimal(value: mpmath.mpf) -> str:
-    """A binary float written out exactly in decimal (it has a finite expansion)."""
-    sign, mantissa, exponent, _ = value._mpf_
-    digits = decimal.Decimal(int(mantissa)).scaleb(0)
-    with decimal.localcontext() as context:
-        context.prec = 2 * (int(mantissa).bit_length() + abs(int(exponent))) + 10
-        exact = digits * decimal.Decimal(2) ** int(exponent)
-    return format(-exact if sign else exact, "f")
-
-
-def _shortest(value: Fraction) -> str:
-    with mpmath.workdps(DEFAULT_DPS):
-        return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 15)
+def _written(point: Mapping[str, str]) -> str:
+    """An exact point as a counterexample's text: ``x=1.5, y=1/3``."""
+    return _joined(f"{name}={value}" for name, value in point.items())
 
 
 def check_identity(
@@ -345,14 +328,17 @@ def check_identity(
         )
         if certificate.certified:
             counterexample = (
-                f"at {exact} (exactly), lhs - rhs is in {certificate.enclosure} (ball "
-                f"arithmetic, {certificate.bits} bits), which excludes 0"
+                f"at {_written(exact)} (exactly), lhs - rhs is in "
+                f"{certificate.enclosure} (ball arithmetic, {certificate.bits} "
+                "bits), which excludes 0"
             )
             return Verdict.fails(
                 f"relative residual {mpmath.nstr(sample.worst, 6)} at {where}; "
                 f"certified: {counterexample}",
                 Basis.CERTIFIED,
                 counterexample,
+                # A relation between constants has no point.
+                point=exact or None,
             )
         return Verdict.inconclusive(
             f"relative residual {mpmath.nstr(sample.worst, 6)} at {where} in "
@@ -529,14 +515,17 @@ def check_inequality(
         )
         if certificate.certified:
             counterexample = (
-                f"at {exact} (exactly), rhs - lhs is in {certificate.enclosure} (ball "
-                f"arithmetic, {certificate.bits} bits), which is < 0"
+                f"at {_written(exact)} (exactly), rhs - lhs is in "
+                f"{certificate.enclosure} (ball arithmetic, {certificate.bits} "
+                "bits), which is < 0"
             )
             return Verdict.fails(
                 f"lhs {relation} rhs is violated by {mpmath.nstr(sample.worst, 6)} "
                 f"relative at {where}; certified: {counterexample}",
                 Basis.CERTIFIED,
                 counterexample,
+                # A relation between constants has no point.
+                point=exact or None,
             )
         if sample.worst > _RELATIVE_ZERO:
             return Verdict.inconclusive(

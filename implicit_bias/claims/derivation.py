@@ -25,6 +25,7 @@ Examples:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -65,7 +66,9 @@ class Step:
       expected_reason: for an expected ``inconclusive``, its :class:`Reason`.
       judge: decides the step's relation; by default
         :func:`~implicit_bias.claims.checks.judge_relation` with the chain's
-        samplers, substitutions and budget.
+        samplers, substitutions and budget, its evidence opening on which of
+        the step's sides its ``lhs`` and ``rhs`` are ("step 2: lhs is its left
+        side ..."); a judge given here speaks for itself.
     """
 
     expression: Callable[[], sp.Basic]
@@ -109,6 +112,43 @@ def _step_relation(
         return RELATIONS[step.relation](previous(), step.expression(), evaluate=False)
 
     return relation
+
+
+def _sides(number: int, relation: str) -> str:
+    """What the default judge's evidence calls ``lhs`` and ``rhs`` in step
+    ``number``: the step's own sides, except that a ``>=`` or ``>`` step is
+    decided the other way round (:func:`~implicit_bias.claims.checks.\
+judge_relation` checks ``a >= b`` as ``b <= a``)."""
+    before = "left side (the expression before it)"
+    after = "right side (the one it arrives at)"
+    if relation in (">=", ">"):
+        return (
+            f"step {number}: lhs is its {after}, rhs its {before}, as a "
+            f"{relation} step is checked the other way round; "
+        )
+    return f"step {number}: lhs is its {before}, rhs its {after}; "
+
+
+def _in_step_terms(
+    judge: Callable[[sp.Basic], Verdict], number: int, relation: str
+) -> Callable[[sp.Basic], Verdict]:
+    """``judge`` with each verdict's evidence and counterexample opening on
+    which sides of step ``number`` its ``lhs`` and ``rhs`` are: a reader of a
+    chain knows the step, not the check's names for its sides. The
+    counterexample says it too, since the ledger footnotes it alone."""
+    sides = _sides(number, relation)
+
+    def judged(candidate: sp.Basic) -> Verdict:
+        verdict = judge(candidate)
+        if verdict.counterexample is None:
+            return verdict.with_detail(sides + verdict.detail)
+        return dataclasses.replace(
+            verdict,
+            detail=sides + verdict.detail,
+            counterexample=sides + verdict.counterexample,
+        )
+
+    return judged
 
 
 @dataclass(frozen=True)
@@ -207,12 +247,17 @@ class Derivation:
             relation = _step_relation(previous, step)
             check: RelationCheck
             if step.judge is None:
-                check = relation_check(
+                default = relation_check(
                     relation,
                     samplers=self.samplers,
                     substitutions=self.substitutions,
                     budget_seconds=self.budget_seconds,
                     points=self.points,
+                )
+                check = RelationCheck(
+                    relation,
+                    _in_step_terms(default.judge, number, step.relation),
+                    self.substitutions,
                 )
             else:
                 check = RelationCheck(relation, step.judge, self.substitutions)

@@ -34,11 +34,12 @@ import dataclasses
 import enum
 import functools
 import math
+import re
 import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -157,6 +158,11 @@ class Verdict:
     ``reason`` (a :class:`Reason`) is set exactly when the status is
     ``inconclusive``; ``basis`` (a :class:`Basis`) says what a ``holds`` or
     ``fails`` rests on (for an ``inconclusive`` it may say what was tried).
+    A ``fails`` may carry a ``counterexample`` in words and, when it is a
+    point of the claim's symbols, the ``point`` as data: SymPy symbol name ->
+    exact value as a string (``{"gamma": "3/2"}``), in the order the check
+    wrote it, so that a reader can name each coordinate in the source's
+    glyphs (:meth:`shown_point`) and a program can read it back exactly.
     """
 
     status: Status
@@ -164,11 +170,17 @@ class Verdict:
     reason: Reason | None = None
     basis: Basis | None = None
     counterexample: str | None = None
+    # Not hashed (a dict is not hashable); equal verdicts still hash equal.
+    point: Mapping[str, str] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         status = Status(self.status)
         if self.basis is not None:
             object.__setattr__(self, "basis", Basis(self.basis))
+        if self.point is not None:
+            # A plain dict of its own: picklable between processes, and not
+            # changed by the caller's later edits of the mapping it gave.
+            object.__setattr__(self, "point", _checked_point(self))
         if status == Status.INCONCLUSIVE and self.reason is None:
             raise InvalidArgumentError(
                 "reason: an inconclusive Verdict names its Reason"
@@ -189,12 +201,24 @@ class Verdict:
 
     @classmethod
     def fails(
-        cls, detail: str, basis: Basis, counterexample: str | None = None
+        cls,
+        detail: str,
+        basis: Basis,
+        counterexample: str | None = None,
+        *,
+        point: Mapping[str, str] | None = None,
     ) -> Verdict:
         """The statement is false; ``detail`` gives the evidence, ``basis`` what
         it rests on and ``counterexample`` the point refuting it (with, when
-        certified, the enclosure that excludes the statement there)."""
-        return cls(Status.FAILS, detail, basis=basis, counterexample=counterexample)
+        certified, the enclosure that excludes the statement there); ``point``
+        gives that point's coordinates, symbol name -> exact value."""
+        return cls(
+            Status.FAILS,
+            detail,
+            basis=basis,
+            counterexample=counterexample,
+            point=point,
+        )
 
     @classmethod
     def decide(cls, holds: bool, detail: str, basis: Basis) -> Verdict:
@@ -238,6 +262,68 @@ class Verdict:
         from implicit_bias.claims.display import render_verdict
 
         return render_verdict(self, "latex")
+
+    def shown_point(
+        self, glyphs: Mapping[sp.Basic, str], *, latex: bool = False
+    ) -> str | None:
+        r"""The counterexample's point with each symbol in the source's glyph,
+        ``\Delta = 3/2, m_{h} = 0.5``; None without a point.
+
+        ``glyphs`` is the source's map from SymPy symbols to LaTeX
+        (``Source.glyphs``); a symbol it does not name keeps SymPy's name in
+        text and is written by :func:`sympy.latex` with ``latex``, where each
+        coordinate is set in math mode (``$\Delta = 3/2$``).
+        """
+        if self.point is None:
+            return None
+        named = {str(symbol): glyph for symbol, glyph in glyphs.items()}
+
+        def shown(name: str) -> str:
+            if name in named:
+                return named[name]
+            return sp.latex(sp.Symbol(name)) if latex else name
+
+        coordinates = [f"{shown(name)} = {value}" for name, value in self.point.items()]
+        if latex:
+            coordinates = [f"${coordinate}$" for coordinate in coordinates]
+        return ", ".join(coordinates)
+
+
+def _checked_point(verdict: Verdict) -> dict[str, str]:
+    """The verdict's point as a dict of its own, or why it cannot be one.
+
+    Raises:
+      InvalidArgumentError: the point is on a verdict other than a ``fails``
+        with a counterexample, or is not a mapping of str to str.
+    """
+    point = verdict.point
+    if not isinstance(point, Mapping):
+        raise InvalidArgumentError(
+            f"point: a mapping of symbol name -> exact value, got "
+            f"{type(point).__name__} {point!r}"
+        )
+    if verdict.status != Status.FAILS:
+        raise InvalidArgumentError(
+            f"point: only a fails has a counterexample point, not a {verdict.status}"
+        )
+    if verdict.counterexample is None:
+        raise InvalidArgumentError(
+            "point: comes with the counterexample it is the point of (in words)"
+        )
+    if not all(
+        isinstance(k, str) and isinstance(v, str) and _EXACT_VALUE.fullmatch(v)
+        for k, v in point.items()
+    ):
+        raise InvalidArgumentError(
+            f"point: symbol name -> exact value, both str, each value a decimal or "
+            f"p/q (e.g. {{'x': '3/2', 'y': '-0.25'}}), got {point!r}"
+        )
+    return dict(point)
+
+
+#: An exact value of a point's coordinate: a decimal or a quotient p/q. Only
+#: numbers, so every printer sets them as they are (LaTeX, Markdown, text).
+_EXACT_VALUE = re.compile(r"-?\d+(\.\d+)?(/\d+)?")
 
 
 def conjunction(parts: Sequence[Verdict], detail: str) -> Verdict:
@@ -441,6 +527,9 @@ class Result:
             ),
             "basis": None if self.verdict.basis is None else str(self.verdict.basis),
             "counterexample": self.verdict.counterexample,
+            "counterexample_point": (
+                None if self.verdict.point is None else dict(self.verdict.point)
+            ),
             "quote": self.claim.quote,
             "reading": None if self.claim.reading is None else str(self.claim.reading),
             "regime": self.claim.regime,

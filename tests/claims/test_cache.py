@@ -868,3 +868,27 @@ def test_with_no_key_to_be_had_nothing_is_read_or_stored(project: Path) -> None:
     assert cache.errors[0].endswith(
         "verdicts are neither read from the cache nor stored"
     )
+
+
+def test_a_counterexample_point_is_cached_and_an_entry_without_one_still_reads(
+    project: Path,
+) -> None:
+    # Issue 21: a verdict carries its counterexample point as data.
+    (project / "slip_pt.py").write_text(SLIP, encoding="utf-8")
+    (claim,) = discover(files=[project / "slip_pt.py"], entry_points=False).claims()
+    directory = project / "cache"
+    (first,), _ = run_claims_cached([claim], VerdictCache(directory), workers=1)
+    assert first.verdict.point is not None
+    stored = VerdictCache(directory).get(claim)
+    assert stored is not None
+    assert stored.verdict == first.verdict
+    assert stored.verdict.point == first.verdict.point
+    # An entry written before verdicts carried a point, signed by this key.
+    cache = VerdictCache(directory)
+    entry = json.loads(_entry_file(cache, claim).read_text(encoding="utf-8"))
+    old = {k: v for k, v in entry.items() if k not in ("counterexample_point", "mac")}
+    assert cache._write(_entry_file(cache, claim).name, old)
+    older = VerdictCache(directory).get(claim)
+    assert older is not None
+    assert older.verdict.point is None
+    assert older.verdict.counterexample == first.verdict.counterexample

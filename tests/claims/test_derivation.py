@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from implicit_bias.claims import Basis, Derivation, Kind, Source, Status, Step
+from implicit_bias.claims import Basis, Derivation, Kind, Source, Status, Step, Verdict
 from implicit_bias.errors import InvalidArgumentError
 
 x = sp.Symbol("x", positive=True)
@@ -95,3 +95,49 @@ def test_an_expression_where_a_builder_is_expected_is_refused_where_written() ->
     ]:
         with pytest.raises(InvalidArgumentError, match=f"^{name}:"):
             Derivation(**{**fields, name: bad})  # type: ignore[arg-type]
+
+
+def test_a_step_says_which_of_its_sides_lhs_and_rhs_are() -> None:
+    # Issue 21: a step's evidence spoke of "lhs - rhs" without saying which
+    # sides; a >= step is checked as right side <= left side, so there lhs is
+    # the step's right side.
+    chain = _chain(
+        Step(lambda: -sp.sinh(x), "a dropped factor 2", expected=Status.FAILS),
+        Step(lambda: sp.Integer(0), "sinh x > 0", "<"),
+        Step(lambda: x, "0 >= x", ">=", expected=Status.FAILS),
+    )
+    equal, less, greater = (claim.check() for claim in chain.claims)
+    assert [v.status for v in (equal, less, greater)] == [
+        Status.FAILS,
+        Status.HOLDS,
+        Status.FAILS,
+    ]
+    forward = (
+        "step {k}: lhs is its left side (the expression before it), rhs its "
+        "right side (the one it arrives at); "
+    )
+    assert equal.detail.startswith(forward.format(k=1))
+    assert "lhs - rhs" in equal.detail
+    assert less.detail.startswith(forward.format(k=2))
+    assert greater.detail.startswith(
+        "step 3: lhs is its right side (the one it arrives at), rhs its left "
+        "side (the expression before it), as a >= step is checked the other way "
+        "round; "
+    )
+    assert "lhs <= rhs is violated" in greater.detail
+    # The counterexample, footnoted alone in the ledger, says so too, and its
+    # point stays the check's.
+    for number, verdict in ((1, equal), (3, greater)):
+        assert verdict.counterexample is not None
+        assert verdict.counterexample.startswith(f"step {number}: lhs is its ")
+        assert verdict.point is not None
+        assert list(verdict.point) == ["x"]
+
+
+def test_a_steps_own_judge_keeps_its_own_words() -> None:
+    # What a custom judge calls lhs and rhs is its own to say.
+    def judge(relation: sp.Basic) -> Verdict:
+        return Verdict.holds("my words", Basis.PROOF)
+
+    (claim,) = _chain(Step(lambda: -2 * sp.sinh(x), "identity", judge=judge)).claims
+    assert claim.check().detail == "my words"

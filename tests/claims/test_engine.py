@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import pytest
+import sympy as sp
 
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
@@ -14,6 +16,7 @@ from implicit_bias.claims.engine import (
     Kind,
     Reading,
     Reason,
+    Result,
     Status,
     Verdict,
     conjunction,
@@ -354,3 +357,99 @@ def test_records_carry_the_basis_the_reading_and_the_counterexample() -> None:
 def test_a_conjunction_of_nothing_is_refused() -> None:
     with pytest.raises(InvalidArgumentError, match="parts"):
         conjunction((), "nothing shown")
+
+
+def test_a_counterexample_point_is_data_in_the_record() -> None:
+    # Issue 21: the point was only in the counterexample's text.
+    refuted = Verdict.fails(
+        "no", Basis.CERTIFIED, "at y=3/2, x=1 (exactly)", point={"y": "3/2", "x": "1"}
+    )
+    claim = _claim(lambda: refuted, expected=Status.FAILS)
+    record = Result(claim, refuted, 0.1).as_record()
+    assert record["counterexample_point"] == {"y": "3/2", "x": "1"}
+    # In the order the check wrote it, not sorted.
+    assert list(record["counterexample_point"]) == ["y", "x"]
+    held = Result(_claim(print), Verdict.holds("ok", Basis.PROOF), 0.1).as_record()
+    assert held["counterexample_point"] is None
+
+
+def test_a_verdict_with_a_point_is_hashable_and_keeps_its_own_copy() -> None:
+    # Verdicts are compared, hashed and pickled between processes.
+    coordinates = {"x": "2"}
+    refuted = Verdict.fails("no", Basis.CERTIFIED, "at x=2", point=coordinates)
+    coordinates["x"] = "3"
+    assert refuted.point == {"x": "2"}
+    assert hash(refuted) == hash(
+        Verdict.fails("no", Basis.CERTIFIED, "at x=2", point={"x": "2"})
+    )
+    assert pickle.loads(pickle.dumps(refuted)) == refuted
+    assert refuted.with_detail("other").point == {"x": "2"}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            {"status": Status.HOLDS, "basis": Basis.PROOF, "point": {"x": "1"}},
+            "point: only a fails",
+        ),
+        (
+            {"status": Status.FAILS, "basis": Basis.CERTIFIED, "point": {"x": "1"}},
+            "point: comes with the counterexample",
+        ),
+        (
+            {
+                "status": Status.FAILS,
+                "basis": Basis.CERTIFIED,
+                "counterexample": "at x=1",
+                "point": {"x": 1},
+            },
+            "point: symbol name -> exact value, both str",
+        ),
+        *(
+            (
+                {
+                    "status": Status.FAILS,
+                    "basis": Basis.CERTIFIED,
+                    "counterexample": "at x=1",
+                    "point": {"x": value},
+                },
+                "each value a decimal or p/q",
+            )
+            # Only numbers, so that LaTeX and Markdown set them as they are.
+            for value in ("pi/3", "1.5e-5", "1}", "", "0.5 ")
+        ),
+        (
+            {
+                "status": Status.FAILS,
+                "basis": Basis.CERTIFIED,
+                "counterexample": "at x=1",
+                "point": [("x", "1")],
+            },
+            "point: a mapping",
+        ),
+    ],
+)
+def test_a_bad_point_is_refused(arguments: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        Verdict(detail="d", **arguments)  # type: ignore[arg-type]
+
+
+def test_a_point_is_shown_in_the_source_glyphs() -> None:
+    delta, m_aux = sp.Symbol("Delta", positive=True), sp.Symbol("m_aux")
+    refuted = Verdict.fails(
+        "no",
+        Basis.CERTIFIED,
+        "at Delta=3/2, m_aux=-0.25 (exactly)",
+        point={"Delta": "3/2", "m_aux": "-0.25"},
+    )
+    glyphs = {delta: r"\Delta", sp.Symbol("unused"): r"\nu"}
+    # A symbol without a glyph keeps SymPy's name in text, SymPy's LaTeX in LaTeX.
+    assert refuted.shown_point(glyphs) == r"\Delta = 3/2, m_aux = -0.25"
+    assert refuted.shown_point(glyphs, latex=True) == (
+        r"$\Delta = 3/2$, $m_{aux} = -0.25$"
+    )
+    assert refuted.shown_point({m_aux: r"m^{\text{aux}}"}) == (
+        r"Delta = 3/2, m^{\text{aux}} = -0.25"
+    )
+    assert Verdict.holds("ok", Basis.PROOF).shown_point(glyphs) is None
