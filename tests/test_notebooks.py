@@ -9,6 +9,7 @@ nbconvert exports -- are asserted.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,8 @@ def test_a_check_called_in_a_cell_shows_its_verdict(
     ) in html
     assert "<p><strong>Counterexample:</strong> at x=" in html
     assert "(ball arithmetic, 128 bits), which excludes 0</p>" in html
+    # The counterexample's point, each coordinate typeset.
+    assert re.search(r"<p><strong>Point:</strong> \$x = [0-9.]+\$</p>", html)
     assert r"$\times$ \textbf{fails} · basis \textbf{certified}" in latex
     assert r"\textbf{Counterexample:} at x=" in latex
 

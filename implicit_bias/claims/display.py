@@ -206,7 +206,9 @@ def _fields(fields: Sequence[tuple[str, str]]) -> _Fields:
     return _Fields(tuple((label, _prose(text)) for label, text in fields if text))
 
 
-def _verdict_document(verdict: Verdict) -> _Document:
+def _verdict_document(
+    verdict: Verdict, symbol_names: Mapping[sp.Symbol, str] | None
+) -> _Document:
     heading: list[_Span | tuple[_Span, ...]] = [_Span("status", str(verdict.status))]
     if verdict.reason is not None:
         heading += [_text("· reason"), _Span("strong", str(Reason(verdict.reason)))]
@@ -219,6 +221,9 @@ def _verdict_document(verdict: Verdict) -> _Document:
         blocks.append(
             _line(_Span("strong", "Counterexample:"), _prose(verdict.counterexample))
         )
+    point = verdict.shown_point(symbol_names or {}, latex=True)
+    if point:
+        blocks.append(_line(_Span("strong", "Point:"), _prose(point)))
     return _Document("verdict", tuple(blocks))
 
 
@@ -242,7 +247,7 @@ def _result_document(
         "result",
         (
             *_claim_document(result.claim, symbol_names).blocks,
-            *_verdict_document(result.verdict).blocks,
+            *_verdict_document(result.verdict, symbol_names).blocks,
             outcome,
         ),
     )
@@ -532,14 +537,26 @@ def render_claim(
     return _written(_claim_document(claim, symbol_names), markup)
 
 
-def render_verdict(verdict: Verdict, markup: str) -> str:
+def render_verdict(
+    verdict: Verdict,
+    markup: str,
+    *,
+    symbol_names: Mapping[sp.Symbol, str] | None = None,
+) -> str:
     r"""A verdict in ``markup``: its status with its mark (✓ holds, ✗ fails,
-    ? inconclusive), its reason and basis, its detail and its counterexample.
+    ? inconclusive), its reason and basis, its detail, its counterexample and
+    the counterexample's point, each coordinate typeset.
+
+    Args:
+      verdict: the verdict.
+      markup: ``"latex"``, ``"html"`` or ``"markdown"``.
+      symbol_names: symbol -> its LaTeX, naming the point's coordinates (a
+        source's ``glyphs``).
 
     Raises:
       InvalidArgumentError: ``markup`` is not one of :data:`MARKUPS`.
     """
-    return _written(_verdict_document(verdict), markup)
+    return _written(_verdict_document(verdict, symbol_names), markup)
 
 
 def render_result(

@@ -202,6 +202,19 @@ def test_a_failing_verdict_shows_its_counterexample() -> None:
 
 
 @pytest.mark.parametrize("markup", MARKUPS)
+def test_a_counterexample_point_is_typeset_in_the_given_glyphs(markup: str) -> None:
+    verdict = Verdict.fails(
+        "negative at gamma=3/2, x=1/2",
+        Basis.PROOF,
+        "gamma=3/2, x=1/2",
+        point={"gamma": "3/2", "x": "1/2"},
+    )
+    shown = render_verdict(verdict, markup, symbol_names={gamma: r"\gamma"})
+    assert r"$\gamma = 3/2$, $x = 1/2$" in shown
+    assert "Point:" in shown
+
+
+@pytest.mark.parametrize("markup", MARKUPS)
 def test_a_result_shows_claim_verdict_seconds_and_whether_expected(
     markup: str,
 ) -> None:
