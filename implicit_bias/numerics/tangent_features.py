@@ -239,7 +239,8 @@ class Penalty:
       mp: :math:`\omega` at an mpmath number (used by the references).
       tilde: :math:`\tilde\omega` of eq. (12) in closed form as a function of
         :math:`u = v^2 \ge 0`, or None (then it is minimized numerically).
-      exponent: p for the family :math:`|z-1|^p`, else None.
+      exponent: p in :math:`(0, \infty)` for the family :math:`|z-1|^p`, else
+        None.
 
     The callables are stored behind the checks of their arguments, so that
     every call of a field is checked like a call of the penalty: ``function``
@@ -257,7 +258,7 @@ class Penalty:
     Raises:
       InvalidArgumentError: ``name`` is not a non-empty string, ``function``
         or ``mp`` is not callable, ``tilde`` neither callable nor None, or
-        ``exponent`` neither a real number nor None.
+        ``exponent`` neither a finite real number > 0 nor None.
 
     Examples:
       >>> float(squared_deviation(3.0)), squared_deviation.exponent
@@ -299,7 +300,19 @@ class Penalty:
                     f"exponent={self.exponent!r} is neither a real number nor "
                     "None: exponent is p of the family |z-1|^p"
                 )
-            object.__setattr__(self, "exponent", float(self.exponent))
+            # inf, NaN and p <= 0 were accepted here (only the descents that
+            # read the exponent refused them): power_deviation's domain.
+            object.__setattr__(
+                self,
+                "exponent",
+                check_real(
+                    "exponent",
+                    self.exponent,
+                    min_value=0.0,
+                    exclusive=True,
+                    meaning="p of the family |z-1|^p, in (0, inf), or None",
+                ),
+            )
         object.__setattr__(
             self,
             "function",

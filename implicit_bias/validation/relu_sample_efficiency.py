@@ -555,23 +555,32 @@ class SampleEfficiencySetup:
     r"""The configuration of the Fig. 1c experiment (module docstring).
 
     Attributes:
-      correlations: the :math:`\rho` of the finetuning teacher, (R,).
-      magnitudes: finetuning feature magnitudes m (auxiliary: 1), (M,).
-      sample_sizes: finetuning sample sizes n, (N,).
-      seeds: independent repeats S (teachers, data, initializations).
-      dimension: d. teacher_units: k. width: H.
-      aux_samples: pretraining sample size.
-      init_scale: :math:`\sigma` of the random initialization.
-      readout_reinit: :math:`\gamma`, the readouts PT+FT finetunes from.
-      learning_rate: :math:`\eta`, every phase (STL at magnitude 1).
-      steps: gradient steps, every phase (pretraining, STL, and PT+FT
+      correlations: the :math:`\rho` of the finetuning teacher, (R,), each in
+        :math:`[-1, 1]`.
+      magnitudes: finetuning feature magnitudes m > 0 (auxiliary: 1), (M,).
+      sample_sizes: finetuning sample sizes n >= 1, (N,).
+      seeds: independent repeats S (teachers, data, initializations), >= 1.
+      dimension: d >= 2. teacher_units: k >= 1. width: H >= 1.
+      aux_samples: pretraining sample size, >= 1.
+      init_scale: :math:`\sigma > 0` of the random initialization.
+      readout_reinit: :math:`\gamma`, the readouts PT+FT finetunes from
+        (finite).
+      learning_rate: :math:`\eta > 0`, every phase (STL at magnitude 1).
+      steps: gradient steps >= 1, every phase (pretraining, STL, and PT+FT
         finetuning unless ``finetune_steps`` is given).
-      finetune_steps: gradient steps of PT+FT finetuning, or None for
+      finetune_steps: gradient steps >= 1 of PT+FT finetuning, or None for
         ``steps``: at a small finetuning magnitude m it converges far more
         slowly than the other phases (its hidden weights move at a rate
         proportional to m).
-      test_samples: fresh inputs for the generalization error.
-      seed: the master seed.
+      test_samples: fresh inputs for the generalization error, >= 1.
+      seed: the master seed, an integer >= 0.
+
+    The sequences are stored as tuples (a list is accepted), their entries and
+    the scalars as Python floats and ints.
+
+    Raises:
+      InvalidArgumentError: a field outside its domain (the message names the
+        field, and the entry of a sequence: ``correlations[1]``).
     """
 
     correlations: tuple[float, ...] = (1.0, 0.9)
@@ -589,6 +598,85 @@ class SampleEfficiencySetup:
     test_samples: int = 2000
     seed: int = 0
     finetune_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        # Checked where the setup is built (sample_efficiency checked them only
+        # when it ran), so that no setup holds a bad field.
+        checked: dict[str, object] = {}
+        for name, minimum, meaning in (
+            ("seeds", 1, "the number of independent repeats S (>= 1)"),
+            (
+                "dimension",
+                2,
+                "the input dimension d (>= 2: correlated units need two directions)",
+            ),
+            ("teacher_units", 1, "the teacher's number of hidden units k (>= 1)"),
+            ("width", 1, "the student's hidden width H (>= 1)"),
+            ("aux_samples", 1, "the pretraining sample size (>= 1)"),
+            ("steps", 1, "the number of gradient steps per phase (>= 1)"),
+            ("test_samples", 1, "the number of fresh test inputs (>= 1)"),
+        ):
+            checked[name] = check_integer(
+                name, getattr(self, name), min_value=minimum, meaning=meaning
+            )
+        checked["seed"] = check_seed("seed", self.seed)
+        if self.finetune_steps is not None:
+            checked["finetune_steps"] = check_integer(
+                "finetune_steps",
+                self.finetune_steps,
+                min_value=1,
+                meaning="the number of PT+FT finetuning steps (>= 1), or None "
+                "for steps",
+            )
+        for name in ("correlations", "magnitudes", "sample_sizes"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple | list) or len(value) == 0:
+                raise InvalidArgumentError(
+                    f"{name}={value!r:.80} is empty or not a tuple: {name} needs "
+                    "at least one value"
+                )
+        checked["sample_sizes"] = tuple(
+            check_integer(
+                f"sample_sizes[{index}]",
+                n,
+                min_value=1,
+                meaning="a finetuning sample size (>= 1)",
+            )
+            for index, n in enumerate(self.sample_sizes)
+        )
+        for name, low, high, meaning in (
+            ("correlations", -1.0, 1.0, "a teacher's cosine rho, in [-1, 1]"),
+            ("magnitudes", 0.0, None, "a teacher's readout m (> 0)"),
+        ):
+            checked[name] = tuple(
+                check_real(
+                    f"{name}[{index}]",
+                    value,
+                    min_value=low,
+                    max_value=high,
+                    exclusive=high is None,
+                    meaning=meaning,
+                )
+                for index, value in enumerate(getattr(self, name))
+            )
+        for name, meaning in (
+            ("init_scale", "the scale sigma of the random initialization (> 0)"),
+            ("learning_rate", "the learning rate eta of every phase (> 0)"),
+        ):
+            checked[name] = check_real(
+                name,
+                getattr(self, name),
+                min_value=0.0,
+                exclusive=True,
+                meaning=meaning,
+            )
+        checked["readout_reinit"] = check_real(
+            "readout_reinit",
+            self.readout_reinit,
+            meaning="the readout PT+FT finetunes from (finite)",
+        )
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -621,74 +709,12 @@ def _small_init(
 
 
 def _check_setup(setup: object) -> SampleEfficiencySetup:
-    """Check a configuration; its fields are named ``setup.<field>``."""
+    """A :class:`SampleEfficiencySetup`, which checked its fields when built."""
     if not isinstance(setup, SampleEfficiencySetup):
         raise InvalidArgumentError(
             f"setup={setup!r:.80} is not a SampleEfficiencySetup: setup is the "
             "configuration of the Fig. 1c experiment"
         )
-    for name in (
-        "seeds",
-        "dimension",
-        "teacher_units",
-        "width",
-        "aux_samples",
-        "steps",
-        "test_samples",
-    ):
-        check_integer(
-            f"setup.{name}", getattr(setup, name), min_value=1, meaning="a count >= 1"
-        )
-    if setup.dimension < 2:
-        raise InvalidArgumentError(
-            f"setup.dimension={setup.dimension!r} is below 2: correlated units need "
-            "two directions"
-        )
-    check_seed("setup.seed", setup.seed)
-    if setup.finetune_steps is not None:
-        check_integer(
-            "setup.finetune_steps",
-            setup.finetune_steps,
-            min_value=1,
-            meaning="a count >= 1 (or None for setup.steps)",
-        )
-    for name in ("correlations", "magnitudes", "sample_sizes"):
-        value = getattr(setup, name)
-        if not isinstance(value, tuple | list) or len(value) == 0:
-            raise InvalidArgumentError(
-                f"setup.{name}={value!r:.80} is empty or not a tuple: it needs at "
-                "least one value"
-            )
-    for n in setup.sample_sizes:
-        check_integer(
-            "setup.sample_sizes", n, min_value=1, meaning="a list of sample sizes >= 1"
-        )
-    for name, low, high, meaning in (
-        ("correlations", -1.0, 1.0, "a list of cosines in [-1, 1]"),
-        ("magnitudes", 0.0, None, "a list of teacher readouts m > 0"),
-    ):
-        for value in getattr(setup, name):
-            check_real(
-                f"setup.{name}",
-                value,
-                min_value=low,
-                max_value=high,
-                exclusive=high is None,
-                meaning=meaning,
-            )
-    for name in ("init_scale", "learning_rate"):
-        check_real(
-            f"setup.{name}",
-            getattr(setup, name),
-            min_value=0.0,
-            exclusive=True,
-            meaning="a positive number",
-        )
-    check_real(
-        "setup.readout_reinit",
-        setup.readout_reinit,
-        meaning="the readout PT+FT finetunes from (finite)",
-    )
     return setup
 
 
@@ -712,8 +738,8 @@ def sample_efficiency(setup: SampleEfficiencySetup) -> SampleEfficiency:
 
     Raises:
       InvalidArgumentError: the setup is not a :class:`SampleEfficiencySetup`
-        or a field is out of range (the message names ``setup.<field>``), or
-        the teacher vanishes on every test input (too few ``test_samples``).
+        (which refuses a field out of range when it is built), or the teacher
+        vanishes on every test input (too few ``setup.test_samples``).
       OutOfRangeError: an error or loss overflows float64 (rescale the
         magnitudes).
       ConvergenceError: training diverges (lower the learning rate).

@@ -705,8 +705,9 @@ def transferability_point(
 
     Args:
       theta: source-target angle in :math:`[0, \pi]`.
-      gamma: :math:`\gamma = n/d > 0`, with :math:`n = \mathrm{round}(\gamma d)
-        \ge 3`; not 1 where ``sigma > 0`` (eq. (13) diverges there).
+      gamma: :math:`\gamma = n/d \in (0, 10^3]`, with
+        :math:`n = \mathrm{round}(\gamma d) \ge 3`; not 1 where ``sigma > 0``
+        (eq. (13) diverges there).
       dimension: d, an integer >= 2.
       draws: target draws, an integer >= 2.
       sigma: label-noise standard deviation, >= 0.
@@ -721,19 +722,23 @@ def transferability_point(
       OutOfRangeError: a loss beyond the float64 range (a huge ``sigma``).
       ConvergenceError: a network did not converge.
     """
-    theta = check_real(
-        "theta", theta, min_value=0.0, max_value=math.pi, meaning="an angle in [0, pi]"
-    )
-    gamma = check_real(
-        "gamma", gamma, min_value=0.0, exclusive=True, meaning="n/d (> 0)"
-    )
-    seed = check_seed("seed", seed)
     # Imported here: a sweep worker loads only the function it runs.
     from implicit_bias.numerics.transfer_risks import (
         finetune_transferability,
         linear_transferability,
     )
-    from implicit_bias.validation.transfer_experiments import transferability_slices
+    from implicit_bias.validation.transfer_experiments import (
+        _ratio,
+        transferability_slices,
+    )
+
+    theta = check_real(
+        "theta", theta, min_value=0.0, max_value=math.pi, meaning="an angle in [0, pi]"
+    )
+    # In (0, 1e3]: round(gamma d) overflowed at gamma = 1.8e308, and a huge
+    # finite gamma asked for as many samples.
+    gamma = _ratio("gamma", gamma)
+    seed = check_seed("seed", seed)
 
     slices = transferability_slices(
         [theta], [gamma], dimension=dimension, draws=draws, sigma=sigma, seed=seed

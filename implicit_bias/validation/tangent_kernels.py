@@ -57,7 +57,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -161,8 +161,21 @@ class LabelAlignmentStudy:
     trials: tuple[LabelAlignmentTrial, ...]
 
     def values(self, name: str) -> Float64Array:
-        """The attribute ``name`` of every trial, as an array."""
-        return np.array([getattr(trial, name) for trial in self.trials])
+        """The field ``name`` of every trial, as a float64 array, (S,).
+
+        Raises:
+          InvalidArgumentError: ``name`` is not a field of
+            :class:`LabelAlignmentTrial` (the message lists them).
+        """
+        names = [field.name for field in fields(LabelAlignmentTrial)]
+        if not isinstance(name, str) or name not in names:
+            # getattr(trial, name) raised a raw AttributeError (TypeError for
+            # a name that is no string), and would read a method's name too.
+            raise InvalidArgumentError(
+                f"name={name!r:.80} is not a field of LabelAlignmentTrial: name is "
+                f"one of {names}"
+            )
+        return np.array([getattr(trial, name) for trial in self.trials], dtype=float)
 
     @property
     def differences(self) -> Float64Array:

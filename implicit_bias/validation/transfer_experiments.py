@@ -74,6 +74,18 @@ Float64Array = NDArray[np.float64]
 #: Draws generated per batch (bounds the memory of the (K, n, d) inputs).
 _CHUNK = 64
 
+#: The largest sample ratio :math:`\gamma = n/d` of a trained or simulated
+#: grid point. The figures end at :math:`\gamma = 2`; beyond 1e3 one draw of
+#: the inputs holds over :math:`1000 d^2` numbers, and near the float64 limit
+#: :math:`n = \mathrm{round}(\gamma d)` overflows.
+_MAX_GAMMA = 1e3
+
+#: The largest initialization scale :math:`\alpha` of
+#: :func:`transferability_slices`. Its L = 2 losses grow like
+#: :math:`\alpha^4` and overflow float64 near :math:`\alpha = 10^{77}`; below
+#: 1e60 they keep a factor :math:`10^{68}` of room for the data's scale.
+_MAX_INIT_SCALE = 1e60
+
 
 @dataclass(frozen=True, eq=False)
 class EndpointRisks:
@@ -113,13 +125,21 @@ def _tasks(dimension: int, theta: float) -> tuple[Float64Array, Float64Array]:
 def _labels(
     X: Float64Array, target: Float64Array, sigma: float, rng: np.random.Generator
 ) -> Float64Array:
-    """y = X beta_t + sigma noise; labels beyond float64 raise OutOfRangeError."""
+    """y = X beta_t + sigma noise, (K, n).
+
+    Raises:
+      OutOfRangeError: a label, or a draw's sum of squared labels, lies beyond
+        float64, naming ``sigma``: every loss is a mean of squared residuals,
+        first of the labels themselves, so the trainers would overflow next
+        (and name y and X, not the noise that caused it).
+    """
     with np.errstate(over="ignore", invalid="ignore"):
         y = X @ target + sigma * rng.standard_normal(X.shape[:2])
-    if not np.isfinite(y).all():
+        squares = np.sum(y * y, axis=-1)
+    if not (np.isfinite(y).all() and np.isfinite(squares).all()):
         raise OutOfRangeError(
-            f"labels with noise sigma={sigma!r} overflow float64, and with them "
-            "every risk"
+            f"labels with noise sigma={sigma!r} have squared norms beyond float64, "
+            "and with them every loss and risk (they grow like sigma^2)"
         )
     return np.asarray(y)
 
@@ -162,10 +182,25 @@ def _sigma(sigma: float) -> float:
     )
 
 
+def _ratio(name: str, gamma: float) -> float:
+    """A sample ratio gamma = n/d in (0, 1e3] (:data:`_MAX_GAMMA`), as a float."""
+    domain = f"gamma = n/d, in (0, {_MAX_GAMMA:g}]"
+    gamma = check_real(name, gamma, meaning=domain)
+    if gamma <= 0.0:
+        raise InvalidArgumentError(f"{name}={gamma!r} is not > 0: {name} is {domain}")
+    if gamma > _MAX_GAMMA:
+        raise InvalidArgumentError(
+            f"{name}={gamma!r} is above {_MAX_GAMMA:g}: {name} is {domain}; beyond, "
+            "n = round(gamma d) samples per draw are out of proportion to the "
+            "figures (gamma <= 2)"
+        )
+    return gamma
+
+
 def _grid(
     thetas: Sequence[float], gammas: Sequence[float], dimension: int
 ) -> tuple[Float64Array, Float64Array, list[int]]:
-    """Checked angles in [0, pi], ratios gamma > 0 and n = round(gamma d) >= 3."""
+    """Checked angles in [0, pi], ratios in (0, 1e3] and n = round(gamma d) >= 3."""
     angles = as_finite_array("thetas", thetas, ndim=1, shape="(T,)")
     ratios = as_finite_array("gammas", gammas, ndim=1, shape="(G,)")
     for name, values in (("thetas", angles), ("gammas", ratios)):
@@ -176,7 +211,7 @@ def _grid(
     )
     sizes = []
     for gamma in ratios:
-        samples = round(float(gamma) * dimension) if gamma > 0 else 0
+        samples = round(_ratio("gammas", float(gamma)) * dimension)
         if samples < 3:
             raise InvalidArgumentError(
                 f"gammas={float(gamma)!r} gives n = round(gamma d) = {samples} with "
@@ -506,12 +541,13 @@ def transferability_slices(
 
     Args:
       thetas: source-target angles in :math:`[0, \pi]`, at least one.
-      gammas: :math:`\gamma = n/d > 0`, with :math:`n = \mathrm{round}(\gamma d)
-        \ge 3`, at least one.
+      gammas: :math:`\gamma = n/d \in (0, 10^3]`, with
+        :math:`n = \mathrm{round}(\gamma d) \ge 3`, at least one.
       dimension: d, an integer >= 2.
       draws: target draws per grid point, an integer >= 2.
       sigma: label-noise standard deviation, >= 0.
-      init_scale: :math:`\alpha > 0`.
+      init_scale: :math:`\alpha \in (0, 10^{60}]` (the losses grow like
+        :math:`\alpha^4` and overflow float64 near :math:`10^{77}`).
       seed: seed of the draws and the initialization, an integer >= 0.
 
     Returns:
@@ -520,8 +556,8 @@ def transferability_slices(
     Raises:
       InvalidArgumentError: an argument outside its domain (checked before
         training).
-      OutOfRangeError: a loss beyond the float64 range (a huge ``sigma`` or
-        ``init_scale``).
+      OutOfRangeError: labels or a loss beyond the float64 range (a huge
+        ``sigma``: the losses grow like :math:`\sigma^2`).
       ConvergenceError: a network did not converge.
 
     References:
@@ -539,6 +575,13 @@ def transferability_slices(
         exclusive=True,
         meaning="the initialization scale alpha (> 0)",
     )
+    if init_scale > _MAX_INIT_SCALE:
+        # alpha * W itself overflowed near 1.8e308, with a RuntimeWarning.
+        raise InvalidArgumentError(
+            f"init_scale={init_scale!r} is above {_MAX_INIT_SCALE:g}: init_scale "
+            f"is the initialization scale alpha, in (0, {_MAX_INIT_SCALE:g}]; the "
+            "losses grow like alpha^4 and overflow float64 near alpha = 1e77"
+        )
     seed = check_seed("seed", seed)
     init = [
         init_scale * W
@@ -629,7 +672,8 @@ def transferability_surface(
 
     Args:
       thetas: source-target angles in :math:`[0, \pi]`, at least one.
-      gammas: :math:`\gamma = n/d > 0`, n = round(gamma d) >= 3, at least one.
+      gammas: :math:`\gamma = n/d \in (0, 10^3]`, n = round(gamma d) >= 3, at
+        least one.
       dimension: d, an integer >= 2.
       draws: draws per grid point, an integer >= 2.
       sigma: label-noise standard deviation, >= 0.
@@ -804,9 +848,11 @@ def endpoint_errors(
 
     Raises:
       InvalidArgumentError: an argument outside its domain.
-      OutOfRangeError, ConvergenceError: as the trainers of
+      OutOfRangeError: labels whose squared norms lie beyond float64 (a huge
+        ``sigma``, named), or as the trainers of
         :mod:`implicit_bias.validation.deep_linear_networks` (e.g. a huge
-        ``alphas`` entry or ``sigma``).
+        ``alphas`` entry).
+      ConvergenceError: as those trainers.
 
     References:
       Theorems 3.4, 3.5, eqs. (50), (108) and (142) of features-are-fate.

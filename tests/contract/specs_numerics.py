@@ -386,8 +386,9 @@ SPECS: dict[str, Spec | Exempt] = {
     ),
     # ------------------------------------------------------------ tangent_features
     f"{_N}.Penalty": Exempt(
-        "a record of user-supplied callables; omega_tilde and omega_join check the "
-        "penalties they are given, and calling one is specified below"
+        "class users build from their own callables: test_returned_objects.py "
+        "checks its construction (every field), its fields and its methods "
+        "(__call__, function, mp, tilde); the penalties exported are called below"
     ),
     f"{_N}.squared_deviation": Spec(
         valid=lambda: {"z": 2.0},

@@ -13,7 +13,8 @@ ConvergenceError), never NaN, a raw NumPy error or a hang.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -599,7 +600,8 @@ SPECS: dict[str, Spec | Exempt] = {
     # ---------------------------------------------------- relu_sample_efficiency
     f"{_V}.SampleEfficiency": Exempt("result record of sample_efficiency"),
     f"{_V}.SampleEfficiencySetup": Exempt(
-        "configuration record; sample_efficiency checks every field"
+        "configuration record users build: test_returned_objects.py checks its "
+        "construction (every field) and its fields"
     ),
     f"{_V}.TrainedNetworks": Exempt("result record of train_relu_networks"),
     f"{_V}.relu_network_outputs": Spec(
@@ -659,24 +661,9 @@ SPECS: dict[str, Spec | Exempt] = {
     f"{_V}.sample_efficiency": Spec(
         valid=lambda: {"setup": _TINY},
         domains=_experiments(),
-        invalid={
-            "setup": [
-                "setup",
-                replace(_TINY, seed=-1),
-                replace(_TINY, correlations=(1.5,)),
-                replace(_TINY, correlations=(complex(0.5, 1),)),
-                replace(_TINY, magnitudes=(0.0,)),
-                replace(_TINY, magnitudes=(np.nan,)),
-                replace(_TINY, sample_sizes=()),
-                replace(_TINY, sample_sizes=(2.5,)),
-                replace(_TINY, learning_rate=np.nan),
-                replace(_TINY, init_scale=1j),
-                replace(_TINY, readout_reinit="0"),
-                replace(_TINY, dimension=1),
-                replace(_TINY, seeds=True),
-                replace(_TINY, steps=0),
-            ]
-        },
+        # A setup with a bad field cannot be built: the construction contract
+        # of SampleEfficiencySetup (test_returned_objects.py) probes its fields.
+        invalid={"setup": ["setup", SimpleNamespace(**asdict(_TINY))]},
         max_examples=_EXAMPLES,
     ),
 }

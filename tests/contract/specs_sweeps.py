@@ -177,17 +177,12 @@ SPECS: dict[str, Spec | Exempt] = {
         },
         invalid={
             "theta": [-0.1, 3.2],
-            "gamma": [0.0, -1.0, 0.5],
+            # Above 1e3 (round(gamma d) overflowed at 1.8e308).
+            "gamma": [0.0, -1.0, 0.5, 1001.0, 1e300],
             "dimension": [1, 0],
             "draws": [1],
             "sigma": [-0.1],
             "seed": [-1],
-        },
-        pending={
-            ("gamma", "max"): (
-                "issue 22, transfer_experiments.py: _grid's round(gamma * d) "
-                "raises OverflowError for gamma * d = inf"
-            ),
         },
         max_examples=3,
     ),

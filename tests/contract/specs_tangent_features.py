@@ -248,6 +248,24 @@ _ANY_PENALTY = st.one_of(
         ]
     ),
 )
+
+
+def _forced_exponent(exponent: float) -> Penalty:
+    """(z-1)^2 with ``exponent`` set past Penalty's check, which refuses it.
+
+    The descents read the exponent themselves: one set after construction
+    must not pass as a smooth power (nan < 2 is False, and inf >= 2).
+    """
+    penalty = Penalty(
+        name=f"|z-1|^{exponent}",
+        function=squared_deviation.function,
+        mp=squared_deviation.mp,
+        exponent=2.0,
+    )
+    object.__setattr__(penalty, "exponent", exponent)
+    return penalty
+
+
 # Not a power penalty with p >= 2: refused by the descents and the dual bound.
 _NOT_SMOOTH: list[Any] = [
     power_deviation(1.5),
@@ -256,18 +274,10 @@ _NOT_SMOOTH: list[Any] = [
     lambda z: (z - 1.0) ** 2,
     "squared",
     None,
-    Penalty(
-        name="|z-1|^inf",
-        function=squared_deviation.function,
-        mp=squared_deviation.mp,
-        exponent=math.inf,
-    ),
-    Penalty(
-        name="|z-1|^nan",
-        function=squared_deviation.function,
-        mp=squared_deviation.mp,
-        exponent=math.nan,
-    ),
+    _forced_exponent(math.inf),
+    _forced_exponent(math.nan),
+    # Smooth, but without the exponent the descents take the derivative from.
+    Penalty("(z-1)^2", squared_deviation.function, squared_deviation.mp),
 ]
 
 

@@ -28,7 +28,8 @@ _SEEDS = st.integers(0, 2**63)
 
 _GRID_INVALID: dict[str, list[Any]] = {
     "thetas": [[-0.1], [3.2], [], [[0.5]], None, "0.5"],
-    "gammas": [[0.5], [0.0], [-1.0], [], None],
+    # Above 1e3 (n = round(gamma d) overflowed at 1.8e308).
+    "gammas": [[0.5], [0.0], [-1.0], [], None, [1001.0], [1.0, 1e308]],
     "dimension": [1, 0],
     "draws": [1],
     "sigma": [-0.1],
@@ -68,18 +69,23 @@ def _endpoint_errors(draw: Any) -> dict[str, Any]:
     }
 
 
-# The fixes of these probes belong to transfer_experiments.py's own change.
-_OWNED_ELSEWHERE = "issue 22, transfer_experiments.py"
-
 _SAMPLES = st.lists(_floats(-1e308, 1e308), min_size=2, max_size=12).map(np.array)
 
 SPECS: dict[str, Spec | Exempt] = {
     f"{_V}.ENDPOINT_PREDICTED_ORDERS": Exempt(
         "constant: the predicted order in alpha of each endpoint error"
     ),
-    f"{_V}.EndpointErrors": Exempt("result record of endpoint_errors"),
+    f"{_V}.EndpointErrors": Exempt(
+        "record endpoint_errors returns, which users may also build: "
+        "test_returned_objects.py checks its construction (every field), its "
+        "fields and orders()"
+    ),
     f"{_V}.EndpointRisks": Exempt("result record of endpoint_risks"),
-    f"{_V}.MeanComparison": Exempt("result record of compare_mean"),
+    f"{_V}.MeanComparison": Exempt(
+        "record compare_mean returns, which users may also build: "
+        "test_returned_objects.py checks its construction (every field), its "
+        "fields and deviation, agrees and describe()"
+    ),
     f"{_V}.TransferabilitySlices": Exempt("result record of transferability_slices"),
     f"{_V}.TransferabilitySurface": Exempt("result record of transferability_surface"),
     f"{_V}.endpoint_risks": Spec(
@@ -145,14 +151,11 @@ SPECS: dict[str, Spec | Exempt] = {
         },
         domains=_grid().flatmap(
             lambda grid: st.fixed_dictionaries(
-                {"init_scale": st.integers(-300, 300).map(lambda k: 10.0**k)}
+                {"init_scale": st.integers(-300, 60).map(lambda k: 10.0**k)}
             ).map(lambda scale: grid | scale)
         ),
-        invalid={**_GRID_INVALID, "init_scale": [0.0, -1e-3]},
-        pending={
-            ("init_scale", "max"): _OWNED_ELSEWHERE
-            + ": init_scale * W overflows (RuntimeWarning) before any check",
-        },
+        # Above 1e60: the losses grow like init_scale^4 (1e300 * W overflowed).
+        invalid={**_GRID_INVALID, "init_scale": [0.0, -1e-3, 1.01e60, 1e300]},
         max_examples=5,
     ),
     f"{_V}.transferability_surface": Spec(
@@ -189,10 +192,6 @@ SPECS: dict[str, Spec | Exempt] = {
             "theta": [-0.1, 3.2],
             "sigma": [-0.1],
             "seed": [-1],
-        },
-        pending={
-            ("sigma", "max"): _OWNED_ELSEWHERE
-            + ": linear_transfer's OutOfRangeError names y and X, not sigma",
         },
         max_examples=5,
     ),

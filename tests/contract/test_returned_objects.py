@@ -410,14 +410,6 @@ _BELOW_ONE: dict[str, Sequence[Any]] = {
     label: [0.5, [2.0, 0.5], 1.0 - 2**-52] for label in _JOINS
 }
 _OMEGA_INFINITE = "beyond the float64 range it returns inf"
-# The exponent of a Penalty is checked only by the descents that read it:
-# tests/validation/test_tangent_features.py and specs_tangent_features.py
-# build Penalty(exponent=inf / nan) as their out-of-domain inputs, so refusing
-# it at construction belongs to the change that updates those tests.
-_EXPONENT_PENDING = (
-    "Penalty.exponent outside (0, inf) is accepted at construction; the "
-    "descents refuse it, and their tests build such penalties (another change)"
-)
 
 
 def _summary() -> SweepSummary:
@@ -487,13 +479,10 @@ OBJECTS: dict[str, ClassSpec] = {
                 "function": [None, 1.0, "omega"],
                 "mp": [None, 2.0],
                 "tilde": [1.0, "tilde"],
-                "exponent": [True, 0.0, -1.0],
+                # p of |z-1|^p, in (0, inf) as for power_deviation.
+                "exponent": [True, 0.0, -1.0, -5e-324, "4", np.ones(2)],
             },
             skip_probes={("name", "unknown-option"): _FREE_TEXT},
-            pending={
-                ("exponent", probe): _EXPONENT_PENDING
-                for probe in ("nan", "inf", "-inf", "invalid[1]", "invalid[2]")
-            },
         ),
         methods={
             "__call__": Method(
@@ -682,11 +671,23 @@ OBJECTS: dict[str, ClassSpec] = {
         fields=tuple(_sample_efficiency_setup()),
         construction=Construction(
             valid=_sample_efficiency_setup,
-            pending_all=(
-                "SampleEfficiencySetup accepts any field at construction; "
-                "sample_efficiency checks them when it runs "
-                "(relu_sample_efficiency.py, another change)"
-            ),
+            invalid={
+                "correlations": [(1.5,), (0.5, -1.01), [0.5, None], (complex(0.5, 1),)],
+                "magnitudes": [(0.0,), (1.0, -0.01), (math.nan,), 1.0],
+                "sample_sizes": [(0,), (2.5,), (16, True), np.array([16, 64])],
+                "seeds": [0, -1],
+                "dimension": [1, 0],
+                "teacher_units": [0],
+                "width": [0],
+                "aux_samples": [0],
+                "init_scale": [0.0, -1e-2],
+                "readout_reinit": [np.ones(2)],
+                "learning_rate": [0.0, -0.2],
+                "steps": [0, -1],
+                "test_samples": [0],
+                "seed": [-1],
+                "finetune_steps": [0, -3],
+            },
         ),
         instances={"defaults": SampleEfficiencySetup},
     ),
@@ -730,16 +731,8 @@ OBJECTS: dict[str, ClassSpec] = {
                 "text",
                 "name",
                 "sign_alignment",
-                invalid=["no_such_attribute"],
-                pending={
-                    probe: (
-                        "LabelAlignmentStudy.values(name) is getattr(trial, name): "
-                        "a raw AttributeError or TypeError for a name that is no "
-                        "field of LabelAlignmentTrial (tangent_kernels.py, another "
-                        "change)"
-                    )
-                    for probe in ("None", "number", "list", "invalid[0]")
-                },
+                # Attributes that are no fields of LabelAlignmentTrial.
+                invalid=["no_such_attribute", "", "__class__", "sign_alignment "],
             ),
             "differences": Method(),
             "mean_difference": Method(),

@@ -587,6 +587,14 @@ def test_a_penalty_returning_nan_is_named() -> None:
         ({"exponent": "2"}, "exponent='2'"),
         ({"exponent": 2 + 1j}, "exponent=(2+1j)"),
         ({"exponent": True}, "exponent=True"),
+        # Accepted before: only the descents that read the exponent refused
+        # them. The domain of power_deviation, (0, inf).
+        ({"exponent": math.inf}, "exponent=inf is not finite"),
+        ({"exponent": math.nan}, "exponent=nan is not finite"),
+        ({"exponent": -math.inf}, "exponent=-inf is not finite"),
+        ({"exponent": 0.0}, "exponent=0.0 is outside (0, inf)"),
+        ({"exponent": -1}, "exponent=-1.0 is outside (0, inf)"),
+        ({"exponent": np.float64(-5e-324)}, "exponent=-5e-324 is outside"),
     ],
 )
 def test_penalty_refuses_bad_fields(fields: dict[str, Any], needle: str) -> None:
@@ -597,6 +605,16 @@ def test_penalty_refuses_bad_fields(fields: dict[str, Any], needle: str) -> None
     }
     with pytest.raises(InvalidArgumentError, match=re.escape(needle)):
         Penalty(**(valid | fields))
+
+
+@pytest.mark.parametrize("exponent", [5e-324, 0.5, 2, np.int64(3), 1e308])
+def test_a_penalty_exponent_is_stored_as_a_float(exponent: float) -> None:
+    # Its whole domain (0, inf), NumPy integers included.
+    penalty = Penalty(
+        "p", squared_deviation.function, squared_deviation.mp, exponent=exponent
+    )
+    assert type(penalty.exponent) is float
+    assert penalty.exponent == float(exponent)
 
 
 def test_a_rebuilt_penalty_keeps_one_argument_check() -> None:

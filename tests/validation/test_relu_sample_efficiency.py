@@ -237,15 +237,6 @@ _GOOD = _problem(8)
             lambda: correlated_units(np.ones((2, 1)), 0.5, np.random.default_rng()),
             "d >= 2",
         ),
-        (lambda: sample_efficiency(replace(TINY, correlations=(1.2,))), "correlations"),
-        (lambda: sample_efficiency(replace(TINY, magnitudes=(0.0,))), "magnitudes"),
-        (lambda: sample_efficiency(replace(TINY, sample_sizes=(0,))), "sample_sizes"),
-        (lambda: sample_efficiency(replace(TINY, seeds=0)), "seeds"),
-        (lambda: sample_efficiency(replace(TINY, dimension=1)), "dimension"),
-        (lambda: sample_efficiency(replace(TINY, init_scale=-1.0)), "init_scale"),
-        (lambda: sample_efficiency(replace(TINY, learning_rate=np.inf)), "learning"),
-        (lambda: sample_efficiency(replace(TINY, readout_reinit=np.nan)), "readout"),
-        (lambda: sample_efficiency(replace(TINY, sample_sizes=())), "empty"),
     ],
 )
 def test_bad_input_raises(call: Callable[[], object], match: str) -> None:
@@ -324,20 +315,77 @@ def test_overflowing_initial_loss_raises() -> None:
         # Regression: NumPy's einsum error for mismatched dimensions.
         (lambda: teacher_outputs(np.ones((3, 2)), np.eye(3), 1.0), "dimension"),
         (lambda: teacher_outputs(np.ones(2), np.eye(2), 1.0), "^inputs"),
-        # Regression: a negative master seed raised NumPy's ValueError, a string
-        # readout_reinit a TypeError; the messages now name setup.<field>.
-        (lambda: sample_efficiency(replace(TINY, seed=-1)), r"^setup\.seed"),
-        (
-            lambda: sample_efficiency(replace(TINY, readout_reinit="0")),  # type: ignore[arg-type]
-            r"^setup\.readout_reinit",
-        ),
-        (lambda: sample_efficiency(replace(TINY, init_scale=1j)), r"^setup\.init"),  # type: ignore[arg-type]
         (lambda: sample_efficiency(None), "^setup"),  # type: ignore[arg-type]
+        (lambda: sample_efficiency(vars(TINY)), "^setup"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_arguments_are_named(call: Callable[[], object], match: str) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    ("fields", "match"),
+    [
+        # Each was accepted when built and refused (as setup.<field>) only when
+        # sample_efficiency ran; a negative seed raised NumPy's ValueError and
+        # a string readout_reinit a TypeError before that.
+        ({"correlations": (1.2,)}, r"^correlations\[0\]=1\.2 is outside \[-1, 1\]"),
+        ({"correlations": (0.5, complex(0.5, 1))}, r"^correlations\[1\]="),
+        ({"correlations": [0.5, None]}, r"^correlations\[1\]=None"),
+        ({"correlations": ()}, r"^correlations=\(\) is empty"),
+        ({"magnitudes": (0.0,)}, r"^magnitudes\[0\]=0\.0 is outside \(0, inf\)"),
+        ({"magnitudes": (1.0, np.nan)}, r"^magnitudes\[1\]=nan is not finite"),
+        ({"magnitudes": 1.0}, r"^magnitudes=1\.0 is empty or not a tuple"),
+        ({"sample_sizes": (0,)}, r"^sample_sizes\[0\]=0 is below 1"),
+        ({"sample_sizes": (4, 2.5)}, r"^sample_sizes\[1\]=2\.5 is not an integer"),
+        ({"sample_sizes": ()}, r"^sample_sizes=\(\) is empty"),
+        ({"sample_sizes": "16"}, r"^sample_sizes='16' is empty or not a tuple"),
+        ({"seeds": 0}, r"^seeds=0 is below 1"),
+        ({"seeds": True}, r"^seeds=True is not an integer"),
+        ({"dimension": 1}, r"^dimension=1 is below 2"),
+        ({"teacher_units": 0}, r"^teacher_units=0 is below 1"),
+        ({"width": 2.0}, r"^width=2\.0 is not an integer"),
+        ({"aux_samples": None}, r"^aux_samples=None is not an integer"),
+        ({"steps": 0}, r"^steps=0 is below 1"),
+        ({"test_samples": -1}, r"^test_samples=-1 is below 1"),
+        ({"seed": -1}, r"^seed=-1 is below 0"),
+        ({"finetune_steps": 0}, r"^finetune_steps=0 is below 1"),
+        ({"init_scale": -1.0}, r"^init_scale=-1\.0 is outside \(0, inf\)"),
+        ({"init_scale": 1j}, r"^init_scale=1j is complex"),
+        ({"learning_rate": np.inf}, r"^learning_rate=inf is not finite"),
+        ({"learning_rate": 0.0}, r"^learning_rate=0\.0 is outside \(0, inf\)"),
+        ({"readout_reinit": np.nan}, r"^readout_reinit=nan is not finite"),
+        ({"readout_reinit": "0"}, r"^readout_reinit='0' is a string"),
+    ],
+)
+def test_a_setup_refuses_a_bad_field_when_built(
+    fields: dict[str, object], match: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=match):
+        SampleEfficiencySetup(**fields)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match=match):
+        replace(TINY, **fields)  # type: ignore[arg-type]
+
+
+def test_a_setup_stores_tuples_of_python_numbers() -> None:
+    setup = SampleEfficiencySetup(
+        correlations=[np.float64(0.5), 1],  # type: ignore[arg-type]
+        magnitudes=[np.float32(0.25)],  # type: ignore[arg-type]
+        sample_sizes=[np.int64(4)],  # type: ignore[arg-type]
+        seeds=np.int64(2),  # type: ignore[arg-type]
+        finetune_steps=np.int32(7),  # type: ignore[arg-type]
+    )
+    assert setup.correlations == (0.5, 1.0)
+    assert setup.magnitudes == (0.25,)
+    assert setup.sample_sizes == (4,)
+    assert type(setup.correlations[1]) is float
+    assert type(setup.sample_sizes[0]) is int
+    assert type(setup.seeds) is int
+    assert type(setup.finetune_steps) is int
+    # A list stored as given could be changed after the checks, and made the
+    # frozen setup unhashable.
+    assert hash(setup) == hash(replace(setup))
 
 
 def test_divergence_step_is_the_first_with_non_finite_iterates() -> None:

@@ -790,6 +790,16 @@ def test_transferability_point_reports_simulation_beside_theory() -> None:
     assert all(np.isfinite(value) for value in point.values())
 
 
+@pytest.mark.parametrize("gamma", [1000.5, 1e300, 1.7976931348623157e308])
+def test_transferability_point_refuses_gamma_above_1e3(gamma: float) -> None:
+    # round(gamma d) raised OverflowError at gamma d = inf, and a huge finite
+    # gamma asked for round(gamma d) samples per draw.
+    with pytest.raises(InvalidArgumentError, match=r"^gamma=.* above 1000"):
+        sweeps.transferability_point(
+            theta=np.pi / 4, gamma=gamma, dimension=4, draws=2, sigma=0.2, seed=1
+        )
+
+
 def test_the_transferability_sweep_is_the_figures_grid() -> None:
     sweep = sweeps.BUILTIN_SWEEPS["transferability-slices"]()
     assert len(sweep.configurations) == 3 * 10

@@ -379,17 +379,33 @@ def test_seed_must_be_a_nonnegative_integer(seed: object) -> None:
 
 
 def _power_penalty(exponent: float) -> Penalty:
-    return Penalty(
+    """A penalty claiming |z-1|^exponent, the exponent set past its constructor.
+
+    Penalty refuses an exponent outside (0, inf) when it is built; the descents
+    read the exponent themselves, and must refuse one set afterwards too.
+    """
+    penalty = Penalty(
         name=f"|z-1|^{exponent}",
         function=squared_deviation.function,
         mp=squared_deviation.mp,
-        exponent=exponent,
+        exponent=2.0,
     )
+    object.__setattr__(penalty, "exponent", exponent)
+    return penalty
 
 
 @pytest.mark.parametrize("exponent", [math.inf, math.nan])
 def test_a_penalty_exponent_must_be_finite(exponent: float) -> None:
     # nan < 2 is False and inf >= 2: both passed as smooth power penalties.
+    # Penalty refuses them where it is built ...
+    with pytest.raises(InvalidArgumentError, match=r"^exponent="):
+        Penalty(
+            name="|z-1|^p",
+            function=squared_deviation.function,
+            mp=squared_deviation.mp,
+            exponent=exponent,
+        )
+    # ... and the descents, which read the exponent, refuse one set past that.
     with pytest.raises(InvalidArgumentError, match="penalty"):
         solve_relaxed_problem([[1.0, 0.0]], [1.0], _power_penalty(exponent))
     with pytest.raises(InvalidArgumentError, match="right_penalty"):

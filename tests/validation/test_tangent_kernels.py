@@ -29,6 +29,7 @@ from implicit_bias.errors import (
     OutOfRangeError,
 )
 from implicit_bias.validation.tangent_kernels import (
+    LabelAlignmentStudy,
     LabelAlignmentTrial,
     _unflatten,
     average_tangent_features,
@@ -179,6 +180,30 @@ def test_trial_is_reproducible_and_the_study_summarizes_it() -> None:
     assert differences[0] == first.sign_alignment - first.linear_alignment
     assert study.mean_difference == pytest.approx(differences.mean())
     assert study.standard_error == pytest.approx(differences.std(ddof=1) / np.sqrt(3))
+
+
+def _study() -> LabelAlignmentStudy:
+    return LabelAlignmentStudy(
+        tuple(
+            LabelAlignmentTrial(*(seed + 0.1 * k for k in range(10))) for seed in (0, 1)
+        )
+    )
+
+
+def test_study_values_are_a_field_of_every_trial() -> None:
+    values = _study().values("sign_alignment")
+    assert values.dtype == np.float64
+    np.testing.assert_array_equal(values, [0.1, 1.1])
+
+
+@pytest.mark.parametrize(
+    "name", ["no_such_field", "", "sign_alignment ", "__class__", None, 1, ["sign"]]
+)
+def test_study_values_name_a_field(name: object) -> None:
+    # getattr(trial, name) raised a raw AttributeError (TypeError for a name
+    # that is no string), and "__class__" gave an object array of classes.
+    with pytest.raises(InvalidArgumentError, match=r"^name=.*linear_alignment"):
+        _study().values(name)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

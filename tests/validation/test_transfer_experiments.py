@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.transfer_asymptotics import (
     ridge_transfer_risk_finite,
     scratch_risk_finite,
@@ -24,6 +24,7 @@ from implicit_bias.numerics.transfer_risks import linear_transfer_risk
 from implicit_bias.validation.transfer_experiments import (
     EndpointErrors,
     MeanComparison,
+    TransferabilitySlices,
     compare_mean,
     endpoint_errors,
     endpoint_risks,
@@ -161,6 +162,46 @@ def test_negative_sigma_angles_outside_0_pi_and_bad_seeds_are_rejected(
     call, arguments = VALID_CALLS[function]
     with pytest.raises(InvalidArgumentError, match=argument):
         call(**(arguments | {argument: value}))
+
+
+@pytest.mark.parametrize("init_scale", [1.0000001e60, 1e100, 1.7976931348623157e308])
+def test_transferability_slices_refuse_an_init_scale_above_1e60(
+    init_scale: float,
+) -> None:
+    # alpha * W overflowed at 1.8e308 (a RuntimeWarning); from about 1e77 the
+    # losses, which grow like alpha^4, overflowed and named the data.
+    call, arguments = VALID_CALLS["transferability_slices"]
+    with pytest.raises(InvalidArgumentError, match=r"^init_scale=.* above 1e\+60"):
+        call(**(arguments | {"init_scale": init_scale}))
+
+
+def test_transferability_slices_train_at_an_init_scale_of_1e60() -> None:
+    call, arguments = VALID_CALLS["transferability_slices"]
+    slices = call(**(arguments | {"init_scale": 1e60}))
+    assert isinstance(slices, TransferabilitySlices)
+    assert np.isfinite(slices.scratch).all()
+
+
+@pytest.mark.parametrize(
+    "function", ["transferability_slices", "transferability_surface"]
+)
+@pytest.mark.parametrize("gammas", [[1000.5], [1.0, 1e300], [1.7976931348623157e308]])
+def test_gammas_above_1e3_are_refused(function: str, gammas: list[float]) -> None:
+    # round(gamma d) raised OverflowError at gamma d = inf, and a huge finite
+    # gamma asked for round(gamma d) samples per draw.
+    call, arguments = VALID_CALLS[function]
+    with pytest.raises(InvalidArgumentError, match=r"^gammas=.* above 1000"):
+        call(**(arguments | {"gammas": gammas}))
+
+
+@pytest.mark.parametrize("sigma", [1e155, 1e300, 1.7976931348623157e308])
+def test_labels_beyond_float64_name_sigma(sigma: float) -> None:
+    # Labels finite but with squared norms beyond float64 went on to the
+    # trainers, whose OutOfRangeError named y and X.
+    for function in ("endpoint_errors", "transferability_slices", "endpoint_risks"):
+        call, arguments = VALID_CALLS[function]
+        with pytest.raises(OutOfRangeError, match=r"sigma=.*squared norms"):
+            call(**(arguments | {"sigma": sigma}))
 
 
 def test_a_constant_sample_compares_exactly() -> None:
