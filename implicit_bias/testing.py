@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.numerics.arguments import _as_real_array
+from implicit_bias.numerics.arguments import as_real_array
 
 __all__ = ["DEFAULT_PRECISIONS", "REFERENCE_TOLERANCE_ULPS", "assert_ulp_close"]
 
@@ -117,7 +117,7 @@ def _as_real_arrays(
         # turn into a wrong number (None into NaN, "1.0" into 1.0, a complex
         # value into its real part) or a foreign error (a ragged nested list,
         # an integer beyond float64), naming the argument; NaN and inf pass.
-        array = _as_real_array(name, value)
+        array = as_real_array(name, value)
         if name != "actual" and np.isnan(array).any():
             # The reference is evaluated at the arguments: a result may be NaN
             # (it is judged, and fails), a point may not.

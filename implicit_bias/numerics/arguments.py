@@ -22,6 +22,7 @@ __all__ = [
     "MAX_DPS",
     "as_finite_array",
     "as_finite_arrays",
+    "as_real_array",
     "check_closed_interval",
     "check_dps",
     "check_generator",
@@ -81,7 +82,26 @@ def _ragged_error(name: str, value: object) -> InvalidArgumentError:
     )
 
 
-def _as_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+def as_real_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """Convert one array-like of real numbers to a float64 array; NaN and inf
+    pass (see :func:`as_finite_array` to refuse them).
+
+    Refused, naming ``name``, is what ``np.asarray(value, float)`` would turn
+    into a wrong number or a foreign error: None (NaN), a string (``"1.0"``
+    read as 1.0), a complex value (its real part kept), a ragged nested
+    sequence, an integer beyond float64.
+
+    Raises:
+      InvalidArgumentError: ``value`` is not a real number or array of them.
+
+    Examples:
+      >>> as_real_array("x", [1, float("nan")]).dtype
+      dtype('float64')
+      >>> as_real_array("x", [[1.0, 2.0], [3.0]])
+      Traceback (most recent call last):
+      ...
+      implicit_bias.errors.InvalidArgumentError: x=[[1.0, 2.0], [3.0]] is a ragged...
+    """
     # np.asarray(None, float) is NaN and np.asarray(1j, float) drops the
     # imaginary part with only a warning: both would pass as wrong numbers.
     if value is None:
@@ -129,7 +149,7 @@ def as_finite_arrays(arguments: Mapping[str, ArrayLike]) -> list[NDArray[np.floa
     """
     arrays = []
     for name, value in arguments.items():
-        array = _as_real_array(name, value)
+        array = as_real_array(name, value)
         bad = ~np.isfinite(array)
         if bad.any():
             raise InvalidArgumentError(
@@ -395,7 +415,7 @@ def check_real(
         raise InvalidArgumentError(
             f"{name}={value!r} is a bool, not a real number: {name} is {meaning}"
         )
-    array = _as_real_array(name, value)  # type: ignore[arg-type]
+    array = as_real_array(name, value)  # type: ignore[arg-type]
     if array.ndim != 0:
         raise InvalidArgumentError(
             f"{name} has shape {array.shape}: {name} is a scalar, {meaning}"

@@ -516,26 +516,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "saturating_coefficient",
         ),
         construction=ByFunctionContract("implicit_bias.strategies.QuasiConvexPenalty"),
-        methods={
-            "__call__": Method(
-                "array",
-                "v",
-                3.0,
-                pending={
-                    probe: (
-                        "QuasiConvexPenalty.__call__ converts v with np.asarray: "
-                        "NaN in gives NaN out, complex a ComplexWarning, a string "
-                        "a raw ValueError, and (v-1)^p overflows with a "
-                        "RuntimeWarning (strategies.py, another change)"
-                    )
-                    for probe in (
-                        *_GENERIC_ARRAY_PROBES,
-                        "max",
-                        "-max",
-                    )
-                },
-            )
-        },
+        methods={"__call__": Method("array", "v", 3.0, infinite=_OMEGA_INFINITE)},
         instances={
             "omega_1": lambda: QuasiConvexPenalty(1.0, 2.0, 1.0, 2.0),
             "saturating": lambda: QuasiConvexPenalty(1.0, 1.0, 1.0, 0.5, 0.0, 5.0),
