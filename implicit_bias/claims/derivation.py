@@ -221,24 +221,15 @@ class Derivation:
 
     def _repr_html_(self) -> str:
         """The chain in HTML, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_derivation
-
-        return render_derivation(self, "html")
+        return display.render_derivation(self, "html")
 
     def _repr_markdown_(self) -> str:
         """The chain in Markdown, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_derivation
-
-        return render_derivation(self, "markdown")
+        return display.render_derivation(self, "markdown")
 
     def _repr_latex_(self) -> str:
         """The chain in LaTeX, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_derivation
-
-        return render_derivation(self, "latex")
+        return display.render_derivation(self, "latex")
 
     def _step_claims(self) -> list[Claim]:
         claims = []
@@ -280,3 +271,10 @@ class Derivation:
             )
             previous = step.expression
         return claims
+
+
+# A name of the module, not an import inside each method: a claim's cache
+# key follows the names a method reads, and must not depend on whether a
+# notebook imported the display first. Last, as in the engine, which display
+# imports.
+import implicit_bias.claims.display as display  # noqa: E402

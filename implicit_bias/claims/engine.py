@@ -244,24 +244,15 @@ class Verdict:
 
     def _repr_html_(self) -> str:
         """The verdict in HTML, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_verdict
-
-        return render_verdict(self, "html")
+        return display.render_verdict(self, "html")
 
     def _repr_markdown_(self) -> str:
         """The verdict in Markdown, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_verdict
-
-        return render_verdict(self, "markdown")
+        return display.render_verdict(self, "markdown")
 
     def _repr_latex_(self) -> str:
         """The verdict in LaTeX, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_verdict
-
-        return render_verdict(self, "latex")
+        return display.render_verdict(self, "latex")
 
     def shown_point(
         self, glyphs: Mapping[sp.Basic, str], *, latex: bool = False
@@ -471,24 +462,15 @@ class Claim:
 
     def _repr_html_(self) -> str:
         """The claim in HTML, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_claim
-
-        return render_claim(self, "html")
+        return display.render_claim(self, "html")
 
     def _repr_markdown_(self) -> str:
         """The claim in Markdown, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_claim
-
-        return render_claim(self, "markdown")
+        return display.render_claim(self, "markdown")
 
     def _repr_latex_(self) -> str:
         """The claim in LaTeX, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_claim
-
-        return render_claim(self, "latex")
+        return display.render_claim(self, "latex")
 
 
 @dataclass(frozen=True)
@@ -542,24 +524,15 @@ class Result:
 
     def _repr_html_(self) -> str:
         """The result in HTML, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_result
-
-        return render_result(self, "html")
+        return display.render_result(self, "html")
 
     def _repr_markdown_(self) -> str:
         """The result in Markdown, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_result
-
-        return render_result(self, "markdown")
+        return display.render_result(self, "markdown")
 
     def _repr_latex_(self) -> str:
         """The result in LaTeX, for Jupyter (implicit_bias.claims.display)."""
-        # Imported here: display imports this module.
-        from implicit_bias.claims.display import render_result
-
-        return render_result(self, "latex")
+        return display.render_result(self, "latex")
 
 
 _REPEAT_SECONDS = 0.05
@@ -789,3 +762,11 @@ def unique_ids(claims: Iterable[Claim]) -> list[Claim]:
             raise ValueError(f"duplicate claim id {claim.id!r}")
         seen[claim.id] = claim
     return list(seen.values())
+
+
+# Imported last: display reads this module's classes when it is imported,
+# and the methods above read it when called. A name of the module, not an
+# import inside each method, so that a claim's cache key (which follows the
+# names a method reads) does not depend on whether a notebook imported the
+# display first.
+import implicit_bias.claims.display as display  # noqa: E402

@@ -201,6 +201,45 @@ def test_a_key_is_the_same_in_another_process_with_another_hash_seed(
     assert seeds["1"] == seeds["2"] == _keys(project)
 
 
+def test_a_key_does_not_depend_on_what_the_process_imported_before(
+    project: Path,
+) -> None:
+    # A method that imports a module when called (a Verdict's display for a
+    # notebook, once) made keys follow whether that module was loaded: the
+    # key of one claim then differed between a fresh `verify` and a process
+    # that had imported more of the package.
+    script = textwrap.dedent(
+        f"""
+        import importlib, json, pkgutil, sys
+        import implicit_bias
+        if sys.argv[1] == "everything":
+            prefix = "implicit_bias."
+            for module in pkgutil.walk_packages(implicit_bias.__path__, prefix):
+                if ".sources." not in module.name:
+                    importlib.import_module(module.name)
+        from implicit_bias.claims.cache import VerdictCache
+        from implicit_bias.claims.discovery import discover
+        registry = discover(files=[{str(project / "claims_ct.py")!r},
+                                   {str(project / "other_ct.py")!r}],
+                            entry_points=False)
+        cache = VerdictCache({str(project / "cache")!r})
+        print(json.dumps({{c.id: cache.key(c) for c in registry.claims()}}))
+        """
+    )
+    keys = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", script, imported],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        for imported in ("little", "everything")
+    ]
+    assert keys[0] == keys[1]
+
+
 def test_editing_a_function_body_changes_only_the_claims_that_use_it(
     project: Path,
 ) -> None:
