@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 import time
 
@@ -453,3 +454,28 @@ def test_a_point_is_shown_in_the_source_glyphs() -> None:
         r"Delta = 3/2, m^{\text{aux}} = -0.25"
     )
     assert Verdict.holds("ok", Basis.PROOF).shown_point(glyphs) is None
+
+
+@pytest.mark.parametrize("budget", [0.0, -1.0, math.inf, math.nan, True, "60"])
+def test_a_claim_refuses_a_budget_that_is_not_a_finite_positive_time(budget) -> None:
+    # An infinite budget once passed here and killed its worker later with an
+    # OverflowError (RLIMIT_CPU cannot be set to infinity seconds).
+    with pytest.raises(InvalidArgumentError, match="budget_seconds"):
+        _claim(lambda: Verdict.holds("", Basis.PROOF), budget=budget)
+
+
+@pytest.mark.parametrize("budget_bytes", [0, -1, 1.5, True, "1 GiB"])
+def test_a_claim_refuses_a_memory_budget_that_is_not_a_byte_count(
+    budget_bytes,
+) -> None:
+    with pytest.raises(InvalidArgumentError, match="budget_bytes"):
+        Claim(
+            "test-source",
+            "1",
+            "x",
+            Kind.NUMERIC,
+            "a statement",
+            lambda: Verdict.holds("", Basis.PROOF),
+            Status.HOLDS,
+            budget_bytes=budget_bytes,
+        )
