@@ -1,5 +1,5 @@
-"""The command line: ``implicit-bias verify | latex | list | docs | mutate | figure |
-sweep``.
+"""The command line: ``implicit-bias verify | latex | list | docs | mutate |
+check-source | figure | sweep | new``.
 
 Commands that take claims see every installed source (the entry-point group
 ``implicit_bias.sources``) plus those of ``--file FILE`` and ``--module MOD``;
@@ -30,6 +30,7 @@ from implicit_bias.claims.engine import Claim, Result, Status, Verdict
 from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
 from implicit_bias.claims.executors import DaskExecutor, Executor, LocalExecutor
 from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
+from implicit_bias.claims.recording import lint_claim
 from implicit_bias.claims.profiles import (
     Profile,
     claim_for_profile,
@@ -534,6 +535,43 @@ def _add_mutate(commands: Any, source_help: str) -> None:
     mutate.set_defaults(handler=_mutate)
 
 
+def _check_source(arguments: argparse.Namespace) -> int:
+    claims = _selected(arguments)
+    troubled = 0
+    for claim in claims:
+        lint = lint_claim(claim)
+        troubled += bool(lint.problems)
+        for problem in lint.problems:
+            print(f"{claim.id}: {problem}")
+        if arguments.verbose and not lint.problems:
+            print(f"{claim.id}: typeset from {lint.typeset}; mutated: {lint.mutated}")
+    print(
+        f"{len(claims)} claims: {len(claims) - troubled} typeset as mathematics "
+        f"and mutation-tested (or expected not to hold), {troubled} "
+        + ("not (above)" if troubled else "not"),
+        file=sys.stderr,
+    )
+    return 1 if troubled else 0
+
+
+def _add_check_source(commands: Any, source_help: str) -> None:
+    check = commands.add_parser(
+        "check-source",
+        help="lint the claims: is each typeset as mathematics and mutation-tested?",
+        description="For each claim, say whether the LaTeX ledger typesets it as "
+        "mathematics (its formula=, or the relation its check hands a relation "
+        "helper such as check_identity) and whether `mutate` can alter it; for "
+        "each that cannot, say why and how to fix it. Records each check's "
+        "helper calls without deciding them (a few seconds of CPU at most, in "
+        "a child process). Exit status 1 if any claim cannot.",
+    )
+    _add_selection_options(check, source_help)
+    check.add_argument(
+        "--verbose", action="store_true", help="also say how each good claim fares"
+    )
+    check.set_defaults(handler=_check_source)
+
+
 def _add_verify(commands: Any, source_help: str) -> None:
     verify = commands.add_parser("verify", help="check the claims and print verdicts")
     _add_selection_options(verify, source_help)
@@ -860,6 +898,7 @@ def _parser() -> argparse.ArgumentParser:
         _add_list,
         _add_docs,
         _add_mutate,
+        _add_check_source,
         _add_figure,
         _add_sweep,
         _add_new,

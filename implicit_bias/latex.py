@@ -21,6 +21,12 @@ Two forms:
   (:func:`bibliography_latex`) -- that pdflatex compiles with the packages
   of :data:`PACKAGES` only.
 
+A claim's formula is its ``formula=``, or else the relation its check hands
+the relation helpers (``check=lambda: check_identity(lhs, rhs)`` is typeset
+as :math:`\mathrm{lhs} = \mathrm{rhs}`), recorded when the ledger is made
+(:func:`~implicit_bias.claims.recording.claim_formula`); a claim whose check
+calls no relation helper and gives no ``formula=`` is typeset in words.
+
 A verdict shown in the margin is either observed (run or recorded) or, where
 none is given, the registry's expected verdict, labelled "expected".
 """
@@ -37,6 +43,7 @@ import sympy as sp
 from implicit_bias.claims.derivation import Derivation
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.engine import Claim, Reading, Status, Verdict
+from implicit_bias.claims.recording import claim_formula
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
 
@@ -338,12 +345,12 @@ def escape_text(text: str) -> str:
 
 
 def formula_latex(claim: Claim) -> str | None:
-    """The claim's formula as LaTeX in its source's notation, or None if it has none."""
-    if claim.formula is None:
+    """The claim's formula as LaTeX in its source's notation, or None if it has none
+    (see the module docstring for where a formula comes from)."""
+    formula = claim_formula(claim)
+    if formula is None:
         return None
-    return sp.latex(
-        claim.formula(), symbol_names=default_registry().glyphs(claim.source)
-    )
+    return sp.latex(formula, symbol_names=default_registry().glyphs(claim.source))
 
 
 def _tag(claim: Claim) -> str:
@@ -543,9 +550,9 @@ def _counterexample_text(
 
 def _formula_row(claim: Claim, glyphs: Mapping[sp.Symbol, str]) -> str | None:
     """The formula with ``&`` before its relation, or before it all if it has none."""
-    if claim.formula is None:
+    formula = claim_formula(claim)
+    if formula is None:
         return None
-    formula = claim.formula()
     body = sp.latex(formula, symbol_names=glyphs)
     if isinstance(formula, sp.core.relational.Relational):
         lhs = sp.latex(formula.lhs, symbol_names=glyphs)
@@ -832,7 +839,7 @@ def typeset_counts(
         if claim.id in chains:
             continue
         try:
-            text += claim.formula is None or claim.formula() is None
+            text += claim_formula(claim) is None
         except Exception:
             text += 1
     return {"mathematics": len(claims) - text, "text": text}

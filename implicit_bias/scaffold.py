@@ -47,7 +47,9 @@ r"""The claims of $name, checked by implicit-bias.
 
 Edit the citation, the glyphs, the claims and the chain below; every claim
 quotes the words or equation it encodes (``quote``) and says how it reads
-them (``reading``). Run ``implicit-bias verify --source $name``.
+them (``reading``). Run ``implicit-bias verify --source $name``, and
+``implicit-bias check-source --source $name`` to see that every claim is
+typeset as mathematics and mutation-tested.
 """
 
 import sympy as sp
@@ -61,7 +63,7 @@ from implicit_bias.claims import (
     Source,
     Status,
     Step,
-    relation_check,
+    check_identity,
 )
 
 SOURCE_ID = "$name"
@@ -82,7 +84,11 @@ CLAIMS = (
         "log-of-square",
         Kind.IDENTITY,
         "the logarithm of a square is twice the logarithm",
-        relation_check(lambda: sp.Eq(sp.log(x**2), 2 * sp.log(x))),
+        # A relation helper called with the relation the claim states: the
+        # ledger typesets log(x^2) = 2 log(x) and `implicit-bias mutate` alters
+        # it. A check that calls no relation helper (a simulation) gives
+        # formula= (a function returning the SymPy relation) as well.
+        lambda: check_identity(sp.log(x**2), 2 * sp.log(x)),
         Status.HOLDS,
         quote="log x^2 = 2 log x   (1)",
         reading=Reading.PRINTED,
@@ -140,9 +146,11 @@ Claims of my derivation, checked by
 
 ```bash
 pip install -e .
-implicit-bias verify --source $name     # every verdict with its evidence
-pytest --claims=$name                   # the claims as test items
+implicit-bias verify --source $name         # every verdict with its evidence
+pytest --claims=$name                       # the claims as test items
 implicit-bias latex --source $name --output $name.tex
+implicit-bias check-source --source $name   # typeset and mutation-tested?
+implicit-bias mutate --source $name         # can each check fail?
 ```
 """)
 

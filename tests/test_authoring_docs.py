@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from implicit_bias.claims.discovery import discover
+from implicit_bias.claims.recording import lint_claim
+from implicit_bias.latex import typeset_counts
 
 AUTHORING = Path(__file__).resolve().parents[1] / "docs" / "authoring.md"
 #: A block that must not run is marked ```python no-run (none is, today).
@@ -61,3 +63,25 @@ def test_the_blocks_make_a_claims_file(tmp_path: Path) -> None:
     (source,) = registry.sources.values()
     assert source.id == "factorization-note"
     assert len(source.all_claims()) == 12
+
+
+def test_the_guide_leads_with_the_style_that_keeps_everything(
+    tmp_path: Path,
+) -> None:
+    # Issue 21: the first style the guide showed (a bare check_identity) was
+    # typeset as text and not mutated; the style that kept both came later.
+    # Now the guide opens with the one style, and each of its claims is
+    # typeset as mathematics and mutation-tested (or expected not to hold).
+    text = AUTHORING.read_text()
+    opening = text[: text.index("## The running example")]
+    assert "`check=lambda:\ncheck_identity(lhs, rhs)`" in opening
+    assert "implicit-bias check-source --file my_claims.py" in opening
+    claims_section = "\n".join(_blocks()[1:3])
+    assert "relation_check(" not in claims_section
+    path = tmp_path / "my_claims.py"
+    path.write_text("\n\n".join(_blocks()))
+    (source,) = discover(files=[path], entry_points=False).sources.values()
+    claims = source.all_claims()
+    assert typeset_counts(claims) == {"mathematics": len(claims), "text": 0}
+    problems = {c.id: lint_claim(c).problems for c in claims}
+    assert problems == dict.fromkeys(problems, ())

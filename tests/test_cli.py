@@ -730,3 +730,82 @@ def test_wide_prints_the_table_uncut(
     table = capsys.readouterr().out.split("\n\n")[0].splitlines()
     for line, detail in zip(table[1:], details, strict=True):
         assert line.endswith(f"  {detail}")
+
+
+_LINTED_NOTE = """
+import numpy as np
+import sympy as sp
+from implicit_bias.claims import (
+    Basis, Claim, Kind, Source, Status, Verdict, check_close, check_identity
+)
+
+x = sp.Symbol("x", positive=True)
+
+
+def _simulated():
+    draws = np.random.default_rng(0).standard_normal(1000)
+    return check_close(draws.mean(), 0.0, 0.2, what="mean")
+
+
+SOURCE = Source(
+    "linted-note",
+    "A note",
+    claims=(
+        Claim("linted-note", "1", "bare", Kind.IDENTITY, "log x^2 = 2 log x",
+              lambda: check_identity(sp.log(x**2), 2 * sp.log(x)), Status.HOLDS),
+        Claim("linted-note", "2", "by-hand", Kind.IDENTITY, "log 1 = 0",
+              lambda: Verdict.holds("log 1 = 0 by hand", Basis.PROOF),
+              Status.HOLDS),
+        Claim("linted-note", "3", "mean", Kind.SIMULATION, "the mean is 0",
+              _simulated, Status.HOLDS),
+    ),
+)
+"""
+
+
+def test_check_source_says_which_claims_cannot_be_typeset_or_mutated_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 21: a claim that is typeset in words only, or not mutated, said so
+    # nowhere; `check-source` says why and how to fix it.
+    note = tmp_path / "linted.py"
+    note.write_text(_LINTED_NOTE, encoding="utf-8")
+    assert cli.main(["check-source", "--file", str(note)]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "linted-note:2:by-hand",
+        "linted-note:2:by-hand",
+        "linted-note:3:mean",
+    ]
+    assert lines[0].startswith(
+        "linted-note:2:by-hand: typeset in words only: its check calls no "
+        "relation helper (check_identity"
+    )
+    assert (
+        "give the claim formula= (a function returning the SymPy relation" in (lines[0])
+    )
+    assert lines[1].startswith(
+        "linted-note:2:by-hand: not mutation-tested: its check calls no relation"
+    )
+    # A simulation comparing through check_close is mutated (shifted), but
+    # without formula= it is typeset in words only.
+    assert lines[2].startswith("linted-note:3:mean: typeset in words only")
+    assert "3 claims: 1 typeset as mathematics and mutation-tested" in captured.err
+    assert (
+        cli.main(
+            [
+                "check-source",
+                "--file",
+                str(note),
+                "--claim",
+                "linted-note:1:bare",
+                "--verbose",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out == (
+        "linted-note:1:bare: typeset from the relation its check hands the relation "
+        "helpers; mutated: mutants of the relation of its 1 helper call, replayed\n"
+    )

@@ -20,6 +20,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from implicit_bias.claims import Citation, Derivation, Source, Step
+from implicit_bias.claims.checks import (
+    check_identity,
+    check_inequality,
+    check_integral,
+    check_limit,
+    check_series,
+)
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.engine import (
     Basis,
@@ -741,3 +748,60 @@ def test_a_counterexample_footnote_names_the_point_in_the_source_glyphs() -> Non
         + "}"
     ) in ledger
     assert structure_problems(ledger) == []
+
+
+# --- claims written as bare calls of the relation helpers (issue 21)
+
+
+def _bare(equation: str, label: str, kind: Kind, check: object) -> Claim:
+    return Claim(
+        _SOURCE_ID,
+        equation,
+        label,
+        kind,
+        f"claim {label}",
+        check,  # type: ignore[arg-type]
+        Status.HOLDS,
+    )
+
+
+def test_a_bare_helper_call_is_typeset_as_mathematics() -> None:
+    # Before, a check=lambda: check_identity(lhs, rhs) with no formula= and no
+    # relation_check was typeset as plain text.
+    x = _X
+    claims = [
+        _bare("1", "identity", Kind.IDENTITY, lambda: check_identity(x * x, x**2)),
+        _bare("2", "limit", Kind.LIMIT, lambda: check_limit(sp.sin(x) / x, x, 0, 1)),
+        _bare("3", "bound", Kind.INEQUALITY, lambda: check_inequality(x, x + 1)),
+        _bare(
+            "4",
+            "series",
+            Kind.LIMIT,
+            lambda: check_series(sp.exp(x), x, 1 + x + x**2 / 2, 3),
+        ),
+        _bare(
+            "5",
+            "integral",
+            Kind.IDENTITY,
+            lambda: check_integral(sp.exp(-x), (x, 0, sp.oo), 1),
+        ),
+    ]
+    assert typeset_counts(claims, sources=[_SOURCE]) == {"mathematics": 5, "text": 0}
+    ledger = ledger_latex(claims, sources=[_SOURCE])
+    for row in (
+        r"\xi^{2} &= \xi^{2}",
+        r"\lim_{\xi \to 0^+}\left(\frac{\sin{\left(\xi \right)}}{\xi}\right) &= 1",
+        r"\xi &\leq \xi + 1",
+        r"&= 1 + \xi + \frac{\xi^{2}}{2} + O\left(\xi^{3}\right)",
+        r"\int\limits_{0}^{\infty} e^{- \xi}\, d\xi &= 1",
+    ):
+        assert row in ledger
+    # Equations as printed: no words beside them.
+    assert r"\intertext{claim identity" not in ledger
+    assert structure_problems(ledger) == []
+
+
+def test_a_check_calling_no_relation_helper_is_still_typeset_in_words() -> None:
+    claim = _bare("6", "by-hand", Kind.SIMULATION, _holds)
+    assert typeset_counts([claim], sources=[_SOURCE]) == {"mathematics": 0, "text": 1}
+    assert r"\intertext{claim by-hand" in ledger_latex([claim], sources=[_SOURCE])

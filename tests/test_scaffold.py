@@ -9,7 +9,10 @@ import pytest
 
 from implicit_bias import cli
 from implicit_bias.claims import discover, run_claims
+from implicit_bias.claims.mutate import mutation_outcomes
+from implicit_bias.claims.recording import lint_claim
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.latex import typeset_counts
 from implicit_bias.scaffold import scaffold
 
 
@@ -77,3 +80,28 @@ def test_new_refuses_a_name_that_would_replace_or_shadow_what_is_installed(
     with pytest.raises(InvalidArgumentError, match=why):
         scaffold(name, tmp_path / name)
     assert not (tmp_path / name).exists()
+
+
+def test_the_skeleton_is_written_in_the_style_that_keeps_everything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 21: the skeleton a user starts from is the style whose claims are
+    # typeset as mathematics and mutation-tested, and says how to see that.
+    scaffold("kept-note", tmp_path / "kept-note")
+    init = (tmp_path / "kept-note" / "kept_note" / "__init__.py").read_text()
+    assert "lambda: check_identity(sp.log(x**2), 2 * sp.log(x))" in init
+    assert "implicit-bias check-source --source kept-note" in init
+    readme = (tmp_path / "kept-note" / "README.md").read_text()
+    assert "implicit-bias check-source --source kept-note" in readme
+    sys.path.insert(0, str(tmp_path / "kept-note"))
+    try:
+        registry = discover(modules=["kept_note"], entry_points=False)
+    finally:
+        sys.path.remove(str(tmp_path / "kept-note"))
+        sys.modules.pop("kept_note", None)
+    claims = registry.claims("kept-note")
+    assert typeset_counts(claims) == {"mathematics": len(claims), "text": 0}
+    assert [lint_claim(c).problems for c in claims] == [()] * len(claims)
+    outcomes = mutation_outcomes(claims[0], limit=4)
+    assert len(outcomes) == 4
+    assert all(o.killed for o in outcomes)

@@ -5,11 +5,23 @@ zero, compute a limit or a series). When SymPy cannot decide within its time
 budget, :func:`check_identity` falls back to evaluating the residual with
 mpmath at 50 digits at random points of the stated domain and says so in the
 verdict: ``holds (numerically, 200 points, max residual ...)``.
+
+The relation helpers (:func:`check_identity`, :func:`check_inequality`,
+:func:`check_limit`, :func:`check_series`, :func:`check_integral`,
+:func:`check_equal`, :func:`judge_relation`) take the relation they decide
+as their arguments, so a claim written as a bare call,
+``check=lambda: check_identity(lhs, rhs)``, states its relation once: while
+:mod:`implicit_bias.claims.recording` records a check, each helper records
+the relation it is handed instead of deciding it (the LaTeX ledger typesets
+it), and while it replays one, the helper decides a mutant of that relation
+(``implicit-bias mutate``). Otherwise they decide their arguments, and
+nothing else changes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +43,11 @@ from implicit_bias.claims.samplers import (
     from_assumptions,
     interval,
     log_uniform,
+)
+from implicit_bias.claims.recording import (
+    helper_call,
+    note_comparison,
+    recording_or_replaying,
 )
 from implicit_bias.claims.engine import (
     Basis,
@@ -299,6 +316,17 @@ def check_identity(
       refutes it but some are not finite reals (``Reason.NON_FINITE``) or the
       residual cannot be evaluated (``Reason.UNEVALUATED``).
     """
+    if recording_or_replaying():
+        again = functools.partial(
+            check_identity,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+            seed=seed,
+            symbolic=symbolic,
+        )
+        return _two_sided("check_identity", sp.Eq, again, lhs, rhs, substitutions)
     difference = sp.sympify(lhs - rhs)
     if substitutions:
         difference = sp.expand(difference).subs(substitutions)
@@ -388,6 +416,7 @@ def check_close(
     given number of tolerances, so mutation testing can ask whether a claim
     notices an error of that size.
     """
+    note_comparison()
     raw = [np.asarray(v) for v in (observed, reference, tolerance)]
     complex_values = [v for v in raw if np.iscomplexobj(v) and np.any(np.imag(v))]
     if complex_values:
@@ -482,6 +511,18 @@ def check_inequality(
     and none is below :math:`-10^{-40}` relative to the sides;
     ``inconclusive`` otherwise.
     """
+    if recording_or_replaying():
+        again = functools.partial(
+            check_inequality,
+            strict=strict,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+            seed=seed,
+        )
+        relation = sp.Lt if strict else sp.Le
+        return _two_sided("check_inequality", relation, again, lhs, rhs, substitutions)
     gap = sp.sympify(rhs - lhs)
     if substitutions:
         gap = sp.expand(gap).subs(substitutions)
@@ -584,6 +625,9 @@ def check_equal(
       expected: what the claim says it is.
       budget_seconds: CPU time for each symbolic step.
     """
+    if recording_or_replaying():
+        again = functools.partial(check_equal, what=what, budget_seconds=budget_seconds)
+        return _two_sided("check_equal", sp.Eq, again, value, expected)
     value, expected = sp.sympify(value), sp.sympify(expected)
     if _unevaluated(value):
         return Verdict.inconclusive(
@@ -632,6 +676,24 @@ def check_limit(
     ``expected`` (or a numeric sample of the difference does); an unevaluated
     ``Limit`` or a timeout is ``inconclusive``.
     """
+    if recording_or_replaying():
+        return helper_call(
+            "check_limit",
+            lambda: sp.Eq(
+                sp.Limit(expression, variable, point, dir=direction),
+                expected,
+                evaluate=False,
+            ),
+            functools.partial(_limit_of, budget_seconds=budget_seconds),
+            lambda: check_limit(
+                expression,
+                variable,
+                point,
+                expected,
+                direction=direction,
+                budget_seconds=budget_seconds,
+            ),
+        )
     try:
         with time_limit(_budget(budget_seconds)):
             value = sp.limit(expression, variable, point, dir=direction)
@@ -663,6 +725,27 @@ def check_series(
     ``expected`` (shown by SymPy or a numeric sample); an unevaluated result or
     a timeout is ``inconclusive``.
     """
+    if recording_or_replaying():
+        again = functools.partial(check_series, budget_seconds=budget_seconds)
+        return helper_call(
+            "check_series",
+            lambda: sp.Eq(
+                expression,
+                # Unevaluated: O(x**n) would absorb the terms of order n and
+                # beyond that the claim states, and the relation would not
+                # be the call's.
+                sp.Add(
+                    *sp.Add.make_args(sp.sympify(expected)),
+                    sp.O(variable**order),
+                    evaluate=False,
+                ),
+                evaluate=False,
+            ),
+            lambda relation: again(
+                relation.lhs, variable, relation.rhs.removeO(), order
+            ),
+            lambda: again(expression, variable, expected, order),
+        )
     try:
         with time_limit(_budget(budget_seconds)):
             series = sp.expand(sp.series(expression, variable, 0, order).removeO())
@@ -710,6 +793,16 @@ def check_integral(
             f"limits: a tuple (x, a, b) with x a SymPy Symbol, got {limits!r}"
         )
     variable, lower, upper = limits
+    if recording_or_replaying():
+        again = functools.partial(check_integral, budget_seconds=budget_seconds)
+        return helper_call(
+            "check_integral",
+            lambda: sp.Eq(sp.Integral(integrand, limits), expected, evaluate=False),
+            lambda relation: again(
+                relation.lhs.function, tuple(relation.lhs.limits[0]), relation.rhs
+            ),
+            lambda: again(integrand, limits, expected),
+        )
     try:
         with time_limit(_budget(budget_seconds)):
             value = sp.integrate(integrand, (variable, lower, upper))
@@ -724,6 +817,44 @@ def check_integral(
         what=f"integral over {variable} from {sp.sstr(lower)} to {sp.sstr(upper)}",
         budget_seconds=budget_seconds,
     )
+
+
+def _two_sided(
+    helper: str,
+    relation: Callable[..., sp.Basic],
+    again: Callable[[sp.Basic, sp.Basic], Verdict],
+    lhs: sp.Basic,
+    rhs: sp.Basic,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None = None,
+) -> Verdict:
+    """A call of ``helper(lhs, rhs, ...)`` while calls are recorded or
+    replayed: its relation is ``relation(lhs, rhs)``, and ``again`` (the
+    helper with the call's options) decides the two sides of one."""
+    return helper_call(
+        helper,
+        lambda: relation(lhs, rhs, evaluate=False),
+        lambda stated: again(*stated.args),
+        lambda: again(lhs, rhs),
+        substitutions=substitutions,
+    )
+
+
+def _limit_of(relation: sp.Basic, *, budget_seconds: float) -> Verdict:
+    """:func:`check_limit` of ``Eq(Limit(f, x, a, dir), L)``."""
+    limit, expected = relation.args
+    expression, variable, point, direction = limit.args
+    return check_limit(
+        expression,
+        variable,
+        point,
+        expected,
+        direction=str(direction),
+        budget_seconds=budget_seconds,
+    )
+
+
+#: The relations :func:`judge_relation` decides.
+_JUDGED = (sp.Eq, sp.Le, sp.Lt, sp.Ge, sp.Gt)
 
 
 def judge_relation(
@@ -747,6 +878,22 @@ def judge_relation(
     Raises:
       InvalidArgumentError: ``relation`` is not one of these forms.
     """
+    if recording_or_replaying() and isinstance(relation, _JUDGED):
+        again = functools.partial(
+            judge_relation,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+            symbolic=symbolic,
+        )
+        return helper_call(
+            "judge_relation",
+            lambda: relation,
+            again,
+            lambda: again(relation),
+            substitutions=substitutions,
+        )
     if isinstance(relation, sp.Eq):
         lhs, rhs = relation.lhs, relation.rhs
         if not isinstance(lhs, sp.Limit):

@@ -1,21 +1,37 @@
 r"""Mutation testing of checks: can a claim's check tell a wrong formula apart?
 
 A check that still says ``holds`` when the relation it checks is altered is
-too weak to notice the error it exists to catch. For every claim whose check
-takes its relation as input (a :class:`~implicit_bias.claims.checks.RelationCheck`),
-:func:`symbolic_mutants` alters the relation one small step at a time
+too weak to notice the error it exists to catch. :func:`symbolic_mutants`
+alters a relation one small step at a time
 
 * a numeric constant :math:`c` becomes :math:`c(1 \pm 10^{-3})` or :math:`c \pm 1`;
-* a term of a sum changes sign, or is dropped;
+* a term of a sum changes sign, or is dropped (never the :math:`O(x^n)` of a
+  series);
 * an integer exponent :math:`k` becomes :math:`k \pm 1`;
 * two free symbols with the same SymPy assumptions are swapped;
 
-and the claim's own judge decides each mutant. A mutant is *killed* when its
-verdict is not ``holds``, *equivalent* when SymPy shows the mutant true by
-itself (without the claim's check: a mutated identity that is still an
-identity, a limit that still diverges), and otherwise *survives*: an error
-the check cannot see. Only claims expected to hold are mutated: the question
-is whether their ``holds`` could have been anything else.
+and says which occurrence it changed: ``rhs: 2 -> 2 + 1, so 2*x becomes
+3*x (at rhs.args[0].args[0])`` -- the side, the change, the smallest
+enclosing subexpression that occurs once in the relation before and after
+it, and the path of ``args`` to the changed node.
+
+Each mutant is decided by the claim's own check, whichever way the claim is
+written: a :class:`~implicit_bias.claims.checks.RelationCheck` (``relation_check``)
+judges it with its ``judge``; any other check -- a bare
+``lambda: check_identity(lhs, rhs)``, a conjunction of several helper calls
+-- has its relation helper calls recorded, and is re-run with one call
+deciding the mutant in place of its arguments
+(:mod:`implicit_bias.claims.recording`; the first call handed each distinct
+relation is mutated). A replayed check is first re-run unaltered, which must
+hold along the recorded path; its cost sets how many mutants the replays can
+afford. A mutant is *killed* when its verdict is ``fails``, *undecided* when
+it is ``inconclusive`` or when the check did not decide the mutant on the
+recorded path (it took another path: its helper calls depend on an earlier
+verdict), *equivalent* when SymPy shows the mutant true by itself (without
+the claim's check: a mutated identity that is still an identity, a limit
+that still diverges), and otherwise *survives*: an error the check cannot
+see. Only claims expected to hold are mutated: the question is whether their
+``holds`` could have been anything else.
 
 For numeric and simulation claims whose decision goes through
 :func:`~implicit_bias.claims.checks.check_close`, :func:`injected_bias`
@@ -26,14 +42,22 @@ that size.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
+from implicit_bias.claims.recording import (
+    RecordedCalls,
+    recorded_calls,
+    replaced_call,
+)
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
     CheckTimeout,
@@ -61,13 +85,18 @@ __all__ = [
 
 #: Shifts of a compared value, in units of the check's tolerance.
 BIAS_FACTORS = (2.0, 5.0)
+#: CPU seconds each symbolic step of a check may take while judging mutants.
+STEP_SECONDS = 3.0
 
 _NEAR = (sp.Rational(1001, 1000), sp.Rational(999, 1000))
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
 class Mutant:
-    """A relation altered by one mutation, and the mutation in words."""
+    """A relation altered by one mutation, and the mutation in words (which
+    occurrence changed, and how; see the module docstring)."""
 
     description: str
     relation: sp.Basic
@@ -81,8 +110,9 @@ class Outcome:
     #: The mutant is a true statement too (SymPy proves it without the
     #: claim's check): no sound check could kill it.
     EQUIVALENT = "equivalent"
-    #: The judge was undecided on the mutant (a timeout, a non-finite value):
-    #: it did not say ``holds``, so the mutant counts as killed, but the
+    #: The judge was undecided on the mutant (a timeout, a non-finite value),
+    #: or a replayed check did not decide it on its recorded path: it did not
+    #: say ``holds``, yet refuted nothing; not counted as killed, and the
     #: report shows it apart.
     UNDECIDED = "undecided"
 
@@ -104,16 +134,9 @@ class MutantOutcome:
         return self.outcome == Outcome.KILLED
 
 
-def _rebuilt(expression: sp.Basic, args: Sequence[sp.Basic]) -> sp.Basic:
-    # A relation must stay a relation: evaluated, a mutant that SymPy can
-    # decide on the spot would become a bare True or False.
-    if isinstance(expression, sp.core.relational.Relational):
-        return expression.func(*args, evaluate=False)
-    return expression.func(*args)
-
-
 def _node_mutants(node: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
-    """The mutants of one node of an expression tree (not of its children)."""
+    """The mutants of one node of an expression tree (not of its children):
+    the mutation in words, and what the node becomes."""
     if node.is_Number and node not in (sp.S.Zero,) and node.is_finite:
         for factor in _NEAR:
             yield f"{node} -> {node} * {factor}", node * factor
@@ -121,6 +144,10 @@ def _node_mutants(node: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
             yield f"{node} -> {node} {'+' if shift > 0 else '-'} 1", node + shift
     if isinstance(node, sp.Add) and len(node.args) > 1:
         for index, term in enumerate(node.args):
+            if term.is_Order:
+                # A series' remainder: without it the relation is another kind
+                # of statement (an exact equality), and negated it is the same.
+                continue
             others = [*node.args[:index], *node.args[index + 1 :]]
             yield f"term {term} -> {-term}", sp.Add(*others, -term, evaluate=False)
             yield f"term {term} dropped", sp.Add(*others, evaluate=False)
@@ -134,22 +161,89 @@ def _node_mutants(node: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
                 )
 
 
-def _tree_mutants(expression: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
-    """Every single-node mutant of ``expression``, by position in the tree."""
-    yield from _node_mutants(expression)
-    # Exponents are mutated as exponents, not as the constants they are.
+_Path = tuple[int, ...]
+
+
+def _tree_mutants(
+    expression: sp.Basic, path: _Path = ()
+) -> Iterator[tuple[_Path, str, sp.Basic]]:
+    """Every single-node mutant of ``expression``: the path of ``args``
+    indices to the node, the mutation, and what the node becomes."""
+    for description, mutated in _node_mutants(expression):
+        yield path, description, mutated
+    # Exponents are mutated as exponents, not as the constants they are; a
+    # limit, derivative or integral only in its argument (not its variable or
+    # bounds); a series' remainder O(x**n) not at all.
     children = expression.args
-    if isinstance(expression, sp.Pow):
+    if isinstance(expression, (sp.Pow, sp.Limit, sp.Derivative, sp.Integral)):
         children = expression.args[:1]
-    if isinstance(expression, (sp.Limit, sp.Derivative, sp.Integral)):
-        children = expression.args[:1]
-    relation = isinstance(expression, sp.core.relational.Relational)
+    if isinstance(expression, sp.Order):
+        children = ()
     for index, child in enumerate(children):
-        side = ("lhs: ", "rhs: ")[index] if relation else ""
-        for description, mutated in _tree_mutants(child):
-            args = list(expression.args)
-            args[index] = mutated
-            yield side + description, _rebuilt(expression, args)
+        yield from _tree_mutants(child, (*path, index))
+
+
+def _rebuilt(expression: sp.Basic, args: Sequence[sp.Basic]) -> sp.Basic:
+    # A relation must stay a relation: evaluated, a mutant that SymPy can
+    # decide on the spot would become a bare True or False.
+    if isinstance(expression, sp.core.relational.Relational):
+        return expression.func(*args, evaluate=False)
+    return expression.func(*args)
+
+
+def _subexpression(expression: sp.Basic, path: _Path) -> sp.Basic:
+    for index in path:
+        expression = expression.args[index]
+    return expression
+
+
+def _replaced(expression: sp.Basic, path: _Path, node: sp.Basic) -> sp.Basic:
+    """``expression`` with its node at ``path`` replaced by ``node``."""
+    if not path:
+        return node
+    args = list(expression.args)
+    args[path[0]] = _replaced(args[path[0]], path[1:], node)
+    return _rebuilt(expression, args)
+
+
+#: An enclosing subexpression longer than this is not quoted in a mutant's
+#: description (its path says where the mutation is).
+_LONGEST_CONTEXT = 80
+
+
+def _described(
+    relation: sp.Basic,
+    path: _Path,
+    mutation: str,
+    node: sp.Basic,
+    counts: Mapping[sp.Basic, int],
+) -> str:
+    """A mutation in words, with the occurrence it changed: its side, the
+    smallest enclosing subexpression occurring once in ``relation`` (before
+    and after), and its path of ``args``."""
+    relational = isinstance(relation, sp.core.relational.Relational)
+    side = ("lhs", "rhs")[path[0]] if relational and path else ""
+    position = (side or "relation") + "".join(
+        f".args[{i}]" for i in path[1 if side else 0 :]
+    )
+    original = _subexpression(relation, path)
+    # A constant is told apart by what it multiplies or adds to; a sum or a
+    # power by itself, if it occurs once.
+    nearest = len(path) - 1 if original.is_Number else len(path)
+    nearest = max(nearest, 1 if side else 0)
+    depth = nearest
+    top = 1 if side else 0
+    while depth > top and counts[_subexpression(relation, path[:depth])] > 1:
+        depth -= 1
+    if len(str(_subexpression(relation, path[:depth]))) > _LONGEST_CONTEXT:
+        depth = nearest
+    before = _subexpression(relation, path[:depth])
+    words = f"{side}: {mutation}" if side else mutation
+    shown = depth < len(path) or isinstance(original, sp.Add)
+    if shown and len(str(before)) <= _LONGEST_CONTEXT:
+        after = _replaced(before, path[depth:], node)
+        words += f", so {before} becomes {after}"
+    return f"{words} (at {position})"
 
 
 def _swaps(relation: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
@@ -162,6 +256,14 @@ def _swaps(relation: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
             yield f"{first} <-> {second}", swapped
 
 
+def _spread(items: Sequence[_T], limit: int | None) -> list[_T]:
+    """At most ``limit`` of ``items``, spread evenly (the same ones every run)."""
+    if limit is None or len(items) <= limit:
+        return list(items)
+    step = len(items) / limit
+    return [items[int(i * step)] for i in range(limit)]
+
+
 def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutant]:
     """The single-step mutants of ``relation`` (see the module docstring).
 
@@ -172,27 +274,36 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
 
     Examples:
       >>> x = sp.Symbol("x")
-      >>> relation = sp.Eq(x**2 - 1, (x - 1) * (x + 1), evaluate=False)
-      >>> [m.description for m in symbolic_mutants(relation)][:3]
-      ['lhs: term -1 -> 1', 'lhs: term -1 dropped', 'lhs: term x**2 -> -x**2']
+      >>> relation = sp.Eq(2 * x + 2, 2 * (x + 1), evaluate=False)
+      >>> for mutant in symbolic_mutants(relation)[:8:2]:
+      ...     print(mutant.description)
+      lhs: term 2 -> -2, so 2*x + 2 becomes 2*x - 2 (at lhs)
+      lhs: term 2*x -> -2*x, so 2*x + 2 becomes 2 - 2*x (at lhs)
+      lhs: 2 -> 2 * 1001/1000, so 2*x + 2 becomes 2*x + 1001/500 (at lhs.args[0])
+      lhs: 2 -> 2 + 1, so 2*x + 2 becomes 2*x + 3 (at lhs.args[0])
+      >>> print(symbolic_mutants(relation)[10].description)
+      lhs: 2 -> 2 + 1, so 2*x + 2 becomes 3*x + 2 (at lhs.args[1].args[0])
       >>> len(symbolic_mutants(relation, limit=5))
       5
     """
     if limit is not None and limit < 1:
         raise InvalidArgumentError(f"limit: must be >= 1 or None, got {limit!r}")
+    counts = collections.Counter(sp.preorder_traversal(relation))
     mutants: list[Mutant] = []
     seen: set[sp.Basic] = {relation}
-    for description, mutated in itertools.chain(
-        _tree_mutants(relation), _swaps(relation)
-    ):
+    for path, mutation, node in _tree_mutants(relation):
+        mutated = _replaced(relation, path, node)
         if mutated in seen:
             continue
         seen.add(mutated)
-        mutants.append(Mutant(description, mutated))
-    if limit is not None and len(mutants) > limit:
-        step = len(mutants) / limit
-        mutants = [mutants[int(i * step)] for i in range(limit)]
-    return mutants
+        mutants.append(
+            Mutant(_described(relation, path, mutation, node, counts), mutated)
+        )
+    for description, mutated in _swaps(relation):
+        if mutated not in seen:
+            seen.add(mutated)
+            mutants.append(Mutant(description, mutated))
+    return _spread(mutants, limit)
 
 
 def _true_by_itself(
@@ -203,8 +314,9 @@ def _true_by_itself(
     """Whether SymPy shows the mutant relation true on its own, without the
     claim's check (so a check ignoring its relation is not excused), under
     the constraint the relation is stated with: an identity whose difference
-    simplifies to 0, a limit SymPy evaluates to the stated value, an
-    inequality whose gap SymPy shows of the right sign."""
+    simplifies to 0, a limit SymPy evaluates to the stated value, a series
+    whose remainder SymPy shows of the stated order, an inequality whose gap
+    SymPy shows of the right sign."""
 
     def constrained(expression: sp.Expr) -> sp.Expr:
         expression = expression.doit()
@@ -217,6 +329,14 @@ def _true_by_itself(
             if isinstance(mutant, sp.Eq) and isinstance(mutant.lhs, sp.Limit):
                 value = mutant.lhs.doit()
                 return bool(value == mutant.rhs or sp.simplify(value - mutant.rhs) == 0)
+            remainder = mutant.rhs.getO() if isinstance(mutant, sp.Eq) else None
+            if remainder is not None:
+                # f = g + O(x**n) at 0 (check_series): f - g is O(x**n).
+                variable = remainder.variables[0]
+                order = sp.degree(remainder.expr, variable)
+                difference = mutant.lhs - mutant.rhs.removeO()
+                series = sp.series(difference, variable, 0, order).removeO()
+                return bool(sp.simplify(series) == 0)
             if isinstance(mutant, sp.Eq):
                 return bool(sp.simplify(constrained(mutant.lhs - mutant.rhs)) == 0)
             if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
@@ -231,39 +351,173 @@ def _true_by_itself(
 
 
 def mutation_outcomes(
-    claim: Claim, *, limit: int | None = 40, equivalence_seconds: float = 5.0
+    claim: Claim,
+    *,
+    limit: int | None = 40,
+    equivalence_seconds: float = 5.0,
+    replay_seconds: float | None = None,
 ) -> list[MutantOutcome]:
     """Judge the mutants of ``claim``'s relation with ``claim``'s own check.
 
     Args:
-      claim: a claim whose ``check`` is a
-        :class:`~implicit_bias.claims.checks.RelationCheck`.
+      claim: a claim expected to hold, its check a
+        :class:`~implicit_bias.claims.checks.RelationCheck` or any check that
+        decides through the relation helpers (see the module docstring).
       limit: at most this many mutants (see :func:`symbolic_mutants`).
       equivalence_seconds: CPU time to show a surviving mutant true by itself.
+      replay_seconds: CPU time for re-running a check that is not a
+        ``RelationCheck``, on all its mutants together; by default
+        ``limit`` (or 40) times :data:`STEP_SECONDS`. Fewer mutants, spread
+        as ``limit`` spreads them, are judged when one run costs more than
+        this allows.
 
     Returns:
-      One :class:`MutantOutcome` per mutant; empty when the check does not
-      take its relation as input or the claim is not expected to hold.
+      One :class:`MutantOutcome` per mutant; empty when the claim is not
+      expected to hold or its check decides no relation through a helper.
     """
+    return _symbolic_outcomes(claim, limit, equivalence_seconds, replay_seconds)[0]
+
+
+def _symbolic_outcomes(
+    claim: Claim,
+    limit: int | None,
+    equivalence_seconds: float,
+    replay_seconds: float | None,
+) -> tuple[list[MutantOutcome], str]:
+    """:func:`mutation_outcomes`, and why some or all mutants were not judged
+    ("" if nothing is to be said)."""
     check = claim.check
-    if not isinstance(check, RelationCheck) or claim.expected != Status.HOLDS:
-        return []
+    if claim.expected != Status.HOLDS:
+        return [], ""
+    if not isinstance(check, RelationCheck):
+        recorded = recorded_calls(check)
+        if not recorded.calls:
+            return [], recorded.why_no_formula()
+        if replay_seconds is None:
+            replay_seconds = (limit or 40) * STEP_SECONDS
+        return _replayed_outcomes(
+            claim, recorded, limit, equivalence_seconds, replay_seconds
+        )
     original = check.relation()
     outcomes = []
     for mutant in symbolic_mutants(original, limit):
         verdict = _judged(check.judge, mutant.relation)
-        if verdict.status == Status.FAILS:
-            outcome = Outcome.KILLED
-        elif verdict.status == Status.INCONCLUSIVE:
-            outcome = Outcome.UNDECIDED
-        elif _true_by_itself(mutant.relation, check.substitutions, equivalence_seconds):
-            outcome = Outcome.EQUIVALENT
-        else:
-            outcome = Outcome.SURVIVED
         outcomes.append(
-            MutantOutcome(claim.id, mutant.description, outcome, verdict.detail)
+            MutantOutcome(
+                claim.id,
+                mutant.description,
+                _outcome(
+                    verdict, mutant.relation, check.substitutions, equivalence_seconds
+                ),
+                verdict.detail,
+            )
         )
-    return outcomes
+    return outcomes, ""
+
+
+def _outcome(
+    verdict: Verdict,
+    relation: sp.Basic,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None,
+    equivalence_seconds: float,
+) -> str:
+    if verdict.status == Status.FAILS:
+        return Outcome.KILLED
+    if verdict.status == Status.INCONCLUSIVE:
+        return Outcome.UNDECIDED
+    if _true_by_itself(relation, substitutions, equivalence_seconds):
+        return Outcome.EQUIVALENT
+    return Outcome.SURVIVED
+
+
+#: CPU seconds a replay on a mutant may take beyond the unaltered check: the
+#: replaced call's symbolic steps (each capped at :data:`STEP_SECONDS`) may
+#: all run out where the original relation was decided at once.
+_REPLAY_EXTRA_SECONDS = 4 * STEP_SECONDS + 1.0
+
+
+def _replayed_outcomes(
+    claim: Claim,
+    recorded: RecordedCalls,
+    limit: int | None,
+    equivalence_seconds: float,
+    replay_seconds: float,
+) -> tuple[list[MutantOutcome], str]:
+    """Mutants of the recorded calls' relations, each decided by re-running
+    the claim's check with the call it came from deciding it."""
+    distinct = recorded.relations()
+    candidates: list[tuple[int, Mutant]] = []
+    mutated: set[sp.Basic] = set()
+    for index, call in enumerate(recorded.calls):
+        if call.relation in mutated:
+            continue
+        mutated.add(call.relation)
+        prefix = (
+            f"call {index + 1} of {len(recorded.calls)} ({call.helper}), "
+            if len(distinct) > 1
+            else ""
+        )
+        candidates += [
+            (index, Mutant(prefix + m.description, m.relation))
+            for m in symbolic_mutants(call.relation)
+        ]
+    started = time.process_time()
+    with replaced_call(recorded, -1, None) as replay:
+        verdict = _checked(claim)
+    cost = time.process_time() - started
+    if verdict.status != Status.HOLDS or replay.diverged:
+        why = (
+            "took another path than when its helper calls were recorded"
+            if replay.diverged
+            else f"says {verdict.status}: {verdict.detail[:200]}"
+        )
+        return [], f"its check, re-run unaltered, {why}"
+    affordable = max(1, int(replay_seconds / max(cost, 1e-3)))
+    chosen = _spread(candidates, min(limit or len(candidates), affordable))
+    note = (
+        f"mutation-tested in part: {len(chosen)} of the mutants (one run of its "
+        f"check takes {cost:.2g} s of the {replay_seconds:g} s for replays)"
+        if len(chosen) < len(_spread(candidates, limit))
+        else ""
+    )
+    outcomes = []
+    spent = 0.0
+    for judged, (index, mutant) in enumerate(chosen):
+        if spent > replay_seconds:
+            note = (
+                f"mutation-tested in part: {judged} of {len(chosen)} mutants, "
+                f"before the replays used their {replay_seconds:g} s"
+            )
+            break
+        started = time.process_time()
+        with replaced_call(recorded, index, mutant.relation) as replay:
+            try:
+                with time_limit(cost + _REPLAY_EXTRA_SECONDS):
+                    verdict = _checked(claim)
+            except CheckTimeout as error:
+                verdict = Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
+        spent += time.process_time() - started
+        if not replay.applied:
+            outcome, detail = (
+                Outcome.UNDECIDED,
+                f"not decided: the check did not reach call {index + 1} with the "
+                f"recorded relation on this run ({verdict.status}: {verdict.detail})",
+            )
+        elif replay.diverged and verdict.status == Status.HOLDS:
+            outcome, detail = (
+                Outcome.UNDECIDED,
+                "the check took another path after deciding the mutant, and its "
+                f"later helper calls decided relations it had not recorded "
+                f"(holds: {verdict.detail})",
+            )
+        else:
+            substitutions = recorded.calls[index].substitutions
+            outcome = _outcome(
+                verdict, mutant.relation, substitutions, equivalence_seconds
+            )
+            detail = verdict.detail
+        outcomes.append(MutantOutcome(claim.id, mutant.description, outcome, detail))
+    return outcomes, note
 
 
 def _judged(judge: Callable[[sp.Basic], Verdict], relation: sp.Basic) -> Verdict:
@@ -353,14 +607,10 @@ class ClaimMutations:
         }
 
 
-#: CPU seconds each symbolic step of a check may take while judging mutants.
-STEP_SECONDS = 3.0
-
-
 def _mutations(claim: Claim, limit: int | None, with_bias: bool) -> ClaimMutations:
     try:
         with capped_budgets(STEP_SECONDS):
-            symbolic = mutation_outcomes(claim, limit=limit)
+            symbolic, why = _symbolic_outcomes(claim, limit, 5.0, None)
     except Exception as error:
         return ClaimMutations(
             claim.id,
@@ -372,16 +622,21 @@ def _mutations(claim: Claim, limit: int | None, with_bias: bool) -> ClaimMutatio
         )
     numeric = claim.kind in (Kind.NUMERIC, Kind.SIMULATION)
     bias = bias_outcomes(claim) if with_bias and numeric else []
-    note = ""
+    note = why if symbolic else ""
     if claim.expected != Status.HOLDS:
         note = f"expected {claim.expected}: only claims that hold are mutated"
     elif not symbolic and not bias:
-        note = (
-            "not instrumented: the check neither takes its relation as input "
-            "nor compares through check_close"
-            if with_bias or not numeric
-            else "slow: bias not injected (run with --slow)"
-        )
+        if numeric and not with_bias:
+            note = "slow: bias not injected (run with --slow)"
+        else:
+            note = (
+                f"not instrumented: {why}"
+                + (", and it compares nothing through check_close" if numeric else "")
+                + "; decide the relation it states through a relation helper "
+                "(check_identity, check_inequality, check_limit, check_series, "
+                "check_integral, relation_check)"
+                + (", or compare through check_close" if numeric else "")
+            )
     return ClaimMutations(
         claim.id, claim.source, str(claim.kind), tuple(symbolic), tuple(bias), note
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -10,14 +12,27 @@ from implicit_bias.claims.checks import (
     RelationCheck,
     check_close,
     check_identity,
+    check_inequality,
+    check_integral,
+    check_limit,
+    check_series,
     relation_check,
 )
-from implicit_bias.claims.engine import Basis, Claim, Kind, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Status,
+    Verdict,
+    conjunction,
+)
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.mutate import (
     MutantOutcome,
     Outcome,
     bias_outcomes,
+    _symbolic_outcomes,
+    _true_by_itself,
     mutate_claims,
     mutation_outcomes,
     symbolic_mutants,
@@ -37,11 +52,21 @@ def _binomial() -> sp.Basic:
 
 def test_every_operator_is_applied() -> None:
     descriptions = [m.description for m in symbolic_mutants(_binomial())]
-    assert "lhs: exponent of (x - y)**2 -> 3" in descriptions
-    assert "rhs: -2 -> -2 * 1001/1000" in descriptions
-    assert "rhs: -2 -> -2 + 1" in descriptions
-    assert "rhs: term -2*x*y -> 2*x*y" in descriptions
-    assert "rhs: term -2*x*y dropped" in descriptions
+    assert "lhs: exponent of (x - y)**2 -> 3 (at lhs)" in descriptions
+    assert (
+        "rhs: -2 -> -2 * 1001/1000, so -2*x*y becomes -1001*x*y/500 "
+        "(at rhs.args[2].args[0])"
+    ) in descriptions
+    assert "rhs: -2 -> -2 + 1, so -2*x*y becomes -x*y (at rhs.args[2].args[0])" in (
+        descriptions
+    )
+    assert (
+        "rhs: term -2*x*y -> 2*x*y, so x**2 - 2*x*y + y**2 becomes "
+        "x**2 + 2*x*y + y**2 (at rhs)"
+    ) in descriptions
+    assert (
+        "rhs: term -2*x*y dropped, so x**2 - 2*x*y + y**2 becomes x**2 + y**2 (at rhs)"
+    ) in descriptions
     assert "x <-> y" in descriptions
     # A mutant that SymPy could decide stays a relation.
     assert all(isinstance(m.relation, sp.Eq) for m in symbolic_mutants(_binomial()))
@@ -64,7 +89,13 @@ def test_a_sound_check_kills_the_mutants_and_names_equivalent_ones() -> None:
     by_outcome = {o.description: o.outcome for o in outcomes}
     # Swapping x and y gives (y - x)^2 = ..., the same identity.
     assert by_outcome["x <-> y"] == Outcome.EQUIVALENT
-    assert by_outcome["rhs: term -2*x*y dropped"] == Outcome.KILLED
+    assert (
+        by_outcome[
+            "rhs: term -2*x*y dropped, so x**2 - 2*x*y + y**2 becomes x**2 + y**2 "
+            "(at rhs)"
+        ]
+        == Outcome.KILLED
+    )
     survivors = [o for o in outcomes if o.outcome == Outcome.SURVIVED]
     assert survivors == []
 
@@ -129,3 +160,160 @@ def test_a_limit_below_one_is_refused() -> None:
 def test_an_undecided_mutant_is_not_killed() -> None:
     assert not MutantOutcome("a", "b", Outcome.UNDECIDED, "").killed
     assert MutantOutcome("a", "b", Outcome.KILLED, "").killed
+
+
+# --- which occurrence a mutant changed (issue 21)
+
+
+def test_a_mutant_says_which_occurrence_of_a_constant_it_changed() -> None:
+    # 2 occurs three times; before, each of their mutants read "lhs: 2 -> 2 + 1"
+    # or "rhs: 2 -> 2 + 1".
+    rhs = sp.Mul(2, x + y**2, evaluate=False)
+    relation = sp.Eq(2 * x + 2 * y**2, rhs, evaluate=False)
+    mutants = symbolic_mutants(relation)
+    plus_one = [m for m in mutants if "2 -> 2 + 1" in m.description]
+    descriptions = [m.description for m in plus_one]
+    assert len(plus_one) == 3
+    assert len(set(descriptions)) == 3
+    assert "lhs: 2 -> 2 + 1, so 2*x becomes 3*x (at lhs.args[0].args[0])" in (
+        descriptions
+    )
+    assert "lhs: 2 -> 2 + 1, so 2*y**2 becomes 3*y**2 (at lhs.args[1].args[0])" in (
+        descriptions
+    )
+    # Each description's path leads to the occurrence its mutant changed.
+    for mutant in plus_one:
+        path = mutant.description.rsplit("(at ", 1)[1].rstrip(")")
+        assert eval(path, {"lhs": relation.lhs, "rhs": relation.rhs}) == 2
+
+
+def test_a_subexpression_occurring_twice_is_told_apart_by_its_context() -> None:
+    # x**2 occurs in both terms of the left side: its exponent's mutants quote
+    # the whole term each is in, which occurs once.
+    relation = sp.Eq(x**2 * y + x**2, x**2 * (y + 1), evaluate=False)
+    descriptions = [
+        m.description
+        for m in symbolic_mutants(relation)
+        if m.description.startswith("lhs: exponent of x**2 -> 3")
+    ]
+    assert descriptions == [
+        "lhs: exponent of x**2 -> 3, so x**2*y + x**2 becomes x**3 + x**2*y "
+        "(at lhs.args[0])",
+        "lhs: exponent of x**2 -> 3, so x**2*y becomes x**3*y (at lhs.args[1].args[1])",
+    ]
+
+
+# --- claims written as bare calls of the relation helpers (issue 21)
+
+
+def _bare(check: object, kind: Kind = Kind.IDENTITY, label: str = "bare") -> Claim:
+    return _claim(check, kind, label)
+
+
+@pytest.mark.parametrize(
+    ("kind", "check", "killed"),
+    [
+        (Kind.IDENTITY, lambda: check_identity(sp.log(x**2), 2 * sp.log(x)), 6),
+        # Two mutants are true inequalities (equivalent), one SymPy cannot
+        # show true survives.
+        (Kind.INEQUALITY, lambda: check_inequality(x**2 + 1, (x + 1) ** 2), 2),
+        (Kind.LIMIT, lambda: check_limit(sp.sin(x) / x, x, 0, 1), 5),
+        (Kind.LIMIT, lambda: check_series(sp.exp(x), x, 1 + x + x**2 / 2, 3), 6),
+        (Kind.IDENTITY, lambda: check_integral(sp.exp(-x), (x, 0, sp.oo), 1), 5),
+    ],
+    ids=["identity", "inequality", "limit", "series", "integral"],
+)
+def test_a_bare_helper_call_is_mutated(
+    kind: Kind, check: Callable[[], Verdict], killed: int
+) -> None:
+    # Before, a check that is not a RelationCheck was "not instrumented".
+    outcomes = mutation_outcomes(_bare(check, kind), limit=6)
+    assert len(outcomes) >= killed
+    assert sum(o.killed for o in outcomes) >= killed
+
+
+def test_every_relation_of_a_conjunction_is_mutated_through_the_whole_check() -> None:
+    def both() -> Verdict:
+        return conjunction(
+            [
+                check_identity(sp.log(x**2), 2 * sp.log(x)),
+                check_limit(sp.sin(x) / x, x, 0, 1),
+            ],
+            "both",
+        )
+
+    outcomes = mutation_outcomes(_bare(both))
+    firsts = [o for o in outcomes if o.description.startswith("call 1 of 2 (check_i")]
+    seconds = [o for o in outcomes if o.description.startswith("call 2 of 2 (check_l")]
+    assert firsts
+    assert seconds
+    assert len(firsts) + len(seconds) == len(outcomes)
+    # The conjunction's verdict is the check's: a refuted part refutes it.
+    assert all(o.killed for o in seconds)
+    assert any(o.killed for o in firsts)
+
+
+def test_a_check_taking_another_path_on_a_mutant_leaves_it_undecided() -> None:
+    # A fallback the recording never saw: when the first attempt is not a
+    # proof, the check decides the *original* relation numerically. Its holds
+    # on a mutant says nothing of the mutant, so the mutant is not a survivor.
+    def with_fallback() -> Verdict:
+        first = check_identity(x**2 - 1, (x - 1) * (x + 1), points=5)
+        if first.basis == Basis.PROOF:
+            return first
+        return check_identity(
+            x**2 - 1 + sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1,
+            (x - 1) * (x + 1),
+            symbolic=False,
+        )
+
+    outcomes = mutation_outcomes(_bare(with_fallback), limit=4)
+    assert outcomes
+    assert not [o for o in outcomes if o.outcome == Outcome.SURVIVED]
+    assert all(o.outcome in (Outcome.KILLED, Outcome.UNDECIDED) for o in outcomes)
+
+
+def test_a_check_deciding_no_relation_says_why_it_is_not_mutated() -> None:
+    claims = [
+        _claim(lambda: check_identity(sp.log(x**2), 2 * sp.log(x)), label="bare"),
+        _claim(lambda: Verdict.holds("ok", Basis.PROOF), label="plain"),
+        _claim(lambda: Verdict.holds("ok", Basis.PROOF), Kind.SIMULATION, "sim"),
+    ]
+    reports = mutate_claims(claims, limit=4, workers=1)
+    assert len(reports[0].symbolic) == 4
+    assert reports[0].note == ""
+    assert reports[1].note == (
+        "not instrumented: its check calls no relation helper (check_identity, "
+        "check_inequality, check_limit, check_series, check_integral, "
+        "check_equal, judge_relation); decide the relation it states through a "
+        "relation helper (check_identity, check_inequality, check_limit, "
+        "check_series, check_integral, relation_check)"
+    )
+    assert "and it compares nothing through check_close" in reports[2].note
+    assert reports[2].note.endswith(", or compare through check_close")
+
+
+def test_a_check_that_does_not_hold_when_replayed_is_not_mutated() -> None:
+    claim = _claim(lambda: check_identity(x, x + 1))
+    outcomes, note = _symbolic_outcomes(claim, 4, 5.0, None)
+    assert outcomes == []
+    assert note.startswith("its check, re-run unaltered, says fails")
+
+
+def test_a_series_mutant_that_is_still_true_is_equivalent() -> None:
+    # The coefficient of x**3 is beyond O(x**3): changing it keeps it true.
+    relation = sp.Eq(
+        sp.exp(x),
+        sp.Add(1, x, x**2 / 2, x**3, sp.O(x**3), evaluate=False),
+        evaluate=False,
+    )
+    assert _true_by_itself(relation, None, 5.0)
+    wrong = sp.Eq(
+        sp.exp(x), sp.Add(1, 2 * x, sp.O(x**3), evaluate=False), evaluate=False
+    )
+    assert not _true_by_itself(wrong, None, 5.0)
+    # The remainder itself is never mutated.
+    mutants = symbolic_mutants(relation)
+    assert mutants
+    assert all(m.relation.rhs.getO() == sp.O(x**3) for m in mutants)
+    assert not [m for m in mutants if m.description.startswith("rhs: term O(")]
