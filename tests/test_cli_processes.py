@@ -25,16 +25,31 @@ _HANG = 300.0
 
 _NOTE = """
 import os, sys, time
-from implicit_bias.claims import Basis, Claim, Kind, Source, Status, Verdict
+from implicit_bias.claims import Basis, Claim, Kind, Reason, Source, Status, Verdict
+
+import subprocess
 
 RECORD = {record!r}
 
 
+def _start_a_sleeper() -> None:
+    # A process the check starts, which holds the run's output while it lives.
+    sleeper = subprocess.Popen(["sleep", "600"])
+    with open(RECORD + ".tmp", "w", encoding="ascii") as stream:
+        stream.write(f"{{os.getpid()}} {{sleeper.pid}}")
+    os.replace(RECORD + ".tmp", RECORD)
+
+
 def waits() -> Verdict:
-    with open(RECORD, "w", encoding="ascii") as stream:
-        stream.write(str(os.getpid()))
+    _start_a_sleeper()
     time.sleep(600)
     return Verdict.holds("woke up", Basis.PROOF)
+
+
+def spins() -> Verdict:
+    _start_a_sleeper()
+    while True:
+        sum(range(1000))
 
 
 def prints() -> Verdict:
@@ -56,11 +71,15 @@ def forks() -> Verdict:
 CHECKS = {{"waits": waits, "prints": prints, "forks": forks}}
 SOURCE = Source(
     "hostile-note",
-    "Checks that wait, print and fork",
+    "Checks that wait, spin, print and fork",
     claims=tuple(
         Claim("hostile-note", "1", name, Kind.NUMERIC, name, check, Status.HOLDS,
               budget_seconds=60.0)
         for name, check in CHECKS.items()
+    ) + (
+        Claim("hostile-note", "1", "spins", Kind.NUMERIC, "spins", spins,
+              Status.INCONCLUSIVE, expected_reason=Reason.BUDGET,
+              budget_seconds=1.0),
     ),
 )
 """
@@ -103,14 +122,15 @@ def _gone(pid: int) -> bool:
     return False
 
 
-def _worker_pid(tmp_path: Path, command: subprocess.Popen[str]) -> int:
+def _started(tmp_path: Path, command: subprocess.Popen[str]) -> list[int]:
+    """The pids of the worker running the check and of the process it started."""
     record = tmp_path / "worker-pid"
     deadline = time.monotonic() + _HANG
-    while not (record.exists() and record.read_text()):
+    while not record.exists():
         assert command.poll() is None, command.communicate()
         assert time.monotonic() < deadline, "the check never started"
         time.sleep(0.05)
-    return int(record.read_text())
+    return [int(pid) for pid in record.read_text().split()]
 
 
 @pytest.mark.parametrize(
@@ -131,8 +151,9 @@ def test_a_killed_verify_leaves_no_worker(
         text=True,
         env=_environment(tmp_path),
     )
-    worker = _worker_pid(tmp_path, command)
+    worker, sleeper = _started(tmp_path, command)
     command.send_signal(number)
+    # Read to the end of the pipes: a process left holding them hangs here.
     _, stderr = command.communicate(timeout=_HANG)
     assert command.returncode == status
     if line is not None:
@@ -140,6 +161,25 @@ def test_a_killed_verify_leaves_no_worker(
         assert stderr.splitlines()[-1] == line
         assert "Traceback" not in stderr
     assert _gone(worker)
+    assert _gone(sleeper)
+
+
+def test_a_claim_killed_by_its_budget_leaves_nothing_it_started(
+    tmp_path: Path,
+) -> None:
+    run = subprocess.run(
+        _verify(tmp_path, "spins", "--json"),
+        capture_output=True,
+        text=True,
+        timeout=_HANG,
+        env=_environment(tmp_path),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    (record,) = json.loads(run.stdout)
+    assert (record["status"], record["reason"]) == ("inconclusive", "budget")
+    _, sleeper = (int(pid) for pid in (tmp_path / "worker-pid").read_text().split())
+    assert _gone(sleeper)
 
 
 def test_what_a_check_prints_leaves_the_json_records_parseable(

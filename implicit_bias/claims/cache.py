@@ -247,7 +247,8 @@ class VerdictCache:
 
     Attributes:
       directory: the directory.
-      key_file: the key's file.
+      key_file: the key's file (None when there is no home directory to keep
+        the default one in).
       errors: what went wrong keying or storing (a claim that cannot be keyed
         is run every time; a store that fails is reported, not fatal; with no
         key to be had, nothing is read or stored).
@@ -269,18 +270,21 @@ class VerdictCache:
         key_file: str | os.PathLike[str] | None = None,
     ) -> None:
         self.directory = Path(directory)
-        self.key_file = self.default_key_file() if key_file is None else Path(key_file)
-        if self.key_file.resolve().is_relative_to(self.directory.resolve()):
-            raise InvalidArgumentError(
-                f"key_file={str(self.key_file)!r} is inside the cache directory "
-                f"{str(self.directory)!r}: the key must be kept where only those "
-                "trusted to write verdicts can read it"
-            )
         self.errors: list[str] = []
         self.tampered: set[str] = set()
         self.foreign: set[str] = set()
         self._secret: bytes | None = None
+        self.key_file: Path | None = None
         try:
+            self.key_file = (
+                self.default_key_file() if key_file is None else Path(key_file)
+            )
+            if self.key_file.resolve().is_relative_to(self.directory.resolve()):
+                raise InvalidArgumentError(
+                    f"key_file={str(self.key_file)!r} is inside the cache "
+                    f"directory {str(self.directory)!r}: the key must be kept "
+                    "where only those trusted to write verdicts can read it"
+                )
             self._secret = _load_key(self.key_file)
         except OSError as error:
             self.errors.append(
@@ -296,18 +300,27 @@ class VerdictCache:
         """``$IMPLICIT_BIAS_CACHE_KEY_FILE`` if set, else ``cache-key`` in the
         user's configuration directory (``$XDG_CONFIG_HOME/implicit-bias``, by
         default ``~/.config/implicit-bias``): per user, and outside any cache
-        directory."""
+        directory.
+
+        Raises:
+          FileNotFoundError: neither is set and the user has no home directory.
+        """
         named = os.environ.get(CACHE_KEY_VARIABLE)
         if named:
             return Path(named)
         config = os.environ.get("XDG_CONFIG_HOME")
         # The XDG Base Directory specification ignores a relative path.
-        base = (
-            Path(config)
-            if config and os.path.isabs(config)
-            else Path.home() / ".config"
-        )
-        return base / "implicit-bias" / "cache-key"
+        if config and os.path.isabs(config):
+            return Path(config) / "implicit-bias" / "cache-key"
+        try:
+            home = Path.home()
+        except RuntimeError as error:
+            # No HOME and no password entry (a container run as another uid).
+            raise FileNotFoundError(
+                f"no home directory to keep a per-user key in ({error}); name "
+                f"a key file with --cache-key-file or ${CACHE_KEY_VARIABLE}"
+            ) from error
+        return home / ".config" / "implicit-bias" / "cache-key"
 
     def refusals(self) -> list[str]:
         """One line for each kind of file refused so far (:attr:`tampered`,

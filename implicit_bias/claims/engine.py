@@ -33,7 +33,6 @@ import contextlib
 import dataclasses
 import enum
 import functools
-import math
 import re
 import signal
 import time
@@ -48,6 +47,7 @@ import sympy as sp
 from implicit_bias.claims.worker_limits import memory_limit
 from implicit_bias.claims.workers import (
     WALL_BACKSTOP_FACTOR,
+    check_budget,
     WorkerDeath,
     run_forked,
     run_in_workers,
@@ -375,7 +375,8 @@ class Claim:
         (:class:`~implicit_bias.claims.checks.RelationCheck`).
       slow: skipped by ``verify --quick``.
       budget_seconds: CPU-time budget of the check (seconds), past which it
-        is killed and ``inconclusive``; see the module docstring. Finite.
+        is killed and ``inconclusive``; see the module docstring. At most
+        :data:`~implicit_bias.claims.workers.MAX_BUDGET_SECONDS`.
       budget_bytes: memory the check may add to its worker (bytes), past
         which an allocation fails and the claim is ``inconclusive``, reason
         budget; None for the run's default, a share of the machine's memory
@@ -430,15 +431,7 @@ class Claim:
                 f"expected_reason: claim {self.id} expects {self.expected}, so "
                 f"expected_reason must be None, got {self.expected_reason!r}"
             )
-        if (
-            isinstance(self.budget_seconds, bool)
-            or not isinstance(self.budget_seconds, int | float)
-            or not 0 < self.budget_seconds < math.inf
-        ):
-            raise InvalidArgumentError(
-                f"budget_seconds: must be a finite number of seconds > 0, got "
-                f"{self.budget_seconds!r}"
-            )
+        check_budget("budget_seconds", self.budget_seconds)
         if self.budget_bytes is not None and (
             isinstance(self.budget_bytes, bool)
             or not isinstance(self.budget_bytes, int)

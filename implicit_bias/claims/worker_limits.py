@@ -12,6 +12,7 @@ import functools
 import math
 import os
 import resource
+import signal
 import sys
 import warnings
 from collections.abc import Iterator
@@ -36,6 +37,22 @@ def _thread_pools() -> ThreadpoolController:
     worker instead of repeated in each (about 15 ms a worker).
     """
     return ThreadpoolController()
+
+
+def _warm_blas() -> None:
+    """Run one small matrix product here, before the workers are forked.
+
+    A BLAS library allocates its work buffers at its first product: done in
+    the runner, they are inherited by every worker instead of counted against
+    the memory budget of the first claim that multiplies matrices there (a
+    verdict must not depend on which claim a worker ran first).
+    """
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        # Large enough that the library runs it on all its threads, each of
+        # which allocates its own buffer (a 64 x 64 product used one).
+        square = numpy.ones((512, 512))
+        square @ square
 
 
 def _limit_child(budget_seconds: float, threads: int) -> None:
@@ -82,7 +99,8 @@ def _global_state_restored() -> Iterator[None]:
     may touch: mpmath's precision, NumPy's floating-point error handling, print
     options and legacy random state, Python's :mod:`random` state, warning
     filters, SymPy's global evaluation flags and random generators, the
-    working directory, the environment and the recursion limit.
+    working directory, the environment, the recursion limit and the SIGTERM
+    handler.
 
     A reused worker runs many checks in turn; a check that sets, say,
     ``mp.dps = 50`` and returns must not change the verdicts of the checks
@@ -110,6 +128,8 @@ def _global_state_restored() -> Iterator[None]:
     directory = os.getcwd()
     environment = dict(os.environ)
     recursion = sys.getrecursionlimit()
+    # The worker's SIGTERM handler ends its process group (workers.py).
+    terminate = signal.getsignal(signal.SIGTERM)
     try:
         with warnings.catch_warnings():
             yield
@@ -131,6 +151,7 @@ def _global_state_restored() -> Iterator[None]:
             os.environ.clear()
             os.environ.update(environment)
         sys.setrecursionlimit(recursion)
+        signal.signal(signal.SIGTERM, terminate)
 
 
 #: The share of the machine's memory that the workers of one run may take
@@ -149,12 +170,30 @@ def _use_memory_budget_of(workers: int) -> None:
     _run_memory_budget = memory_budget(workers)
 
 
+#: Where Linux states the memory limit of this process's control group
+#: (cgroup v2, then v1): a container's or a batch job's share of the machine.
+_CGROUP_LIMITS = (
+    "/sys/fs/cgroup/memory.max",
+    "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+)
+
+
 def _machine_memory_bytes() -> int | None:
-    """Physical memory of this machine, or None where it cannot be told."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return None
+    """The memory this process may use: the machine's physical memory, or its
+    control group's limit where that is lower (under a container or a batch
+    scheduler the kernel's out-of-memory killer acts at that limit); None
+    where neither can be told."""
+    limits = []
+    with contextlib.suppress(OSError, ValueError):
+        limits.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    for path in _CGROUP_LIMITS:
+        with (
+            contextlib.suppress(OSError, ValueError),
+            open(path, encoding="ascii") as stated,
+        ):
+            # "max" (v2) or a huge number (v1) when there is no limit.
+            limits.append(int(stated.read().strip()))
+    return min(limits) if limits else None
 
 
 def memory_budget(workers: int) -> int | None:
@@ -162,7 +201,8 @@ def memory_budget(workers: int) -> int | None:
 
     .. math:: \lfloor \text{MEMORY\_SHARE} \cdot M / w \rfloor
 
-    bytes, for ``M`` the machine's physical memory and ``w`` the workers:
+    bytes, for ``M`` the memory this process may use (the physical memory, or
+    its control group's limit where lower) and ``w`` the workers:
     together the workers cannot take more than :data:`MEMORY_SHARE` of it,
     so a task that grows without end meets its own budget (``inconclusive``,
     reason budget) before the kernel's out-of-memory killer picks some
@@ -237,8 +277,10 @@ def memory_limit(budget_bytes: int | None = None) -> Iterator[int | None]:
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = mapped + budget_bytes
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
+    # A limit the process already has (the user's `ulimit -v`) stays.
+    for bound in (soft, hard):
+        if bound != resource.RLIM_INFINITY:
+            limit = min(limit, bound)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
         yield budget_bytes

@@ -37,6 +37,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 
@@ -47,12 +48,15 @@ from implicit_bias.claims.worker_limits import (
     _limit_threads,
     _thread_pools,
     _use_memory_budget_of,
+    _warm_blas,
 )
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = [
+    "MAX_BUDGET_SECONDS",
     "WALL_BACKSTOP_FACTOR",
     "WorkerDeath",
+    "check_budget",
     "run_forked",
     "run_in_workers",
 ]
@@ -124,6 +128,33 @@ class WorkerDeath:
     detail: str
 
 
+MAX_BUDGET_SECONDS = 1e6
+"""The largest CPU-time budget a task may have (about 11.6 days).
+
+Larger budgets are no budget at all, and break the limits that enforce them
+(``RLIMIT_CPU`` takes a C long, the wall-clock backstop a timeout that
+``select`` can represent).
+"""
+
+
+def check_budget(name: str, seconds: object) -> float:
+    """``seconds`` as a CPU-time budget in (0, :data:`MAX_BUDGET_SECONDS`].
+
+    Raises:
+      InvalidArgumentError: naming ``name``, otherwise.
+    """
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds <= MAX_BUDGET_SECONDS
+    ):
+        raise InvalidArgumentError(
+            f"{name}={seconds!r}: must be a number of seconds in "
+            f"(0, {MAX_BUDGET_SECONDS:g}]"
+        )
+    return float(seconds)
+
+
 @dataclass
 class _Running:
     index: int
@@ -169,9 +200,12 @@ def run_in_workers(
         (default: every task).
 
     Raises:
-      InvalidArgumentError: ``workers`` is not None or an integer >= 1, or
+      InvalidArgumentError: ``workers`` is not None or an integer >= 1, a
+        budget is not in (0, :data:`MAX_BUDGET_SECONDS`], or
         ``needs_warm_up`` does not give one flag a task.
     """
+    for index, (_, budget) in enumerate(tasks):
+        check_budget(f"tasks[{index}] budget_seconds", budget)
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
@@ -194,6 +228,7 @@ def run_in_workers(
     # process may have loaded other libraries.
     _thread_pools.cache_clear()
     _thread_pools()
+    _warm_blas()
     if reuse_workers:
         pool = _WorkerPool(tasks, limit, threads, on_done, context)
         pool.run(warm_up, flags)
@@ -222,6 +257,7 @@ def run_in_workers(
                 )
                 _flush_standard_streams()
                 process.start()
+                _own_group(process.pid)
                 sender.close()
                 running.append(_Running(index, budget, process, receiver))
             ready = multiprocessing.connection.wait(
@@ -234,17 +270,18 @@ def run_in_workers(
                     except EOFError:
                         job.process.join(timeout=5)
                         value = _death(job.budget_seconds, job.process.exitcode)
+                    _end_group(job.process.pid)
                     finish(job, value)
                 elif (
                     time.perf_counter() - job.started
                     > WALL_BACKSTOP_FACTOR * job.budget_seconds
                 ):
-                    job.process.kill()
+                    _end_group(job.process.pid)
                     finish(job, _backstop_death(job.budget_seconds))
     finally:
         # Interrupted (Ctrl-C, SIGTERM): no task outlives the run.
         for job in running:
-            job.process.kill()
+            _end_group(job.process.pid)
             job.process.join(timeout=5)
     _thread_pools.cache_clear()
 
@@ -373,6 +410,7 @@ class _WorkerPool:
         )
         _flush_standard_streams()
         process.start()
+        _own_group(process.pid)
         child_end.close()
         worker = _Worker(process, parent_end, self.warm)
         self.workers.append(worker)
@@ -394,6 +432,7 @@ class _WorkerPool:
         thread its last task left behind): the task goes to the next worker,
         unless workers keep dying."""
         worker.process.join(timeout=5)
+        _end_group(worker.process.pid)
         self._retire(worker)
         self.refusals[index] = self.refusals.get(index, 0) + 1
         if self.refusals[index] < _MAX_REFUSALS:
@@ -429,6 +468,7 @@ class _WorkerPool:
                 return
             worker.process.join(timeout=5)
             value = _death(job.budget_seconds, worker.process.exitcode)
+            _end_group(worker.process.pid)
             self._retire(worker)
         if value is _TaskStarted:
             worker.started = True
@@ -442,7 +482,7 @@ class _WorkerPool:
             time.perf_counter() - job.started
             > WALL_BACKSTOP_FACTOR * job.budget_seconds
         ):
-            worker.process.kill()
+            _end_group(worker.process.pid)
             worker.process.join(timeout=5)
             self._retire(worker)
             self._finish(worker, _backstop_death(job.budget_seconds))
@@ -456,10 +496,10 @@ class _WorkerPool:
             with contextlib.suppress(OSError):
                 worker.connection.send(None)
             worker.process.join(timeout=5)
-        if worker.process.is_alive():
-            # Interrupted mid-task (Ctrl-C), or deaf to the request to stop.
-            worker.process.kill()
-            worker.process.join(timeout=5)
+        # Interrupted mid-task (Ctrl-C), or deaf to the request to stop: the
+        # worker and whatever its tasks left in its group end here.
+        _end_group(worker.process.pid)
+        worker.process.join(timeout=5)
         self._retire(worker)
 
 
@@ -539,6 +579,7 @@ def run_forked(
       The task's return value (which must pickle), or a :class:`WorkerDeath`
       when the child ended without one, and the wall seconds it took.
     """
+    check_budget("budget_seconds", budget_seconds)
     parent = os.getpid()
     started = time.perf_counter()
     # A child forked by another thread while this pipe's write end is open
@@ -547,6 +588,7 @@ def run_forked(
     # A cluster's worker process runs one claim per thread: each of its
     # children may use its share of the machine.
     _use_memory_budget_of(os.cpu_count() or 1)
+    _warm_blas()
     with _FORK_LOCK:
         read_end, write_end = os.pipe()
         _flush_standard_streams()
@@ -554,6 +596,7 @@ def run_forked(
         if pid == 0:
             os.close(read_end)
             _forked_child(task, budget_seconds, write_end, threads, parent)
+        _own_group(pid)
         os.close(write_end)
     deadline = started + WALL_BACKSTOP_FACTOR * budget_seconds
     chunks: list[bytes] = []
@@ -561,7 +604,7 @@ def run_forked(
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                os.kill(pid, signal.SIGKILL)
+                _end_group(pid)
                 os.waitpid(pid, 0)
                 return _backstop_death(budget_seconds), time.perf_counter() - started
             readable, _, _ = select.select([read_end], [], [], remaining)
@@ -572,12 +615,14 @@ def run_forked(
                 chunks.append(chunk)
     except BaseException:
         # Interrupted (Ctrl-C): no child outlives the wait for it.
-        os.kill(pid, signal.SIGKILL)
+        _end_group(pid)
         os.waitpid(pid, 0)
         raise
     finally:
         os.close(read_end)
     _, status = os.waitpid(pid, 0)
+    # A child killed by its budget leaves what its task started.
+    _end_group(pid)
     exitcode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - started
     if exitcode == 0 and chunks:
@@ -616,15 +661,17 @@ def _forked_child(
 
 
 def _die_with_parent(parent: int) -> None:
-    """Have the kernel kill this child when the thread that forked it ends.
+    """Have the kernel send this child SIGTERM when the thread that forked it
+    ends (which :func:`_become_worker` makes end the child's group).
 
     Without it, a child whose parent was killed (a Dask worker lost
-    mid-claim) would run on, unwatched, until its CPU budget or for ever if
-    it waits. Linux only (``prctl(PR_SET_PDEATHSIG)``); elsewhere a no-op.
+    mid-claim, ``verify`` killed by SIGKILL) would run on, unwatched, until
+    its CPU budget or for ever if it waits. Linux only
+    (``prctl(PR_SET_PDEATHSIG)``); elsewhere a no-op.
     """
     if not sys.platform.startswith("linux"):
         return
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:
         # The parent died before the request took effect.
         os._exit(1)
@@ -644,18 +691,26 @@ def _prctl(option: int, value: int) -> None:
 def _become_worker(parent: int) -> None:
     """Make a freshly forked process a worker of ``parent``'s run.
 
-    It dies with the thread that forked it (:func:`_die_with_parent`); it
-    leaves SIGINT to the runner, which stops its workers (Ctrl-C reaches
-    the whole process group, and a worker's traceback of it is noise); it
-    takes SIGTERM's default action, not a handler its parent had; and what
-    it prints goes to the run's standard error, so that a check's output
-    never mixes with the command's own (``verify --json``). On Linux it
-    adopts the processes a task orphans (``PR_SET_CHILD_SUBREAPER``), so
-    that :func:`_task_processes` can end them.
+    It leads a process group of its own, which the processes its tasks
+    start join: the runner ends the group whenever it ends or loses the
+    worker (:func:`_end_group`), and SIGTERM -- also what the worker gets
+    when the thread that forked it ends (:func:`_die_with_parent`) -- ends
+    the group from inside. The terminal's Ctrl-C goes to the runner, which
+    stops its workers. What it prints goes to the run's standard error, so
+    that a check's output never mixes with the command's own (``verify
+    --json``). On Linux it adopts the processes a task orphans
+    (``PR_SET_CHILD_SUBREAPER``), so that :func:`_task_processes` can end
+    them when the task returns.
     """
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    # SIGTERM, and the parent's death (which sends it), end the worker's
+    # whole group: the worker and every process its tasks started.
+    signal.signal(signal.SIGTERM, _end_own_group)
     _die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # In a group of its own, the worker no longer gets the terminal's Ctrl-C
+    # (the runner does, and stops it); what it starts gets SIGINT's default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     with contextlib.suppress(OSError):
         os.dup2(2, 1)
     # The stream object too: it may write elsewhere than descriptor 1 (a
@@ -663,6 +718,31 @@ def _become_worker(parent: int) -> None:
     sys.stdout = sys.stderr
     if sys.platform.startswith("linux"):
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _end_own_group(signum: int, frame: FrameType | None) -> None:
+    """End this worker and every process of its group (a signal handler)."""
+    os.killpg(0, signal.SIGKILL)
+
+
+def _own_group(pid: int | None) -> None:
+    """Make the freshly forked worker ``pid`` lead a process group, as it does
+    itself (:func:`_become_worker`): whichever runs first, the group exists
+    before the runner may have to end it."""
+    if pid is None:
+        return
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)
+
+
+def _end_group(pid: int | None) -> None:
+    """Kill worker ``pid`` and the processes of its group (what its tasks
+    started, which would otherwise outlive it holding the run's output)."""
+    if pid is None:
+        return
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, signal.SIGKILL)
 
 
 def _flush_standard_streams() -> None:
@@ -697,6 +777,26 @@ def _task_processes(worker: int) -> Iterator[None]:
         _end_descendants()
 
 
+def _multiprocessing_helpers() -> set[int]:
+    """The pids of the helper processes :mod:`multiprocessing` keeps for the
+    life of the process it serves (its resource tracker, its fork server).
+
+    They outlive a task by design: a task that started one (a ``spawn``
+    lock, a ``forkserver`` pool) leaves it to the next, which would meet a
+    "process died unexpectedly" warning if it were ended.
+    """
+    helpers: set[int] = set()
+    for module, holder, attribute in (
+        ("multiprocessing.resource_tracker", "_resource_tracker", "_pid"),
+        ("multiprocessing.forkserver", "_forkserver", "_forkserver_pid"),
+    ):
+        loaded = sys.modules.get(module)
+        pid = getattr(getattr(loaded, holder, None), attribute, None)
+        if isinstance(pid, int):
+            helpers.add(pid)
+    return helpers
+
+
 def _children() -> list[int]:
     """This process's children (Linux's ``/proc/self/task/*/children``)."""
     found: list[int] = []
@@ -718,8 +818,9 @@ def _end_descendants() -> None:
     """
     if not sys.platform.startswith("linux"):
         return
+    kept = _multiprocessing_helpers()
     for _ in range(_MAX_KILL_ROUNDS):
-        children = _children()
+        children = [pid for pid in _children() if pid not in kept]
         if not children:
             return
         for pid in children:

@@ -931,3 +931,30 @@ def test_a_counterexample_point_is_cached_and_an_entry_without_one_still_reads(
     assert older is not None
     assert older.verdict.point is None
     assert older.verdict.counterexample == first.verdict.counterexample
+
+
+def test_without_a_home_directory_the_cache_stores_nothing_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A container run under an arbitrary uid has no HOME and no password
+    # entry: Path.home() raises, which ended `verify` (even --no-cache).
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("IMPLICIT_BIAS_CACHE_KEY_FILE", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    cache = VerdictCache(tmp_path / "cache")
+    assert cache.key_file is None
+    assert any("no home directory" in problem for problem in cache.errors)
+    claim = Claim(
+        "no-home",
+        "1",
+        "x",
+        Kind.NUMERIC,
+        "a statement",
+        functools.partial(Verdict.holds, "ok", Basis.PROOF),
+        Status.HOLDS,
+    )
+    assert cache.put(Result(claim, Verdict.holds("ok", Basis.PROOF), 0.1)) is False
+    assert cache.get(claim) is None

@@ -456,7 +456,9 @@ def test_a_point_is_shown_in_the_source_glyphs() -> None:
     assert Verdict.holds("ok", Basis.PROOF).shown_point(glyphs) is None
 
 
-@pytest.mark.parametrize("budget", [0.0, -1.0, math.inf, math.nan, True, "60"])
+@pytest.mark.parametrize(
+    "budget", [0.0, -1.0, math.inf, math.nan, 1e6 + 1, 1e19, True, "60"]
+)
 def test_a_claim_refuses_a_budget_that_is_not_a_finite_positive_time(budget) -> None:
     # An infinite budget once passed here and killed its worker later with an
     # OverflowError (RLIMIT_CPU cannot be set to infinity seconds).

@@ -4,6 +4,7 @@ or a hostile check leaves behind."""
 from __future__ import annotations
 
 import functools
+import math
 import os
 import subprocess
 import sys
@@ -486,13 +487,50 @@ def test_a_claim_past_its_memory_budget_is_inconclusive_and_the_run_goes_on() ->
     assert after.status == Status.HOLDS
 
 
-def test_the_default_memory_budget_shares_the_machine() -> None:
+def test_the_default_memory_budget_shares_the_machine(monkeypatch) -> None:
+    import implicit_bias.claims.worker_limits as limits
+
+    monkeypatch.setattr(limits, "_CGROUP_LIMITS", ())
     one = memory_budget(1)
     if one is None:
         pytest.skip("this machine does not tell its memory")
     total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert one == int(MEMORY_SHARE * total)
     assert memory_budget(4) == one // 4
+
+
+def test_a_control_groups_lower_limit_is_the_memory_to_share(
+    monkeypatch, tmp_path
+) -> None:
+    # Under a container or a batch job the kernel's out-of-memory killer acts
+    # at the group's limit, not at the machine's memory.
+    import implicit_bias.claims.worker_limits as limits
+
+    unlimited = tmp_path / "memory.max"
+    unlimited.write_text("max\n")
+    small = tmp_path / "memory.limit_in_bytes"
+    small.write_text(f"{2**30}\n")
+    monkeypatch.setattr(limits, "_CGROUP_LIMITS", (str(unlimited), str(small)))
+    assert memory_budget(2) == int(MEMORY_SHARE * 2**30) // 2
+
+
+def _soft_address_limit_inside(budget: int) -> tuple[int, int]:
+    import resource
+
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    ours = mapped + 2**32
+    resource.setrlimit(resource.RLIMIT_AS, (ours, resource.RLIM_INFINITY))
+    with memory_limit(budget):
+        inside = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return ours, inside
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_a_memory_budget_never_loosens_a_limit_the_process_has() -> None:
+    outcomes = _outcomes([(lambda: _soft_address_limit_inside(2**40), 10.0)])
+    ours, inside = outcomes[0]
+    assert inside == ours
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, True, None])
@@ -508,3 +546,60 @@ def test_memory_limit_needs_a_positive_byte_count(budget) -> None:
         memory_limit(budget),
     ):
         pass
+
+
+@pytest.mark.parametrize("budget", [0.0, -1.0, math.inf, math.nan, 1e7, True])
+def test_a_task_budget_must_be_a_time_the_limits_can_enforce(budget) -> None:
+    # 1e19 s once reached RLIMIT_CPU (a C long) and killed the worker; 1e9 s
+    # overflowed the backstop's select timeout in run_forked.
+    with pytest.raises(InvalidArgumentError, match="budget_seconds"):
+        _outcomes([(lambda: 1, budget)])
+    with pytest.raises(InvalidArgumentError, match="budget_seconds"):
+        run_forked(lambda: 1, budget)
+
+
+def _spawn_lock() -> str:
+    import multiprocessing
+    import warnings
+
+    # A resource tracker that died under this task's feet warns it, once.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        multiprocessing.get_context("spawn").Lock()
+    return "lock made"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_multiprocessings_helpers_outlive_a_task() -> None:
+    # The first task starts the resource tracker; ending it with the task's
+    # other processes made the second task's verdict depend on the first.
+    outcomes = _outcomes(
+        [(_spawn_lock, 30.0), (_spawn_lock, 30.0)], workers=1, reuse_workers=True
+    )
+    assert outcomes == {0: "lock made", 1: "lock made"}
+
+
+def _multiply() -> Verdict:
+    import numpy as np
+
+    square = np.random.default_rng(0).standard_normal((300, 300))
+    return Verdict.holds(f"{(square @ square)[0, 0]:.3f}", Basis.NUMERICAL)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_a_first_matrix_product_is_not_charged_to_a_claims_memory_budget() -> None:
+    # BLAS allocates its buffers at a process's first product: charged to the
+    # first claim of a worker, they killed a 32 MiB claim run first and not
+    # the same claim run second.
+    claim = Claim(
+        "test-source",
+        "1",
+        "product",
+        Kind.NUMERIC,
+        "a statement",
+        _multiply,
+        Status.HOLDS,
+        budget_bytes=32 * 2**20,
+    )
+    (result,) = run_claims([claim], workers=1)
+    assert result.verdict.status == Status.HOLDS, result.verdict.detail
