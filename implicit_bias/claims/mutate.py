@@ -58,6 +58,7 @@ from implicit_bias.claims.recording import (
     recorded_calls,
     replaced_call,
 )
+from implicit_bias.claims.worker_limits import memory_limit
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
     CheckTimeout,
@@ -401,7 +402,7 @@ def _symbolic_outcomes(
     original = check.relation()
     outcomes = []
     for mutant in symbolic_mutants(original, limit):
-        verdict = _judged(check.judge, mutant.relation)
+        verdict = _judged(check.judge, mutant.relation, claim.budget_bytes)
         outcomes.append(
             MutantOutcome(
                 claim.id,
@@ -520,13 +521,30 @@ def _replayed_outcomes(
     return outcomes, note
 
 
-def _judged(judge: Callable[[sp.Basic], Verdict], relation: sp.Basic) -> Verdict:
+def _judged(
+    judge: Callable[[sp.Basic], Verdict],
+    relation: sp.Basic,
+    budget_bytes: int | None,
+) -> Verdict:
+    return _guarded(functools.partial(judge, relation), budget_bytes, "the judge")
+
+
+def _guarded(
+    decide: Callable[[], Verdict], budget_bytes: int | None, what: str
+) -> Verdict:
+    """``decide()`` under the claim's memory budget, as ``verify`` runs it: a
+    timeout or an overrun is ``inconclusive`` (budget), an error a crash."""
     try:
-        return judge(relation)
+        with memory_limit(budget_bytes):
+            return decide()
     except CheckTimeout as error:
         return Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
+    except MemoryError as error:
+        return Verdict.inconclusive(
+            f"exceeded its memory budget ({error!r})", Reason.BUDGET
+        )
     except Exception as error:  # a mutant may break what the check assumes
-        return Verdict.inconclusive(f"the judge raised {error!r}", Reason.CRASH)
+        return Verdict.inconclusive(f"{what} raised {error!r}", Reason.CRASH)
 
 
 def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
@@ -566,12 +584,7 @@ def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
 
 
 def _checked(claim: Claim) -> Verdict:
-    try:
-        return claim.check()
-    except CheckTimeout as error:
-        return Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
-    except Exception as error:
-        return Verdict.inconclusive(f"the check raised {error!r}", Reason.CRASH)
+    return _guarded(claim.check, claim.budget_bytes, "the check")
 
 
 @dataclass(frozen=True)

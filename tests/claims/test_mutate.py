@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import numpy as np
@@ -317,3 +318,26 @@ def test_a_series_mutant_that_is_still_true_is_equivalent() -> None:
     assert mutants
     assert all(m.relation.rhs.getO() == sp.O(x**3) for m in mutants)
     assert not [m for m in mutants if m.description.startswith("rhs: term O(")]
+
+
+def _hungry_judge(relation: sp.Basic) -> Verdict:
+    """Holds for the claim's own relation; grows without end on a mutant."""
+    if relation == _binomial():
+        return check_identity(relation.lhs, relation.rhs)
+    blocks = []
+    while len(blocks) < 64:  # bounded: 4 GiB, should the budget be missing
+        blocks.append(np.ones(2**23))
+    return Verdict.holds("took it all", Basis.NUMERICAL)
+
+
+def test_a_mutant_runs_under_the_claims_memory_budget() -> None:
+    # Mutants ran without one: a check that grows on a wrong formula took the
+    # machine's memory instead of being stopped at its budget.
+    claim = dataclasses.replace(
+        _claim(RelationCheck(_binomial, _hungry_judge)), budget_bytes=256 * 2**20
+    )
+    (mutations,) = mutate_claims([claim], limit=2, workers=1)
+    assert mutations.symbolic
+    for outcome in mutations.symbolic:
+        assert outcome.outcome == Outcome.UNDECIDED
+        assert "memory budget" in outcome.detail
