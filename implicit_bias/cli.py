@@ -43,6 +43,7 @@ from implicit_bias.claims.discovery import (
     Registry,
     default_registry,
     extended_registry,
+    shipped_registry,
     using_registry,
 )
 from implicit_bias import __version__
@@ -75,12 +76,23 @@ __all__ = ["main"]
 
 
 def _registry(arguments: argparse.Namespace) -> Registry:
-    """The installed sources plus those of ``--file`` and ``--module``; every
-    source that failed to load is reported on stderr."""
+    """The installed sources plus those of ``--file`` and ``--module`` (in
+    place of installed ones of the same id with ``--shadow``); every source
+    that failed to load, and every installed one shadowed, is reported on
+    stderr."""
+    shadow = getattr(arguments, "shadow", False)
+    if shadow and getattr(arguments, "executor", "local") == "dask":
+        # A Dask worker builds its registry from the files alone, where the
+        # installed source would keep the id: it would check the wrong claims.
+        raise InvalidArgumentError(
+            "--shadow: for local runs only; with --executor dask, give the "
+            "file's source an id of its own"
+        )
     try:
         registry = extended_registry(
             getattr(arguments, "file", None) or (),
             getattr(arguments, "module", None) or (),
+            shadow=shadow,
         )
     except LoadInterrupted as interrupt:
         # Say which file Ctrl-C stopped; the interrupt itself is main's to report.
@@ -88,6 +100,12 @@ def _registry(arguments: argparse.Namespace) -> Registry:
         raise
     for error in registry.errors:
         print(f"implicit-bias: source not loaded: {error}", file=sys.stderr)
+    for source_id, installed in registry.shadowed.items():
+        print(
+            f"implicit-bias: {registry.origins[source_id]} shadows the installed "
+            f"source {source_id} ({installed}) for this run",
+            file=sys.stderr,
+        )
     return registry
 
 
@@ -420,14 +438,34 @@ def _latex(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _docs_claims(arguments: argparse.Namespace) -> list[Claim] | None:
+    """The claims ``docs`` concerns: those the options name; with ``--api`` and
+    none named, those of the sources the toolkit ships (its own docs, whatever
+    else is installed); else None (every registered source to write, those
+    the directory holds records of to check)."""
+    named = (arguments.source, arguments.claim, arguments.file, arguments.module)
+    if any(named):
+        return _selected(arguments)
+    if arguments.api:
+        shipped = shipped_registry().sources
+        return [c for source in shipped for c in default_registry().claims(source)]
+    return None
+
+
 def _docs(arguments: argparse.Namespace) -> int:
     output = Path(arguments.output)
+    chosen = _docs_claims(arguments)
     if arguments.check:
-        problems = stale_docs(output, prefaces=arguments.prefaces)
+        problems = stale_docs(
+            output,
+            sources=None if chosen is None else dict.fromkeys(c.source for c in chosen),
+            api=True if arguments.api else None,
+            prefaces=arguments.prefaces,
+        )
         for problem in problems:
             print(problem)
         return 1 if problems else 0
-    claims = _selected(arguments)
+    claims = _selected(arguments) if chosen is None else chosen
     sources = list(dict.fromkeys(claim.source for claim in claims))
     verdicts = gather_verdicts(
         claims,
@@ -452,7 +490,11 @@ def _docs(arguments: argparse.Namespace) -> int:
         verdicts.update({c.id: earlier[c.id] for c in kept})
         print(f"kept the recorded verdicts of {len(kept)} slow claims", file=sys.stderr)
     for path in write_docs(
-        output, verdicts, sources=sources, prefaces=arguments.prefaces
+        output,
+        verdicts,
+        sources=sources,
+        prefaces=arguments.prefaces,
+        api=arguments.api,
     ):
         print(f"wrote {path}", file=sys.stderr)
     unexpected = [c.id for c in claims if verdicts[c.id].status != c.expected]
@@ -677,6 +719,12 @@ def _add_selection_options(parser: argparse.ArgumentParser, source_help: str) ->
         metavar="NAME",
         help="also load the sources an importable module defines; repeatable",
     )
+    parser.add_argument(
+        "--shadow",
+        action="store_true",
+        help="let a source of --file or --module replace the installed source "
+        "of the same id for this run (without it, such a source is refused)",
+    )
 
 
 def _add_verdict_options(parser: argparse.ArgumentParser) -> None:
@@ -731,13 +779,19 @@ def _add_list(commands: Any, source_help: str) -> None:
 def _add_docs(commands: Any, source_help: str) -> None:
     docs = commands.add_parser(
         "docs",
-        help="generate the Markdown pages of the sources and the API reference",
-        description="Write OUTPUT/<source>.md (preface from OUTPUT/prefaces, "
-        "every claim with its formula, verdict and evidence), "
-        "OUTPUT/verdicts/<source>.json (the evidence) and OUTPUT/api.md. The "
-        "claims are run, except those given by --verdicts; with --quick, slow "
-        "claims keep the verdict recorded in OUTPUT/verdicts. Exits 1 when a "
-        "verdict is not the expected one.",
+        help="generate the Markdown pages of the sources",
+        description="Write, for each source asked for (--source, --file, "
+        "--module; every registered one if none is), OUTPUT/<source>.md "
+        "(preface from OUTPUT/prefaces, every claim with its formula, verdict "
+        "and evidence) and OUTPUT/verdicts/<source>.json (the evidence); with "
+        "--api, also OUTPUT/api.md, the toolkit's API reference (and, if no "
+        "source is named, the pages of the sources the toolkit ships). The claims "
+        "are run, except those given by --verdicts; with --quick, slow claims "
+        "keep the verdict recorded in OUTPUT/verdicts. Exits 1 when a verdict "
+        "is not the expected one. --check writes nothing: it checks the "
+        "sources asked for (with --api and none named, those the toolkit ships), "
+        "else those OUTPUT holds records of, and OUTPUT/api.md if there is one "
+        "or --api is given.",
     )
     docs.add_argument("--output", default="docs", help="the docs directory")
     _add_selection_options(docs, source_help)
@@ -748,6 +802,13 @@ def _add_docs(commands: Any, source_help: str) -> None:
         "--check",
         action="store_true",
         help="write nothing; list what is stale and exit 1 if anything is",
+    )
+    docs.add_argument(
+        "--api",
+        action="store_true",
+        help="also write (or check) OUTPUT/api.md, the toolkit's API reference; "
+        "with no source named, the docs of the sources the toolkit ships (its "
+        "own docs/)",
     )
     _add_verdict_options(docs)
     docs.set_defaults(handler=_docs)

@@ -27,6 +27,13 @@ as :math:`\mathrm{lhs} = \mathrm{rhs}`), recorded when the ledger is made
 (:func:`~implicit_bias.claims.recording.claim_formula`); a claim whose check
 calls no relation helper and gives no ``formula=`` is typeset in words.
 
+The texts a source's author writes -- a claim's statement, quote,
+assumptions and regime, a chain's title, assumptions and regime, a step's
+justification -- may hold mathematics between two ``$`` signs
+(:func:`split_math`), which the ledger typesets as written (:func:`text_latex`)
+and the docs pages render; the rest of such a text is escaped
+(:func:`escape_text`), and the command line shows it all as written.
+
 A verdict shown in the margin is either observed (run or recorded) or, where
 none is given, the registry's expected verdict, labelled "expected".
 """
@@ -59,6 +66,8 @@ __all__ = [
     "formula_latex",
     "ledger_latex",
     "ledgers_latex",
+    "split_math",
+    "text_latex",
     "typeset_counts",
 ]
 
@@ -332,15 +341,74 @@ def escape_text(text: str) -> str:
       >>> escape_text("p >= 1, ω̃(β²)")
       'p $\\geq$ 1, $\\tilde{\\omega}$($\\beta^{2}$)'
     """
-    pieces: list[tuple[bool, str]] = []
     # A blank line would end the paragraph inside a command's argument.
-    for token in _TOKEN.findall(" ".join(text.split())):
+    pieces = _escaped_pieces(" ".join(text.split()))
+    return "".join(f"${latex}$" if is_math else latex for is_math, latex in pieces)
+
+
+def _escaped_pieces(text: str) -> list[tuple[bool, str]]:
+    """``text`` (its white space as it is) as :func:`escape_text` sets it:
+    (is math, LaTeX) pieces, adjacent math in one piece."""
+    pieces: list[tuple[bool, str]] = []
+    for token in _TOKEN.findall(text):
         is_math, latex = _piece(token)
         if is_math and pieces and pieces[-1][0]:
             # One formula: "$a$$b$" would open display math in some contexts.
             pieces[-1] = (True, pieces[-1][1] + latex)
         else:
             pieces.append((is_math, latex))
+    return pieces
+
+
+#: Mathematics in an author's text: what stands between two ``$`` signs.
+_MATH_SPAN = re.compile(r"\$([^$]+)\$")
+
+
+def split_math(text: str) -> list[tuple[bool, str]]:
+    r"""An author's text cut into prose and the mathematics it writes between
+    two ``$`` signs: ``(True, the LaTeX between them)`` or ``(False, prose)``.
+
+    The rule for the texts a source's author writes (statements, quotes,
+    assumptions, regimes, a chain's title, a step's justification): the
+    ledger (:func:`text_latex`) and the docs pages typeset the mathematics
+    as written, the command line prints the text as it is. A ``$`` left
+    without a partner is a dollar sign.
+
+    Examples:
+      >>> split_math(r"for $\rho < 1$ the cost is $5")
+      [(False, 'for '), (True, '\\rho < 1'), (False, ' the cost is $5')]
+    """
+    pieces: list[tuple[bool, str]] = []
+    end = 0
+    for match in _MATH_SPAN.finditer(text):
+        if match.start() > end:
+            pieces.append((False, text[end : match.start()]))
+        pieces.append((True, match.group(1)))
+        end = match.end()
+    if end < len(text):
+        pieces.append((False, text[end:]))
+    return pieces
+
+
+def text_latex(text: str) -> str:
+    r"""An author's text for LaTeX text mode: its ``$...$`` mathematics as
+    written (:func:`split_math`), the rest escaped as by :func:`escape_text`.
+
+    Examples:
+      >>> text_latex(r"$\hat M$ is the 50% fit, M_hat in ASCII")
+      '$\\hat M$ is the 50\\% fit, M$_{hat}$ in ASCII'
+      >>> text_latex(r"$x$>= 1")  # one formula: "$x$$\geq$" would not compile
+      '$x \\geq$ 1'
+    """
+    pieces: list[tuple[bool, str]] = []
+    # A blank line would end the paragraph inside a command's argument.
+    for is_math, piece in split_math(" ".join(text.split())):
+        for math, latex in [(True, piece)] if is_math else _escaped_pieces(piece):
+            if math and pieces and pieces[-1][0]:
+                # A space, so that "\alpha" and "b" do not become "\alphab".
+                pieces[-1] = (True, f"{pieces[-1][1]} {latex}")
+            else:
+                pieces.append((math, latex))
     return "".join(f"${latex}$" if is_math else latex for is_math, latex in pieces)
 
 
@@ -590,14 +658,14 @@ def _words(claims: Sequence[Claim], rows: Mapping[str, str | None]) -> dict[str,
         shared = row is not None and len(groups[row]) > 1
         parts = []
         if shared or _stated_in_words(claim, row):
-            parts.append(escape_text(claim.statement))
+            parts.append(text_latex(claim.statement))
         assumptions = "; ".join(claim.assumptions)
         if shared:
             condition = "; ".join(filter(None, (claim.regime, assumptions)))
             if condition:
-                parts.append(rf"\emph{{When:}} {escape_text(condition)}")
+                parts.append(rf"\emph{{When:}} {text_latex(condition)}")
         elif assumptions:
-            parts.append(rf"\emph{{Assuming:}} {escape_text(assumptions)}")
+            parts.append(rf"\emph{{Assuming:}} {text_latex(assumptions)}")
         words[claim.id] = " ".join(parts)
     for group in groups.values():
         texts = [words[claim.id] for claim in group]
@@ -714,14 +782,14 @@ def _chain_latex(
     wide = max(map(_width, latex)) > _WIDE_ROW // 2
     heading = [
         rf"\textbf{{Derivation ({_reference_latex(chain.equation)}): "
-        rf"{escape_text(chain.title)}.}}"
+        rf"{text_latex(chain.title)}.}}"
     ]
     if chain.assumptions:
         heading.append(
-            rf"\emph{{Assuming:}} {escape_text('; '.join(chain.assumptions))}."
+            rf"\emph{{Assuming:}} {text_latex('; '.join(chain.assumptions))}."
         )
     if chain.regime:
-        heading.append(rf"\emph{{Checked on:}} {escape_text(chain.regime)}.")
+        heading.append(rf"\emph{{Checked on:}} {text_latex(chain.regime)}.")
     lines = [
         rf"\par\noindent {' '.join(heading)}",
         r"\begin{align*}",
@@ -738,7 +806,7 @@ def _chain_latex(
         if footnote is not None:
             footnotes.append(footnote)
         end = "" if number == len(chain.steps) else r" \\"
-        justification = escape_text(step.justification)
+        justification = text_latex(step.justification)
         tag = f"\\tag*{{({reference})\\verdict{{{note}}}}}{end}"
         body = f"&{_RELATIONS[step.relation]} {latex[number]}"
         if wide:
@@ -780,8 +848,11 @@ def ledger_latex(
     *,
     sources: Iterable[Source] | None = None,
 ) -> str:
-    r"""The claims of one source as an ``align*`` ledger, in the given order,
-    then its derivation chains, each as an ``align*`` of its own.
+    r"""The claims of one source as ``align*`` ledgers, in the given order:
+    each derivation chain, as an ``align*`` of its own, where its first step
+    is among ``claims`` (:meth:`~implicit_bias.claims.Source.all_claims`
+    places it where the paper prints its equation), the single claims
+    around it in ``align*`` ledgers of their own.
 
     Each formula is a row tagged with its reference (see
     :func:`equation_references`) and its verdict as a margin note
@@ -811,11 +882,24 @@ def ledger_latex(
     known = _known_sources(sources)
     references = _source_references(claims, known)
     chains = _step_chains(claims, known)
-    single = [claim for claim in claims if claim.id not in chains]
-    blocks = [_claims_align(single, verdicts, references, known)] if single else []
+    blocks: list[str] = []
+    single: list[Claim] = []
     # Derivations hold mappings, so they are told apart by label, not hashed.
-    shown = {chains[c.id].label: chains[c.id] for c in claims if c.id in chains}
-    blocks += [_chain_latex(c, verdicts, references, known) for c in shown.values()]
+    shown: set[str] = set()
+    for claim in claims:
+        chain = chains.get(claim.id)
+        if chain is None:
+            single.append(claim)
+            continue
+        if chain.label in shown:
+            continue
+        shown.add(chain.label)
+        if single:
+            blocks.append(_claims_align(single, verdicts, references, known))
+            single = []
+        blocks.append(_chain_latex(chain, verdicts, references, known))
+    if single:
+        blocks.append(_claims_align(single, verdicts, references, known))
     return "\n\n".join(blocks)
 
 

@@ -1,6 +1,7 @@
 r"""Generated documentation: verdict records, one Markdown page per source, the API.
 
-``implicit-bias docs --output docs/`` writes, for every registered source,
+``implicit-bias docs --output docs/`` writes, for every source asked for
+(``--source``, ``--file``, ``--module``; every registered one if none is),
 
 * ``docs/verdicts/<source>.json`` -- the verdict and evidence of each claim,
   as its check returned them (the records of ``implicit-bias verify --json``,
@@ -10,8 +11,9 @@ r"""Generated documentation: verdict records, one Markdown page per source, the 
   statement, formula (:func:`sympy.latex` in the paper's glyphs, between
   ``$$``), verdict and evidence;
 
-and ``docs/api.md``, every name in every ``__all__`` of the package with its
-signature and the first line of its docstring.
+and, with ``--api``, ``docs/api.md``: every name in every ``__all__`` of the
+toolkit with its signature and the first line of its docstring (the
+toolkit's own reference, which a user's docs folder has no need of).
 
 A page is a pure function of the registry, its preface and its verdict
 record, so :func:`stale_docs` can tell, without running a single check,
@@ -52,7 +54,7 @@ from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.source import Citation
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.latex import equation_references, formula_latex
+from implicit_bias.latex import equation_references, formula_latex, split_math
 
 __all__ = [
     "CATEGORIES",
@@ -67,6 +69,7 @@ __all__ = [
     "read_verdicts",
     "source_page",
     "stale_docs",
+    "text_markdown",
     "verdicts_json",
     "write_docs",
 ]
@@ -296,6 +299,22 @@ def escape_markdown(text: str) -> str:
     return re.sub(r"^([0-9]+)\.", r"\1\\.", escaped, flags=re.MULTILINE)
 
 
+def text_markdown(text: str) -> str:
+    r"""An author's text (a statement, a quote, a regime) for a page: its
+    ``$...$`` mathematics as written, which GitHub renders, the rest escaped
+    (:func:`escape_markdown`); the rule is
+    :func:`~implicit_bias.latex.split_math`'s.
+
+    Examples:
+      >>> text_markdown(r"$\hat\beta_s$ fits m_h * x")
+      '$\\hat\\beta_s$ fits m\\_h \\* x'
+    """
+    return "".join(
+        f"${piece}$" if is_math else escape_markdown(piece)
+        for is_math, piece in split_math(text)
+    )
+
+
 def _short_id(claim: Claim) -> str:
     return f"{claim.equation}:{claim.label}"
 
@@ -393,19 +412,19 @@ def _claim_section(
         "",
         " · ".join(facts),
         "",
-        escape_markdown(claim.statement),
+        text_markdown(claim.statement),
         "",
     ]
     if claim.quote:
-        lines += ["> " + escape_markdown(" ".join(claim.quote.split())), ""]
+        lines += ["> " + text_markdown(" ".join(claim.quote.split())), ""]
     if claim.regime:
-        lines += [f"Regime: {escape_markdown(claim.regime)}", ""]
+        lines += [f"Regime: {text_markdown(claim.regime)}", ""]
     formula = formula_latex(claim)
     if formula is not None:
         lines += ["$$", formula, "$$", ""]
     if claim.assumptions:
         lines += [
-            "Assumptions: " + "; ".join(map(escape_markdown, claim.assumptions)),
+            "Assumptions: " + "; ".join(map(text_markdown, claim.assumptions)),
             "",
         ]
     if verdict.counterexample is not None:
@@ -874,14 +893,18 @@ def write_docs(
     *,
     sources: Iterable[str] | None = None,
     prefaces: str | Path | None = None,
+    api: bool = False,
 ) -> list[Path]:
-    """Write the verdict records, the source pages and ``api.md`` under ``output``.
+    """Write the verdict records and the pages of ``sources`` under ``output``,
+    and ``api.md`` if ``api``.
 
     Args:
       output: the docs directory.
       verdicts: a verdict for every claim of every source written, by id.
       sources: the sources to write (default: every registered one).
       prefaces: the directory of the prefaces (default: ``output/prefaces``).
+      api: also write ``api.md`` (:func:`api_page`), the toolkit's API
+        reference: for the toolkit's own docs, not a user's.
 
     Returns:
       The paths written.
@@ -901,22 +924,48 @@ def write_docs(
         path = output / f"{source}.md"
         path.write_text(page, encoding="utf-8")
         written += [record, path]
-    api = output / "api.md"
-    api.write_text(api_page(), encoding="utf-8")
-    written.append(api)
+    if api:
+        path = output / "api.md"
+        path.write_text(api_page(), encoding="utf-8")
+        written.append(path)
     return written
 
 
+def _regenerate(directory: Path, source: str | None = None) -> str:
+    """The command that rewrites ``source``'s page and record in
+    ``directory`` (``api.md`` if ``source`` is None)."""
+    if source is None:
+        return f"implicit-bias docs --api --output {directory}"
+    load = _load_option(default_registry().origins.get(source, ""))
+    return f"implicit-bias docs{load} --source {source} --output {directory}"
+
+
 def stale_docs(
-    directory: str | Path, *, prefaces: str | Path | None = None
+    directory: str | Path,
+    *,
+    sources: Iterable[str] | None = None,
+    api: bool | None = None,
+    prefaces: str | Path | None = None,
 ) -> list[str]:
     """What in a docs directory differs from what the code would generate now.
 
-    Checks, without running any claim: every registered source has its
-    verdict record, covering exactly its claims in order, each with the
-    verdict the registry expects; its page is what :func:`source_page` makes
-    of the registry, its preface and that record; no page or record is left
-    for an unregistered source; ``api.md`` is :func:`api_page`.
+    Checks, without running any claim: each source of ``sources`` is
+    registered and has its verdict record, covering exactly its claims in
+    order, each with the verdict the registry expects; its page is what
+    :func:`source_page` makes of the registry, its preface and that record;
+    no page or record is left for an unregistered source; ``api.md`` is
+    :func:`api_page`.
+
+    Args:
+      directory: the docs directory.
+      sources: the ids of the sources it documents; by default those it
+        holds a record of (``verdicts/<id>.json``), so a user's folder of
+        pages of their own sources is checked as it is. The toolkit's own
+        docs name the sources it ships
+        (:func:`~implicit_bias.claims.discovery.shipped_registry`), so that
+        a missing one is found and another installed package's is ignored.
+      api: whether the directory holds ``api.md``; by default, if it has one.
+      prefaces: the directory of the prefaces (default ``directory/prefaces``).
 
     Returns:
       One line per problem; empty when the docs are current.
@@ -925,18 +974,25 @@ def stale_docs(
     preface_dir = Path(prefaces) if prefaces is not None else directory / "prefaces"
     problems = []
     registered = default_registry().sources
-    for source, entry in registered.items():
-        claims = list(entry.all_claims())
+    records = sorted((directory / "verdicts").glob("*.json"))
+    if sources is None:
+        sources = [record.stem for record in records if record.stem in registered]
+    for source in sources:
+        if source not in registered:
+            problems.append(f"{directory}: {source} is not a registered source")
+            continue
+        claims = list(registered[source].all_claims())
+        regenerate = _regenerate(directory, source)
         record = directory / "verdicts" / f"{source}.json"
         if not record.is_file():
-            problems.append(f"{record}: missing (run `{COMMAND}`)")
+            problems.append(f"{record}: missing (run `{regenerate}`)")
             continue
         verdicts = read_verdicts([record])  # raises if the records are malformed
         recorded_ids = [r["id"] for r in json.loads(record.read_text("utf-8"))]
         if recorded_ids != [claim.id for claim in claims]:
             problems.append(
                 f"{record}: records {len(recorded_ids)} claims, the registry has "
-                f"{len(claims)} (or another order); run `{COMMAND}`"
+                f"{len(claims)} (or another order); run `{regenerate}`"
             )
             continue
         for claim in claims:
@@ -950,8 +1006,8 @@ def stale_docs(
             source, claims, verdicts, preface=_preface(preface_dir, source)
         )
         if not page.is_file() or page.read_text("utf-8") != expected_page:
-            problems.append(f"{page}: stale or missing (run `{COMMAND}`)")
-    for record in sorted((directory / "verdicts").glob("*.json")):
+            problems.append(f"{page}: stale or missing (run `{regenerate}`)")
+    for record in records:
         if record.stem not in registered:
             problems.append(f"{record}: {record.stem} is not a registered source")
     marker = f"<!-- Generated by `{COMMAND}` from the claims of "
@@ -959,7 +1015,9 @@ def stale_docs(
         head = page.read_text("utf-8")[: len(marker) + 200]
         if head.startswith(marker) and page.stem not in registered:
             problems.append(f"{page}: {page.stem} is not a registered source")
-    api = directory / "api.md"
-    if not api.is_file() or api.read_text("utf-8") != api_page():
-        problems.append(f"{api}: stale or missing (run `{COMMAND}`)")
+    path = directory / "api.md"
+    if api is None:
+        api = path.is_file()
+    if api and (not path.is_file() or path.read_text("utf-8") != api_page()):
+        problems.append(f"{path}: stale or missing (run `{_regenerate(directory)}`)")
     return problems

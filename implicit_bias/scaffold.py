@@ -66,6 +66,8 @@ from implicit_bias.claims import (
     check_identity,
 )
 
+#: The source's id, which `--source` takes: it is also the entry point's name
+#: in pyproject.toml. To rename the source, change both (and reinstall).
 SOURCE_ID = "$name"
 
 x = sp.Symbol("x", positive=True)

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from implicit_bias import cli
+from implicit_bias.claims.discovery import shipped_registry
 from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.registry import all_claims, claims_for
 from implicit_bias.latex import document_latex
+from tests.third_party import installed_package
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -148,14 +150,15 @@ def test_latex_margin_shows_recorded_verdicts(
         r"\emph{printed}}}" in ledger
     )
     assert r"\tag*{(7)\verdict{holds, proof; \emph{printed}}}" in ledger
-    assert r"\tag*{(8b)\verdict{\emph{expected holds}; \emph{printed}}}" in ledger
+    # The chain's step (8) comes before the single claim of (8) (issue 21).
+    assert r"\tag*{(8a)\verdict{\emph{expected holds}; \emph{printed}}}" in ledger
 
 
 def test_latex_run_checks_the_claim(capsys: pytest.CaptureFixture[str]) -> None:
     claim_id = "ptft-relu-penalty:10:stationary-points-step-2"
     assert cli.main(["latex", "--claim", claim_id, "--run", "--workers", "1"]) == 0
     captured = capsys.readouterr()
-    assert r"\tag*{(10e)\verdict{holds, proof; \emph{printed}}}" in captured.out
+    assert r"\tag*{(10a)\verdict{holds, proof; \emph{printed}}}" in captured.out
     assert f"{claim_id}: holds" in captured.err
 
 
@@ -199,7 +202,8 @@ def test_docs_runs_the_claims_without_a_record(tmp_path: Path) -> None:
     assert [r for r in written if r["id"] != rerun] == made_up
     assert (output / f"{source}.md").is_file()
     assert not (output / "ptft-diagonal-networks.md").exists()
-    assert (output / "api.md").is_file()
+    # The toolkit's API reference only with --api (issue 21).
+    assert not (output / "api.md").exists()
 
 
 def test_docs_quick_needs_recorded_slow_verdicts(
@@ -809,3 +813,91 @@ def test_check_source_says_which_claims_cannot_be_typeset_or_mutated_and_why(
         "linted-note:1:bare: typeset from the relation its check hands the relation "
         "helpers; mutated: mutants of the relation of its 1 helper call, replayed\n"
     )
+
+
+# --- other installed sources; --shadow; docs --api (issue 21)
+
+
+def test_docs_check_ignores_a_source_installed_besides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Installing a user's note made `docs --check` fail on the toolkit's docs.
+    status = cli.main(["docs", "--check", "--output", str(DOCS)])
+    alone = capsys.readouterr().out
+    with installed_package(tmp_path / "site"):
+        assert cli.main(["docs", "--check", "--output", str(DOCS)]) == status
+    assert capsys.readouterr().out == alone
+
+
+def test_docs_writes_the_api_page_only_when_asked(tmp_path: Path) -> None:
+    with installed_package(tmp_path / "site"):
+        mine = tmp_path / "mine"
+        arguments = ["docs", "--source", "third-party-note", "--workers", "1"]
+        assert cli.main([*arguments, "--output", str(mine)]) == 0
+        assert sorted(p.name for p in mine.iterdir()) == [
+            "third-party-note.md",
+            "verdicts",
+        ]
+        assert cli.main(["docs", "--check", "--output", str(mine)]) == 0
+        assert cli.main([*arguments, "--api", "--output", str(mine)]) == 0
+        assert (mine / "api.md").is_file()
+        # api.md is checked where it is, or when asked for.
+        assert cli.main(["docs", "--check", "--output", str(mine)]) == 0
+        checked = [*arguments[:3], "--check", "--api", "--output", str(mine)]
+        assert cli.main(checked) == 0
+
+
+def test_a_file_whose_id_is_installed_is_refused_unless_shadow(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "note.py"
+    note.write_text(_USER_NOTE, encoding="utf-8")
+    with installed_package(tmp_path / "site", source_id="user-note") as module:
+        assert cli.main(["list", "--file", str(note)]) == 2
+        error = capsys.readouterr().err
+        assert (
+            f"source not loaded: file {note}: source id 'user-note' is already "
+            f"registered by entry point user-note = {module}:SOURCE (user-note)"
+        ) in error
+        assert "pass --shadow on the command line" in error
+        assert cli.main(["list", "--file", str(note), "--shadow"]) == 0
+        captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        "user-note:1:log  identity  None  expected holds: log x^2 = 2 log x",
+        "user-note:2:slip  identity  None  expected fails: log x^2 = 3 log x",
+    ]
+    assert captured.err == (
+        f"implicit-bias: file {note} shadows the installed source user-note "
+        f"(entry point user-note = {module}:SOURCE (user-note)) for this run\n"
+    )
+
+
+def test_shadow_is_refused_with_a_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "note.py"
+    note.write_text(_USER_NOTE, encoding="utf-8")
+    arguments = ["verify", "--file", str(note), "--shadow", "--executor", "dask"]
+    assert cli.main([*arguments, "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    assert "--shadow: for local runs only" in capsys.readouterr().err
+
+
+def test_docs_api_concerns_the_toolkits_own_sources(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `docs --api --output docs/` is the toolkit's own docs: its sources (every
+    # one of them, so a missing page is found) and api.md, and not a user's
+    # note installed beside it.
+    empty = tmp_path / "docs"
+    empty.mkdir()
+    with installed_package(tmp_path / "site"):
+        assert cli.main(["docs", "--check", "--api", "--output", str(empty)]) == 1
+    problems = capsys.readouterr().out.splitlines()
+    missing = sorted(
+        line.split(": ")[0].removeprefix(f"{empty}/verdicts/").removesuffix(".json")
+        for line in problems
+        if ": missing" in line
+    )
+    assert missing == sorted(shipped_registry().sources)
+    assert problems[-1].startswith(f"{empty / 'api.md'}: stale or missing")
+    assert "third-party-note" not in "\n".join(problems)

@@ -30,7 +30,8 @@ from implicit_bias.claims import Basis, Claim, Status, run_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-NOTE = EXAMPLES / "max_margin_note"
+#: The worked examples' packages, each in examples/<package>/<package>/.
+NOTES = ("balance_note", "max_margin_note")
 
 #: The packages an example may import from (with their public submodules).
 PUBLIC_MODULES = (
@@ -125,7 +126,8 @@ EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.py"))
 
 
 def test_there_are_examples() -> None:
-    assert (NOTE / "max_margin_note" / "__init__.py") in EXAMPLE_FILES
+    for package in NOTES:
+        assert (EXAMPLES / package / package / "__init__.py") in EXAMPLE_FILES
 
 
 @pytest.mark.parametrize(
@@ -160,14 +162,17 @@ def test_the_rule_tells_public_from_private(source: str, offending: bool) -> Non
     assert bool(offences(source)) == offending, offences(source)
 
 
-@pytest.fixture(scope="module")
-def note_claims() -> tuple[Claim, ...]:
-    if str(NOTE) not in sys.path:
-        sys.path.insert(0, str(NOTE))
-    note = importlib.import_module("max_margin_note")
-    experiment = importlib.import_module("max_margin_note.experiment")
-    # Simulate once here: the forked workers inherit the cached trajectory.
-    experiment.trajectory()
+@pytest.fixture(scope="module", params=NOTES)
+def note_claims(request: pytest.FixtureRequest) -> tuple[Claim, ...]:
+    package = request.param
+    if str(EXAMPLES / package) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES / package))
+    note = importlib.import_module(package)
+    experiment = importlib.import_module(f"{package}.experiment")
+    # A simulation run once per process (max-margin-note's trajectory): once
+    # here, so that the forked workers inherit it.
+    if hasattr(experiment, "trajectory"):
+        experiment.trajectory()
     return tuple(note.SOURCE.all_claims())
 
 
@@ -189,7 +194,7 @@ def test_every_claim_of_the_note_has_its_expected_verdict(
 def test_the_deliberate_slip_is_refuted_with_a_certified_counterexample(
     note_claims: tuple[Claim, ...],
 ) -> None:
-    (slip,) = [c for c in note_claims if c.label == "cosine-gap-slip-step-1"]
+    (slip,) = [c for c in note_claims if "slip" in c.label]
     assert slip.expected == Status.FAILS
     (result,) = run_claims([slip], workers=1)
     assert result.verdict.status == Status.FAILS

@@ -27,7 +27,7 @@ from implicit_bias.claims.checks import (
     check_limit,
     check_series,
 )
-from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.discovery import default_registry, shipped_registry
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -37,7 +37,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
-from implicit_bias.claims.registry import all_claims, claims_for
+from implicit_bias.claims.registry import claims_for
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import (
     PACKAGES,
@@ -51,17 +51,14 @@ from implicit_bias.latex import (
     formula_latex,
     ledger_latex,
     ledgers_latex,
+    text_latex,
     typeset_counts,
 )
 
 # --- a structural checker of the generated LaTeX
 
 #: Source id -> its claims (chains included), for the sources this package ships.
-SOURCES = {
-    s.id: s.all_claims()
-    for s in default_registry().sources.values()
-    if default_registry().origins[s.id].endswith("(implicit-bias)")
-}
+SOURCES = {s.id: s.all_claims() for s in shipped_registry().sources.values()}
 
 
 _MATH_ENVIRONMENTS = {"align", "align*", "equation", "equation*"}
@@ -295,9 +292,9 @@ _VERDICTS: dict[str, Status | Verdict] = {
 
 
 def _document(verdicts: dict[str, Status | Verdict] | None = None) -> str:
-    sources = [*default_registry().sources.values(), _SOURCE]
+    sources = [*shipped_registry().sources.values(), _SOURCE]
     return document_latex(
-        [*all_claims(), *_SOURCE.all_claims()],
+        [*(c for shipped in SOURCES.values() for c in shipped), *_SOURCE.all_claims()],
         {**_VERDICTS, **(verdicts or {})},
         note="Verdicts recorded in results_v1.json (100% of them) & more.",
         sources=sources,
@@ -469,7 +466,7 @@ def test_claims_sharing_a_formula_are_told_apart() -> None:
 
 
 def test_every_registered_pair_sharing_a_formula_is_told_apart() -> None:
-    for source in default_registry().sources.values():
+    for source in shipped_registry().sources.values():
         claims = [c for c in source.claims if c.formula is not None]
         if not claims:
             continue
@@ -552,7 +549,7 @@ def test_typeset_counts_steps_and_formulas_as_mathematics() -> None:
 def test_every_claim_with_a_formula_is_typeset_as_mathematics() -> None:
     document = _document()
     broken = 0
-    for source in [*default_registry().sources.values(), _SOURCE]:
+    for source in [*shipped_registry().sources.values(), _SOURCE]:
         glyphs = dict(source.glyphs)
         for claim in source.claims:
             if claim.formula is None:
@@ -623,7 +620,7 @@ def test_ledger_fragment_defines_its_margin_macro() -> None:
 
 
 def test_bibliography_has_each_record_once_with_its_arxiv_id() -> None:
-    sources = [*default_registry().sources.values(), _SOURCE]
+    sources = [*shipped_registry().sources.values(), _SOURCE]
     bibliography = bibliography_latex(sources)
     cited = {s.citation for s in sources if s.citation is not None}
     assert bibliography.count(r"\bibitem{") == len(cited)
@@ -656,7 +653,7 @@ def test_document_is_structurally_sound() -> None:
     assert document.startswith(r"\documentclass")
     assert document.rstrip().endswith(r"\end{document}")
     assert structure_problems(document) == []
-    for source in [*default_registry().sources.values(), _SOURCE]:
+    for source in [*shipped_registry().sources.values(), _SOURCE]:
         assert rf"\section*{{{escape_text(source.title)}" in document
         if source.citation is not None:
             assert r"\cite{" in document
@@ -805,3 +802,72 @@ def test_a_check_calling_no_relation_helper_is_still_typeset_in_words() -> None:
     claim = _bare("6", "by-hand", Kind.SIMULATION, _holds)
     assert typeset_counts([claim], sources=[_SOURCE]) == {"mathematics": 0, "text": 1}
     assert r"\intertext{claim by-hand" in ledger_latex([claim], sources=[_SOURCE])
+
+
+def test_a_chain_is_typeset_where_the_paper_prints_it() -> None:
+    # Issue 21: the chains came after every other claim of the source.
+    before = _claim(
+        "7", "before", lambda: sp.Gt(_X + 1, _X, evaluate=False), statement="x+1 > x"
+    )
+    after = _claim(
+        "10", "after", lambda: sp.Ge(_X**2, 0, evaluate=False), statement="x^2 >= 0"
+    )
+    source = Source(
+        _SOURCE_ID,
+        "In the paper's order",
+        claims=(before, after),
+        derivations=(_CHAIN,),
+        glyphs={_X: r"\xi"},
+    )
+    ledger = ledger_latex(source.all_claims(), sources=[source])
+    places = [ledger.index(f"% {c.id}") for c in (before, *_CHAIN.claims, after)]
+    assert places == sorted(places)
+    # The single claims' align* is split around the chain's.
+    assert ledger.count(r"\begin{align*}") == 3
+    assert structure_problems(ledger) == []
+
+
+def test_mathematics_between_dollar_signs_is_typeset_as_math() -> None:
+    # Issue 21: a statement's "$x^2$" came out as "\$x\$$^{2}$\$", and a
+    # quote in a justification printed its dollar signs.
+    claim = _claim(
+        "1",
+        "squared",
+        statement=r"$x^2 \geq 0$ for every real $x$, at $5 a test",
+        reading=Reading.PROSE,
+    )
+    chain = Derivation(
+        source=_SOURCE_ID,
+        equation="2",
+        label="quoted",
+        title=r"The square of $\hat x$",
+        start=lambda: (_X + 1) ** 2,
+        steps=(
+            Step(
+                lambda: _X**2 + 2 * _X + 1,
+                "expand ('multiplying by $u^3/2$ yields')",
+            ),
+        ),
+    )
+    source = Source(_SOURCE_ID, "t", claims=(claim,), derivations=(chain,))
+    ledger = ledger_latex(source.all_claims(), sources=[source])
+    assert r"$x^2 \geq 0$ for every real $x$, at $\$$5 a test" in ledger
+    assert r"The square of $\hat x$" in ledger
+    assert r"expand ('multiplying by $u^3/2$ yields')" in ledger
+    assert r"\$u" not in ledger
+    assert structure_problems(ledger) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "latex"),
+    [
+        ("$a$", "$a$"),
+        (r"$\alpha$β", r"$\alpha \beta$"),  # one formula, the glyphs apart
+        ("$a$ and $b$", "$a$ and $b$"),
+        ("$5 and 50%", r"$\$$5 and 50\%"),  # a lone "$" is a dollar sign
+        ("$$", r"$\$\$$"),
+        ("M_hat", "M$_{hat}$"),
+    ],
+)
+def test_text_latex(text: str, latex: str) -> None:
+    assert text_latex(text) == latex

@@ -11,14 +11,10 @@ from pathlib import Path
 import pytest
 
 import implicit_bias
-from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.discovery import shipped_registry
 
 #: Source id -> its claims (chains included), for the sources this package ships.
-SOURCES = {
-    s.id: s.all_claims()
-    for s in default_registry().sources.values()
-    if default_registry().origins[s.id].endswith("(implicit-bias)")
-}
+SOURCES = {s.id: s.all_claims() for s in shipped_registry().sources.values()}
 
 
 PACKAGES = [

@@ -28,7 +28,7 @@ from implicit_bias.claims.engine import (
 )
 from implicit_bias.claims.mutate import ClaimMutations, MutantOutcome, Outcome
 from implicit_bias.claims.cache import VerdictCache
-from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.discovery import default_registry, shipped_registry
 from implicit_bias.claims.registry import claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
@@ -45,16 +45,14 @@ from implicit_bias.reports import (
     read_verdicts,
     source_page,
     stale_docs,
+    text_markdown,
     verdicts_json,
     write_docs,
 )
+from tests.third_party import installed_package
 
 #: Source id -> its claims (chains included), for the sources this package ships.
-SOURCES = {
-    s.id: s.all_claims()
-    for s in default_registry().sources.values()
-    if default_registry().origins[s.id].endswith("(implicit-bias)")
-}
+SOURCES = {s.id: s.all_claims() for s in shipped_registry().sources.values()}
 
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -78,8 +76,8 @@ def _made_up(source: str) -> dict[str, Verdict]:
 
 
 def test_committed_docs_are_current() -> None:
-    # On failure, regenerate with `implicit-bias docs --output docs/`.
-    assert stale_docs(DOCS) == []
+    # On failure, regenerate with `implicit-bias docs --api --output docs/`.
+    assert stale_docs(DOCS, sources=SOURCES, api=True) == []
 
 
 def test_every_public_name_is_in_the_api_page() -> None:
@@ -127,7 +125,7 @@ def test_page_shows_every_claim_with_formula_verdict_and_evidence(source: str) -
     ]
     for claim in claims:
         assert f"`{claim.id}`" in page
-        assert escape_markdown(claim.statement) in page
+        assert text_markdown(claim.statement) in page
         assert f"Evidence: {escape_markdown(verdicts[claim.id].detail)}\n" in page
         formula = formula_latex(claim)
         if formula is not None:
@@ -175,16 +173,22 @@ def _copy_docs(tmp_path: Path) -> Path:
     verdicts = {}
     for source in SOURCES:
         verdicts.update(_made_up(source))
-    write_docs(docs, verdicts)
-    assert stale_docs(docs) == []
+    write_docs(docs, verdicts, sources=SOURCES, api=True)
+    assert stale_docs(docs, sources=SOURCES, api=True) == []
     return docs
+
+
+def _rerun(docs: Path, source: str) -> str:
+    """The command a problem of ``source``'s page or record says to run."""
+    return f"implicit-bias docs --source {source} --output {docs}"
 
 
 def test_stale_docs_finds_an_edited_page(tmp_path: Path) -> None:
     docs = _copy_docs(tmp_path)
     page = docs / "ptft-relu-penalty.md"
     page.write_text(page.read_text("utf-8").replace("holds", "held", 1), "utf-8")
-    assert f"{page}: stale or missing (run `{COMMAND}`)" in stale_docs(docs)
+    rerun = _rerun(docs, "ptft-relu-penalty")
+    assert f"{page}: stale or missing (run `{rerun}`)" in stale_docs(docs)
 
 
 def test_stale_docs_finds_an_edited_preface(tmp_path: Path) -> None:
@@ -192,7 +196,8 @@ def test_stale_docs_finds_an_edited_preface(tmp_path: Path) -> None:
     preface = docs / "prefaces" / "ptft-diagonal-networks.md"
     preface.write_text(preface.read_text("utf-8") + "\nMore prose.\n", "utf-8")
     page = docs / "ptft-diagonal-networks.md"
-    assert f"{page}: stale or missing (run `{COMMAND}`)" in stale_docs(docs)
+    rerun = _rerun(docs, "ptft-diagonal-networks")
+    assert f"{page}: stale or missing (run `{rerun}`)" in stale_docs(docs)
 
 
 def test_stale_docs_finds_records_that_do_not_match_the_registry(
@@ -225,7 +230,7 @@ def test_stale_docs_finds_leftovers_of_unregistered_sources(tmp_path: Path) -> N
 
 
 def test_written_docs_are_current_by_construction(tmp_path: Path) -> None:
-    docs = _copy_docs(tmp_path)  # asserts stale_docs(docs) == []
+    docs = _copy_docs(tmp_path)  # asserts stale_docs(docs, ...) == []
     assert sorted(path.name for path in docs.glob("*.md")) == sorted(
         [f"{source}.md" for source in SOURCES] + ["api.md"]
     )
@@ -235,11 +240,12 @@ def test_write_docs_of_one_source(tmp_path: Path) -> None:
     written = write_docs(
         tmp_path, _made_up("ptft-relu-penalty"), sources=["ptft-relu-penalty"]
     )
+    # Issue 21: the toolkit's 130 KB api.md went into every user's folder.
     assert [path.relative_to(tmp_path).as_posix() for path in written] == [
         "verdicts/ptft-relu-penalty.json",
         "ptft-relu-penalty.md",
-        "api.md",
     ]
+    assert stale_docs(tmp_path) == []
 
 
 def test_verdict_record_round_trips(tmp_path: Path) -> None:
@@ -529,3 +535,86 @@ def test_page_gives_the_counterexample_point_in_the_source_glyphs() -> None:
     assert "Counterexample point" not in source_page(
         "ptft-relu-penalty", claims, verdicts
     )
+
+
+# --- the sources a docs folder concerns (issue 21)
+
+
+def _made_up_for(source: str) -> dict[str, Verdict]:
+    """As :func:`_made_up`, for a source of the registry in use."""
+    return {
+        claim.id: Verdict(claim.expected, "made up", basis=Basis.PROOF)
+        for claim in default_registry().claims(source)
+    }
+
+
+def test_the_toolkits_docs_ignore_another_installed_source(tmp_path: Path) -> None:
+    # Installing a user's note made the committed docs "stale": no record of
+    # the note in the toolkit's docs/. (Whether they are current is
+    # test_committed_docs_are_current's.)
+    alone = stale_docs(DOCS, sources=SOURCES, api=True), stale_docs(DOCS)
+    with installed_package(tmp_path / "site"):
+        assert "third-party-note" in default_registry().sources
+        assert (stale_docs(DOCS, sources=SOURCES, api=True), stale_docs(DOCS)) == alone
+        assert sorted(shipped_registry().sources) == sorted(SOURCES)
+
+
+def test_a_users_docs_folder_holds_and_is_checked_for_its_sources(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "my-docs"
+    with installed_package(tmp_path / "site"):
+        verdicts = _made_up_for("third-party-note")
+        written = write_docs(folder, verdicts, sources=["third-party-note"])
+        assert sorted(path.relative_to(folder).as_posix() for path in written) == [
+            "third-party-note.md",
+            "verdicts/third-party-note.json",
+        ]
+        assert stale_docs(folder) == []
+        page = folder / "third-party-note.md"
+        page.write_text(page.read_text("utf-8") + "edited\n", "utf-8")
+        assert stale_docs(folder) == [
+            f"{page}: stale or missing (run `implicit-bias docs --source "
+            f"third-party-note --output {folder}`)"
+        ]
+        # Named sources must have their pages; api.md when asked for.
+        assert stale_docs(folder, sources=["ptft-relu-penalty"], api=True) == [
+            f"{folder / 'verdicts' / 'ptft-relu-penalty.json'}: missing (run "
+            f"`implicit-bias docs --source ptft-relu-penalty --output {folder}`)",
+            f"{folder / 'api.md'}: stale or missing (run `implicit-bias docs --api "
+            f"--output {folder}`)",
+        ]
+    # Uninstalled: its record and page are leftovers.
+    assert stale_docs(folder) == [
+        f"{folder / 'verdicts' / 'third-party-note.json'}: third-party-note is not "
+        "a registered source",
+        f"{page}: third-party-note is not a registered source",
+    ]
+
+
+def test_stale_docs_names_a_source_asked_for_that_is_not_registered(
+    tmp_path: Path,
+) -> None:
+    assert stale_docs(tmp_path, sources=["no-such-paper"]) == [
+        f"{tmp_path}: no-such-paper is not a registered source"
+    ]
+    # The marker by which leftover pages are found is the pages' own first line.
+    page = source_page(
+        "ptft-relu-penalty",
+        claims_for("ptft-relu-penalty"),
+        _made_up("ptft-relu-penalty"),
+    )
+    assert page.startswith(f"<!-- Generated by `{COMMAND}` from the claims of ")
+
+
+def test_page_renders_the_mathematics_of_statements_and_quotes(
+    tmp_path: Path,
+) -> None:
+    # Issue 21: "$...$" in a statement or quote was escaped to "\$...\$".
+    with installed_package(tmp_path / "site"):
+        claims = default_registry().claims("third-party-note")
+        page = source_page("third-party-note", claims, _made_up_for("third-party-note"))
+    assert "\n$\\log x^2 = 2 \\log x$\n" in page
+    assert "\n$(x + 1)^2 = x^2 + 1$\n" in page
+    assert text_markdown("a $b_1$ c_2 *") == "a $b_1$ c\\_2 \\*"
+    assert text_markdown("costs $5") == "costs \\$5"

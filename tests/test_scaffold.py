@@ -14,6 +14,7 @@ from implicit_bias.claims.recording import lint_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import typeset_counts
 from implicit_bias.scaffold import scaffold
+from tests.third_party import write_entry_point
 
 
 def test_the_skeleton_registers_a_source_whose_claims_are_as_expected(
@@ -105,3 +106,28 @@ def test_the_skeleton_is_written_in_the_style_that_keeps_everything(
     outcomes = mutation_outcomes(claims[0], limit=4)
     assert len(outcomes) == 4
     assert all(o.killed for o in outcomes)
+
+
+def test_a_skeleton_renamed_in_one_place_only_is_a_load_error_naming_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 21: SOURCE_ID edited, the entry point not: registered silently
+    # under the new id, while the skeleton's hint (and pyproject.toml) named
+    # the old one. The skeleton says the two go together.
+    root = tmp_path / "my-note"
+    scaffold("my-note", root)
+    init = root / "my_note" / "__init__.py"
+    text = init.read_text()
+    assert "it is also the entry point's name\n#: in pyproject.toml" in text
+    init.write_text(text.replace('SOURCE_ID = "my-note"', 'SOURCE_ID = "ridge-note"'))
+    # Installed as pip would: the package and its entry point on sys.path.
+    write_entry_point(root, "my-note", "my-note", "my_note:SOURCE")
+    monkeypatch.syspath_prepend(str(root))
+    try:
+        registry = discover()
+    finally:
+        sys.modules.pop("my_note", None)
+    assert "ridge-note" not in registry.sources
+    assert "my-note" not in registry.sources
+    (error,) = [e for e in registry.errors if e.distribution == "my-note"]
+    assert "named 'my-note' but registers the source 'ridge-note'" in error.message

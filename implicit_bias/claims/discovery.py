@@ -9,7 +9,16 @@ level (``Source`` objects, or a ``SOURCES`` sequence of them).
 
 A source that cannot be loaded, or that reuses an id already taken, is
 recorded as a :class:`LoadError` in the :class:`Registry`; the others are
-still registered, so one broken plug-in never hides the rest. Importing runs
+still registered, so one broken plug-in never hides the rest. An entry
+point's name must be the id of the source it registers (the id
+``--source`` takes). A file's or module's source whose id an installed
+source has is refused, unless ``shadow=True`` (``--shadow`` on the command
+line) lets it replace the installed one for the run.
+
+The sources the toolkit ships are those its own distribution
+(:data:`TOOLKIT_DISTRIBUTION`) registers: :func:`shipped_registry` holds
+them alone, whatever else is installed, for the toolkit's own docs and
+tests. Importing runs
 user code, so it is guarded: a top level that raises, calls ``sys.exit`` or
 (for a file or module) runs past a wall-clock limit
 (:data:`IMPORT_TIMEOUT_VARIABLE`) is a :class:`LoadError`; Ctrl-C stops the
@@ -34,6 +43,7 @@ import importlib.metadata
 import importlib.util
 import math
 import os
+import re
 import reprlib
 import signal
 import sys
@@ -55,6 +65,7 @@ __all__ = [
     "DEFAULT_IMPORT_TIMEOUT",
     "ENTRY_POINT_GROUP",
     "IMPORT_TIMEOUT_VARIABLE",
+    "TOOLKIT_DISTRIBUTION",
     "LoadError",
     "LoadInterrupted",
     "Registry",
@@ -65,11 +76,15 @@ __all__ = [
     "installed_registry",
     "load_file",
     "load_module",
+    "shipped_registry",
     "using_registry",
 ]
 
 #: The entry-point group sources register under.
 ENTRY_POINT_GROUP = "implicit_bias.sources"
+
+#: The distribution whose entry points are the sources the toolkit ships.
+TOOLKIT_DISTRIBUTION = "implicit-bias"
 
 #: The environment variable that sets the wall-clock limit on importing a
 #: file or module, in seconds (``inf`` for none), when the ``import_timeout``
@@ -104,17 +119,30 @@ class _ImportTimeout(BaseException):
     swallow it."""
 
 
-class _NotSources(Exception):
+class _Refused(Exception):
+    """What a file, module or entry point defines cannot be registered; the
+    message says why."""
+
+
+class _NotSources(_Refused):
     """What a file, module or entry point defines is not a source; the
     message says what it is instead."""
 
 
 @dataclass(frozen=True)
 class LoadError:
-    """A source that could not be registered: where it came from and why."""
+    """A source that could not be registered: where it came from and why.
+
+    Attributes:
+      origin: the entry point, file or module, in words.
+      message: why nothing (or not this source) was registered from it.
+      distribution: the installed distribution whose entry point it is
+        ("" for a file or module).
+    """
 
     origin: str
     message: str
+    distribution: str = ""
 
     def __str__(self) -> str:
         return f"{self.origin}: {self.message}"
@@ -122,30 +150,66 @@ class LoadError:
 
 @dataclass
 class Registry:
-    """The registered sources, by id, and what failed to register."""
+    """The registered sources, by id, and what failed to register.
+
+    Attributes:
+      sources: source id -> the source, in registration order.
+      origins: source id -> where it came from, in words (``entry point
+        NAME = VALUE (DISTRIBUTION)``, ``file PATH``, ``module NAME``).
+      errors: what could not be registered.
+      distributions: source id -> the installed distribution whose entry
+        point registered it (the sources of files and modules have none).
+      shadowed: source id -> the origin of the installed source that a
+        file's or module's source of that id replaced (``shadow=True``).
+    """
 
     sources: dict[str, Source] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
     errors: list[LoadError] = field(default_factory=list)
+    distributions: dict[str, str] = field(default_factory=dict)
+    shadowed: dict[str, str] = field(default_factory=dict)
 
-    def add(self, source: Source, origin: str) -> None:
-        """Register ``source`` (from ``origin``); a taken id is a :class:`LoadError`."""
+    def add(
+        self,
+        source: Source,
+        origin: str,
+        *,
+        distribution: str = "",
+        shadow: bool = False,
+    ) -> None:
+        """Register ``source`` (from ``origin``; an entry point of
+        ``distribution`` if given); a taken id is a :class:`LoadError`.
+
+        With ``shadow``, a source of a file or module takes the place of an
+        installed source (one with a distribution) of the same id, and
+        :attr:`shadowed` records the one it replaced; without it, and for
+        any other taken id, the new source is skipped.
+        """
         if not isinstance(source, Source):
             raise InvalidArgumentError(
                 f"source={source!r} is {type(source).__name__}, not a Source"
             )
         _require_str(origin, "origin", "where the source came from")
-        if source.id in self.sources:
+        taken = source.id in self.sources
+        installed = source.id in self.distributions
+        if taken and not (shadow and installed and not distribution):
             self.errors.append(
                 LoadError(
                     origin,
                     f"source id {source.id!r} is already registered by "
-                    f"{self.origins[source.id]}; this one is skipped",
+                    f"{self.origins[source.id]}; this one is skipped"
+                    + (_HOW_TO_SHADOW if installed and not distribution else ""),
+                    distribution,
                 )
             )
             return
+        if taken:
+            self.shadowed[source.id] = self.origins[source.id]
+            del self.distributions[source.id]
         self.sources[source.id] = source
         self.origins[source.id] = origin
+        if distribution:
+            self.distributions[source.id] = distribution
 
     def source(self, source_id: str) -> Source:
         """The source with id ``source_id``.
@@ -245,6 +309,11 @@ class Registry:
 
 
 _SOURCE_ID = "a source id, as `implicit-bias list --sources` shows"
+_HOW_TO_SHADOW = (
+    " (to check this one in place of the installed one for this run, pass "
+    "--shadow on the command line, shadow=True in Python; or give it an id "
+    "of its own)"
+)
 _CLAIM_ID = "a claim id (source:equation:label), as `implicit-bias list` shows"
 
 
@@ -401,9 +470,13 @@ def _register_loaded(
     origin: str,
     load: Callable[[], list[Source]],
     seconds: float,
+    *,
+    distribution: str = "",
+    shadow: bool = False,
 ) -> None:
-    """Register the sources ``load`` imports from ``origin``, or the
-    :class:`LoadError` saying why there are none.
+    """Register the sources ``load`` imports from ``origin`` (an entry point
+    of ``distribution`` if given; ``shadow`` as for :meth:`Registry.add`), or
+    the :class:`LoadError` saying why there are none.
 
     ``load`` runs user code, under a wall-clock limit of ``seconds``: what it
     raises, a ``sys.exit`` (which would end the command silently) and a run
@@ -417,7 +490,7 @@ def _register_loaded(
         # back, which the alarm must not interrupt.
         with _output_to_stderr(), _wall_clock_limit(seconds):
             sources = load()
-    except _NotSources as error:
+    except _Refused as error:
         message = str(error)
     except SystemExit as exit_:
         message = f"called {_exit_call(exit_)} while being imported"
@@ -435,9 +508,9 @@ def _register_loaded(
         message = _failure(error)
     else:
         for source in sources:
-            registry.add(source, origin)
+            registry.add(source, origin, distribution=distribution, shadow=shadow)
         return
-    registry.errors.append(LoadError(origin, message))
+    registry.errors.append(LoadError(origin, message, distribution))
 
 
 class _BesideLoadedFiles(importlib.abc.MetaPathFinder):
@@ -488,7 +561,11 @@ _BESIDE_LOADED_FILES = _BesideLoadedFiles()
 
 
 def load_module(
-    registry: Registry, name: str, *, import_timeout: float | None = None
+    registry: Registry,
+    name: str,
+    *,
+    import_timeout: float | None = None,
+    shadow: bool = False,
 ) -> None:
     """Register the sources the importable module ``name`` defines at top level.
 
@@ -499,6 +576,9 @@ def load_module(
         (``math.inf`` for none); ``None`` reads :data:`IMPORT_TIMEOUT_VARIABLE`,
         else takes :data:`DEFAULT_IMPORT_TIMEOUT`. Enforced in the main
         thread only.
+      shadow: let a source whose id an installed source has replace it
+        (:meth:`Registry.add`); without it, such a source is a
+        :class:`LoadError`.
 
     Raises:
       InvalidArgumentError: ``import_timeout`` (or the variable) is not > 0.
@@ -510,11 +590,16 @@ def load_module(
         f"module {name}",
         lambda: _sources_in(importlib.import_module(name)),
         seconds,
+        shadow=shadow,
     )
 
 
 def load_file(
-    registry: Registry, path: str | Path, *, import_timeout: float | None = None
+    registry: Registry,
+    path: str | Path,
+    *,
+    import_timeout: float | None = None,
+    shadow: bool = False,
 ) -> None:
     """Register the sources a Python file defines at top level.
 
@@ -528,7 +613,7 @@ def load_file(
     Args:
       registry: where to register them, and any :class:`LoadError`.
       path: the file.
-      import_timeout: as for :func:`load_module`.
+      import_timeout, shadow: as for :func:`load_module`.
 
     Raises:
       InvalidArgumentError: ``import_timeout`` (or the variable) is not > 0.
@@ -558,21 +643,52 @@ def load_file(
             raise
         return _sources_in(module)
 
-    _register_loaded(registry, origin, load, seconds)
+    _register_loaded(registry, origin, load, seconds, shadow=shadow)
 
 
 def _entry_point_sources(point: importlib.metadata.EntryPoint) -> list[Source]:
-    return _sources_of(point.load(), point.value)
+    """The sources ``point`` names, whose ids must include its name.
+
+    Raises:
+      _Refused: none of them has the entry point's name as its id: the
+        command line would take the name for the id (``--source NAME``) and
+        find nothing.
+    """
+    sources = _sources_of(point.load(), point.value)
+    ids = [source.id for source in sources]
+    if point.name not in ids:
+        named = (
+            f"the source {ids[0]!r}"
+            if len(ids) == 1
+            else f"the sources {', '.join(map(repr, ids))}"
+        )
+        raise _Refused(
+            f"the entry point is named {point.name!r} but registers {named}: an "
+            "entry point's name must be the id of the source it registers "
+            f"(`--source` takes the id); rename the entry point in "
+            f'[project.entry-points."{ENTRY_POINT_GROUP}"] of its pyproject.toml '
+            "(and reinstall the package) or the Source's id, so that they agree"
+        )
+    return sources
 
 
-def _load_entry_points(registry: Registry) -> None:
+def _canonical(distribution: str) -> str:
+    """A distribution name as package indexes compare them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def _load_entry_points(registry: Registry, *, distribution: str | None = None) -> None:
+    """Register the sources of the installed entry points (only those of
+    ``distribution``, if given)."""
     points = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     for point in points:
-        distribution = point.dist.name if point.dist else "?"
-        origin = f"entry point {point.name} = {point.value} ({distribution})"
+        name = point.dist.name if point.dist else "?"
+        if distribution is not None and _canonical(name) != _canonical(distribution):
+            continue
+        origin = f"entry point {point.name} = {point.value} ({name})"
         load = functools.partial(_entry_point_sources, point)
         # Not limited in time (IMPORT_TIMEOUT_VARIABLE says why).
-        _register_loaded(registry, origin, load, math.inf)
+        _register_loaded(registry, origin, load, math.inf, distribution=name)
 
 
 def discover(
@@ -581,18 +697,20 @@ def discover(
     modules: Sequence[str] = (),
     entry_points: bool = True,
     import_timeout: float | None = None,
+    shadow: bool = False,
 ) -> Registry:
     """A registry of the installed sources (``entry_points``), then ``files``
     and ``modules``, in that order; ``import_timeout`` limits the import of
-    each file and module as in :func:`load_module`."""
+    each file and module and ``shadow`` lets their sources replace installed
+    ones, as in :func:`load_module`."""
     seconds = _import_timeout(import_timeout)
     registry = Registry()
     if entry_points:
         _load_entry_points(registry)
     for path in files:
-        load_file(registry, path, import_timeout=seconds)
+        load_file(registry, path, import_timeout=seconds, shadow=shadow)
     for name in modules:
-        load_module(registry, name, import_timeout=seconds)
+        load_module(registry, name, import_timeout=seconds, shadow=shadow)
     return registry
 
 
@@ -600,6 +718,20 @@ def discover(
 def installed_registry() -> Registry:
     """The installed sources (entry points), discovered once per process."""
     return discover()
+
+
+@functools.cache
+def shipped_registry() -> Registry:
+    """The sources the toolkit ships: the entry points of
+    :data:`TOOLKIT_DISTRIBUTION` alone, discovered once per process.
+
+    What the toolkit's own docs and tests concern: another installed
+    package's sources (a user's note), or its load errors, are not here,
+    and cannot take a shipped source's id first.
+    """
+    registry = Registry()
+    _load_entry_points(registry, distribution=TOOLKIT_DISTRIBUTION)
+    return registry
 
 
 _active: list[Registry] = []
@@ -628,15 +760,23 @@ def extended_registry(
     modules: Sequence[str] = (),
     *,
     import_timeout: float | None = None,
+    shadow: bool = False,
 ) -> Registry:
     """A copy of the installed registry with the sources of ``files`` and
-    ``modules`` added; ``import_timeout`` limits each import as in
+    ``modules`` added; ``import_timeout`` limits each import and ``shadow``
+    lets them replace installed sources of the same id, as in
     :func:`load_module`."""
     seconds = _import_timeout(import_timeout)
     base = installed_registry()
-    registry = Registry(dict(base.sources), dict(base.origins), list(base.errors))
+    registry = Registry(
+        dict(base.sources),
+        dict(base.origins),
+        list(base.errors),
+        dict(base.distributions),
+        dict(base.shadowed),
+    )
     for path in files:
-        load_file(registry, path, import_timeout=seconds)
+        load_file(registry, path, import_timeout=seconds, shadow=shadow)
     for name in modules:
-        load_module(registry, name, import_timeout=seconds)
+        load_module(registry, name, import_timeout=seconds, shadow=shadow)
     return registry

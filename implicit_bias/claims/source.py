@@ -208,7 +208,9 @@ class Source:
       citation: the bibliographic record (``None`` for an unpublished note).
       claims: the claims, in the order of the text.
       derivations: the derivation chains (:class:`~implicit_bias.claims.
-        derivation.Derivation`); each step is a claim of its own.
+        derivation.Derivation`); each step is a claim of its own, and
+        :meth:`all_claims` places each chain among the claims where its
+        equation is printed.
       glyphs: SymPy symbol -> its LaTeX in the source's notation.
       regimes: a name -> the domain in words, for the regimes claims use.
       description: a paragraph saying what the source is and what is checked.
@@ -219,6 +221,11 @@ class Source:
         inherits it instead of redoing it. Called with the ids of the claims
         about to run; a speed-up only: every check still computes what it
         needs when run alone (``verify --isolate``, a Dask worker).
+      positions: where the labels that are not equation numbers sit in the
+        text, as numbers between those of the equations around them
+        (``{"sec-3.1": 9.5}``: between (9) and (10)), as for
+        :func:`~implicit_bias.claims.engine.in_paper_order`; a chain whose
+        equation is such a label and has no position goes last.
     """
 
     id: str
@@ -230,12 +237,20 @@ class Source:
     regimes: Mapping[str, str] = field(default_factory=dict)
     description: str = ""
     warm_up: Callable[[Collection[str]], object] | None = None
+    positions: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not _SOURCE_ID.fullmatch(self.id):
             raise InvalidArgumentError(
                 f"id: lower case letters, digits, '.', '_' and '-', got {self.id!r}"
             )
+        for label, position in dict(self.positions).items():
+            if isinstance(position, bool) or not isinstance(position, int | float):
+                raise InvalidArgumentError(
+                    f"positions[{label!r}]={position!r} is not a number: a "
+                    "position is a place between equation numbers, e.g. 9.5"
+                )
+        object.__setattr__(self, "positions", MappingProxyType(dict(self.positions)))
         object.__setattr__(self, "claims", tuple(self.claims))
         object.__setattr__(self, "derivations", tuple(self.derivations))
         object.__setattr__(self, "glyphs", MappingProxyType(dict(self.glyphs)))
@@ -276,6 +291,53 @@ class Source:
             seen.add(claim.id)
 
     def all_claims(self) -> tuple[Claim, ...]:
-        """The claims, then every derivation's steps, chain by chain."""
-        steps = tuple(c for d in self.derivations for c in d.claims)
-        return self.claims + steps
+        """The claims and every derivation's steps, in the order of the text.
+
+        The claims keep their order; each chain's steps, together, go where
+        the chain's equation is printed: before the first claim placed after
+        it, so after the claims of its own equation. An equation ``"12"``,
+        a range ``"17-18"`` or a variant ``"12'"`` is placed at its first
+        number, any other label at its :attr:`positions` entry (the rule of
+        :func:`~implicit_bias.claims.engine.in_paper_order`); a claim with
+        neither is passed over, a chain with neither goes last. Chains at
+        one place keep their order.
+
+        Examples:
+          >>> from implicit_bias.claims import Derivation, Kind, Status, Step
+          >>> x = sp.Symbol("x", positive=True)
+          >>> chain = Derivation(
+          ...     source="my-note", equation="2", label="exp", title="exp log x",
+          ...     start=lambda: sp.exp(sp.log(x)), steps=(Step(lambda: x, "exp"),),
+          ... )
+          >>> claims = [Claim("my-note", equation, "c", Kind.IDENTITY, "", print,
+          ...                 Status.HOLDS) for equation in ("1", "3")]
+          >>> note = Source("my-note", "A note", claims=claims, derivations=[chain])
+          >>> [c.id for c in note.all_claims()]
+          ['my-note:1:c', 'my-note:2:exp-step-1', 'my-note:3:c']
+        """
+        places = [self._place(claim.equation) for claim in self.claims]
+        before: dict[int, list[Claim]] = {}
+        for chain in self.derivations:
+            here = self._place(chain.equation)
+            index = next(
+                (
+                    i
+                    for i, place in enumerate(places)
+                    if here is not None and place is not None and place > here
+                ),
+                len(self.claims),
+            )
+            before.setdefault(index, []).extend(chain.claims)
+        ordered: list[Claim] = []
+        for index, claim in enumerate(self.claims):
+            ordered += before.get(index, [])
+            ordered.append(claim)
+        return (*ordered, *before.get(len(self.claims), []))
+
+    def _place(self, equation: str) -> float | None:
+        """Where ``equation`` is printed: its :attr:`positions` entry, else
+        its first number, else None."""
+        if equation in self.positions:
+            return float(self.positions[equation])
+        number = re.match(r"[0-9]+", equation)
+        return None if number is None else float(number.group())

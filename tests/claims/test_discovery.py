@@ -16,14 +16,18 @@ import pytest
 from implicit_bias.claims.discovery import (
     ENTRY_POINT_GROUP,
     IMPORT_TIMEOUT_VARIABLE,
+    TOOLKIT_DISTRIBUTION,
     LoadInterrupted,
     Registry,
     SourceNotFoundError,
     default_registry,
     discover,
+    extended_registry,
     load_file,
+    shipped_registry,
 )
 from implicit_bias.errors import InvalidArgumentError
+from tests.third_party import installed_package
 
 NOTE = textwrap.dedent(
     """
@@ -556,3 +560,92 @@ def test_an_unknown_id_suggests_the_near_ones(
 def test_add_refuses_what_is_not_a_source() -> None:
     with pytest.raises(InvalidArgumentError, match=r"^source=42 is int, not a Source"):
         Registry().add(42, "file note.py")  # type: ignore[arg-type]
+
+
+# --- installed packages besides the toolkit (issue 21)
+
+
+def test_an_entry_point_named_otherwise_than_its_source_is_a_load_error(
+    tmp_path: Path,
+) -> None:
+    # Was registered silently: `--source my-note` (the name in pyproject.toml,
+    # which the skeleton's hint repeats) then found nothing.
+    with installed_package(
+        tmp_path / "site", source_id="ridge-note", entry_point="my-note"
+    ):
+        registry = discover()
+    assert "ridge-note" not in registry.sources
+    (error,) = [e for e in registry.errors if e.distribution == "ridge-note"]
+    assert error.origin.startswith("entry point my-note = ")
+    assert (
+        "the entry point is named 'my-note' but registers the source 'ridge-note'"
+        in error.message
+    )
+    assert "pyproject.toml" in error.message
+
+
+def test_the_shipped_registry_ignores_what_else_is_installed(tmp_path: Path) -> None:
+    with installed_package(tmp_path / "site") as module:
+        installed = default_registry()
+        shipped = shipped_registry()
+        assert installed.distributions["third-party-note"] == "third-party-note"
+        assert installed.origins["third-party-note"] == (
+            f"entry point third-party-note = {module}:SOURCE (third-party-note)"
+        )
+    assert "third-party-note" not in shipped.sources
+    assert shipped.errors == []
+    assert list(shipped.sources) == [
+        s
+        for s, distribution in installed.distributions.items()
+        if distribution == TOOLKIT_DISTRIBUTION
+    ]
+    assert set(shipped.distributions.values()) == {TOOLKIT_DISTRIBUTION}
+
+
+def test_a_file_whose_source_id_is_installed_is_refused_saying_how_to_shadow(
+    tmp_path: Path,
+) -> None:
+    note = _note(tmp_path, "mine", "third-party-note")
+    with installed_package(tmp_path / "site") as module:
+        registry = extended_registry([note])
+    assert registry.sources["third-party-note"].title == "A third party's note"
+    (error,) = [e for e in registry.errors if e.origin == f"file {note}"]
+    assert error.message == (
+        "source id 'third-party-note' is already registered by entry point "
+        f"third-party-note = {module}:SOURCE (third-party-note); this one is "
+        "skipped (to check this one in place of the installed one for this run, "
+        "pass --shadow on the command line, shadow=True in Python; or give it an "
+        "id of its own)"
+    )
+
+
+def test_shadow_lets_a_file_replace_an_installed_source_for_the_run(
+    tmp_path: Path,
+) -> None:
+    note = _note(tmp_path, "mine", "third-party-note")
+    with installed_package(tmp_path / "site") as module:
+        registry = extended_registry([note], shadow=True)
+        again = default_registry()
+    assert registry.errors == []
+    assert registry.sources["third-party-note"].title == "A note"
+    assert registry.origins["third-party-note"] == f"file {note}"
+    assert registry.shadowed == {
+        "third-party-note": (
+            f"entry point third-party-note = {module}:SOURCE (third-party-note)"
+        )
+    }
+    assert "third-party-note" not in registry.distributions
+    # The installed registry is unchanged.
+    assert again.sources["third-party-note"].title == "A third party's note"
+
+
+def test_shadow_replaces_installed_sources_only(tmp_path: Path) -> None:
+    # Two files of one id: the second is refused, shadow or not, and the
+    # message does not offer --shadow.
+    first = _note(tmp_path, "first", "my-note")
+    second = _note(tmp_path, "second", "my-note")
+    registry = discover(files=[first, second], entry_points=False, shadow=True)
+    (error,) = registry.errors
+    assert error.message.endswith("this one is skipped")
+    assert registry.origins["my-note"] == f"file {first}"
+    assert registry.shadowed == {}

@@ -7,16 +7,12 @@ import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import Claim, Reading, Status
-from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.discovery import shipped_registry
 from implicit_bias.claims.registry import claims_for, get_claim
 
 
 #: Source id -> its claims (chains included), for the sources this package ships.
-SOURCES = {
-    s.id: s.all_claims()
-    for s in default_registry().sources.values()
-    if default_registry().origins[s.id].endswith("(implicit-bias)")
-}
+SOURCES = {s.id: s.all_claims() for s in shipped_registry().sources.values()}
 
 
 def _shipped_claims() -> list[Claim]:
@@ -26,7 +22,7 @@ def _shipped_claims() -> list[Claim]:
 
 
 #: Source id -> its glyph map.
-GLYPHS = {s.id: dict(s.glyphs) for s in default_registry().sources.values()}
+GLYPHS = {s.id: dict(s.glyphs) for s in shipped_registry().sources.values()}
 
 
 def test_ids_are_unique_and_sources_are_paper_stems() -> None:

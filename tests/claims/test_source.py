@@ -8,6 +8,7 @@ import pytest
 import sympy as sp
 
 from implicit_bias.claims import Claim, Derivation, Kind, Status, Step, relation_check
+from implicit_bias.claims.discovery import shipped_registry
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.errors import InvalidArgumentError
 
@@ -173,3 +174,115 @@ def test_bibtex_keys_of_the_shipped_sources() -> None:
     # latex.py keys a citation by its source id, "_" replaced by ":".
     entry = Citation("T", ("A B",), 2020).bibtex("ptft:relu-penalty.v2")
     assert entry.startswith("@misc{ptft:relu-penalty.v2,")
+
+
+# --- the paper's order (issue 21: chains were listed after every claim)
+
+
+def _at(equation: str, label: str) -> Claim:
+    return Claim(
+        "note",
+        equation,
+        label,
+        Kind.IDENTITY,
+        "$x = x$",
+        relation_check(lambda: sp.Eq(x, x, evaluate=False)),
+        Status.HOLDS,
+    )
+
+
+def _chain_at(equation: str, label: str) -> Derivation:
+    return Derivation(
+        source="note",
+        equation=equation,
+        label=label,
+        title="$x = x$",
+        start=lambda: x,
+        steps=(Step(lambda: x, "nothing changes"), Step(lambda: x, "nor here")),
+    )
+
+
+def _order(source: Source) -> list[str]:
+    return [claim.id.removeprefix("note:") for claim in source.all_claims()]
+
+
+def test_all_claims_places_each_chain_where_its_equation_is_printed() -> None:
+    source = Source(
+        "note",
+        "t",
+        claims=(_at("6", "a"), _at("9", "b"), _at("9", "c"), _at("14", "d")),
+        derivations=(
+            _chain_at("7-8", "seven"),
+            _chain_at("9", "nine"),
+            _chain_at("12", "twelve"),
+            _chain_at("12'", "slip"),
+            _chain_at("15", "last"),
+        ),
+    )
+    assert _order(source) == [
+        "6:a",
+        "7-8:seven-step-1",
+        "7-8:seven-step-2",
+        "9:b",
+        "9:c",
+        "9:nine-step-1",
+        "9:nine-step-2",
+        "12:twelve-step-1",
+        "12:twelve-step-2",
+        "12':slip-step-1",
+        "12':slip-step-2",
+        "14:d",
+        "15:last-step-1",
+        "15:last-step-2",
+    ]
+
+
+def test_labels_are_placed_by_the_sources_positions() -> None:
+    claims = (_at("2", "a"), _at("sec-3", "b"), _at("5", "c"))
+    derivations = (_chain_at("thm-1", "proof"), _chain_at("4", "four"))
+    # Without positions: a label is passed over, a chain at one goes last.
+    assert _order(Source("note", "t", claims=claims, derivations=derivations)) == [
+        "2:a",
+        "sec-3:b",
+        "4:four-step-1",
+        "4:four-step-2",
+        "5:c",
+        "thm-1:proof-step-1",
+        "thm-1:proof-step-2",
+    ]
+    placed = Source(
+        "note",
+        "t",
+        claims=claims,
+        derivations=derivations,
+        positions={"thm-1": 2.5, "sec-3": 4.5},
+    )
+    assert _order(placed) == [
+        "2:a",
+        "thm-1:proof-step-1",
+        "thm-1:proof-step-2",
+        "4:four-step-1",
+        "4:four-step-2",
+        "sec-3:b",
+        "5:c",
+    ]
+
+
+@pytest.mark.parametrize("position", ["1.5", None, True])
+def test_positions_are_numbers(position: object) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"positions\['sec-1'\]="):
+        Source("note", "t", positions={"sec-1": position})  # type: ignore[dict-item]
+
+
+def test_a_shipped_source_lists_its_chains_at_their_places() -> None:
+    source = shipped_registry().source("ptft-relu-penalty")
+    equations = [
+        claim.equation
+        if claim.label.partition("-step-")[1] == ""
+        else claim.label.partition("-step-")[0]
+        for claim in source.all_claims()
+    ]
+    # Chains p-of-u (eqs. 6-8) and stationary-points (9-10) between the
+    # claims of (6) and (8), and of (8) and (10).
+    runs = [e for i, e in enumerate(equations) if i == 0 or equations[i - 1] != e]
+    assert runs[:5] == ["6", "p-of-u", "8", "stationary-points", "10"]

@@ -64,6 +64,7 @@ SOURCE = Source(
         **appendix_a.GLYPHS,
     },
     regimes={},
+    positions=_POSITIONS,
     description=(
         "Linear models in tangent feature space with learned feature "
         "transformations: eqs. (1)-(32), Theorems 1-2, Propositions 3-4, Lemma 5,"

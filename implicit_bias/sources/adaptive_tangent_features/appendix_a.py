@@ -267,9 +267,11 @@ DERIVATIONS: tuple[Derivation, ...] = (
         steps=(
             Step(
                 lambda: _at_zero(_eq24_envelope()),
-                "the stationarity of (12), d omega(z*) - 2v^2/z*^3 = 0 (envelope "
-                "theorem: d omega~/dv is the partial derivative of omega(z) + "
-                "v^2/z^2 in v at z = z*)",
+                (
+                    r"the stationarity of (12), $\omega'(z^*) - 2v^2/{z^*}^3 = 0$ "
+                    r"(envelope theorem: $d\tilde\omega/dv$ is the partial derivative "
+                    r"of $\omega(z) + v^2/z^2$ in $v$ at $z = z^*$)"
+                ),
                 quote=r"\frac{\partial\tilde{\omega}(v)}{\partial v}\Big{|}_{v=0}"
                 r"=2\frac{v}{z^{*2}}\Big{|}_{v=0}",
                 judge=_judge_identity_of_limits,

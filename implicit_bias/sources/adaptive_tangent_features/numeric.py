@@ -905,15 +905,18 @@ CLAIMS: tuple[Claim, ...] = (
         "12",
         "numerics",
         Kind.NUMERIC,
-        "omega_tilde evaluates eq. (12) (closed forms for |z-1|^p, generic "
-        "minimization otherwise) to its mpmath reference",
+        (
+            "omega_tilde evaluates eq. (12) (closed forms for $|z-1|^p$, generic "
+            "minimization otherwise) to its mpmath reference"
+        ),
         _check_tilde_numerics,
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)\triangleq\min_{z\geq 1}\omega(z)+\frac{v^{2}}{z^{2}}",
         reading=Reading.EXTENSION,
         regime=(
-            "our evaluator omega_tilde against a 30-digit mpmath reference, v in "
-            "[1e-5, 1e5], 7 penalties: software accuracy, not a statement of the source"
+            r"our evaluator omega_tilde against a 30-digit mpmath reference, $v \in "
+            "[10^{-5}, 10^5]$, 7 penalties: software accuracy, not a statement of the "
+            "source"
         ),
         budget_seconds=30,
         formula=_formula_tilde_numerics,
@@ -923,15 +926,17 @@ CLAIMS: tuple[Claim, ...] = (
         "12",
         "numerics-vs-closed-forms",
         Kind.NUMERIC,
-        "omega_tilde and omega_join reproduce the SymPy parametric closed forms "
-        "(|z-1|^p, Figure 2's omega_1 (+) omega_2 and its omega~)",
+        (
+            "omega_tilde and omega_join reproduce the SymPy parametric closed forms "
+            r"($|z-1|^p$, Figure 2's $\omega_1 \oplus \omega_2$ and its $\tilde\omega$)"
+        ),
         _check_tilde_against_theory,
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)\triangleq\min_{z\geq 1}\omega(z)+\frac{v^{2}}{z^{2}}",
         reading=Reading.EXTENSION,
         regime=(
-            "omega_tilde / omega_join at points of our parametric closed forms (w "
-            "from 1e-6 to 1000): software accuracy against our derivations"
+            "omega_tilde / omega_join at points of our parametric closed forms ($w$ "
+            "from $10^{-6}$ to 1000): software accuracy against our derivations"
         ),
         formula=_formula_tilde_closed_forms,
     ),
@@ -940,8 +945,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "increasing-concave",
         Kind.NUMERIC,
-        "v^2 -> omega~(v) is an increasing concave function, for continuous strictly "
-        "quasi-convex omega minimized at omega(1) = 0",
+        (
+            r"$v^2 \mapsto \tilde\omega(v)$ is an increasing concave function, for "
+            r"continuous strictly quasi-convex $\omega$ minimized at $\omega(1) = 0$"
+        ),
         _check_prop3_concave_increasing,
         Status.HOLDS,
         quote=r"Then v^{2}\mapsto\tilde{w}(v) is an increasing concave function",
@@ -958,8 +965,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "strict-increase-coercive",
         Kind.NUMERIC,
-        "if omega(z) -> oo as z -> oo, the minimum of (12) is attained and "
-        "omega~(v1) < omega~(v2) for |v1| < |v2|",
+        (
+            r"if $\omega(z) \to \infty$ as $z \to \infty$, the minimum of (12) is "
+            r"attained and $\tilde\omega(v_1) < \tilde\omega(v_2)$ for $|v_1| < |v_2|$"
+        ),
         _check_prop3_strict_increase_coercive,
         Status.HOLDS,
         quote=(
@@ -980,7 +989,7 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "small-v-numeric",
         Kind.NUMERIC,
-        "omega~(v) = v^2 + o(v^2) as v -> 0",
+        r"$\tilde\omega(v) = v^2 + o(v^2)$ as $v \to 0$",
         _check_prop3_small_v,
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)=v^{2}+o(v^{2}) as v\to 0",
@@ -1086,9 +1095,11 @@ CLAIMS: tuple[Claim, ...] = (
         "28-29",
         "scalar-reduction",
         Kind.NUMERIC,
-        "min over s1, s2 >= 1, sigma >= 0 with s1 s2 sigma = d of omega_1(s1) + "
-        "omega_2(s2) + sigma^2 is omega~_{omega_1 (+) omega_2}(d), the effective "
-        "penalty of (29) on one singular value",
+        (
+            r"$\min$ over $s_1, s_2 \geq 1$, $\sigma \geq 0$ with $s_1 s_2 \sigma = d$ "
+            r"of $\omega_1(s_1) + \omega_2(s_2) + \sigma^2$ is $\tilde\omega_{\omega_1 "
+            r"\oplus \omega_2}(d)$, the effective penalty of (29) on one singular value"
+        ),
         _check_scalar_reduction,
         Status.HOLDS,
         quote=(
@@ -1109,8 +1120,11 @@ CLAIMS: tuple[Claim, ...] = (
         "21",
         "separable",
         Kind.NUMERIC,
-        "for diagonal M the problem separates into min over m_j of omega(m_j) + "
-        "beta_j^2/m_j^2, and Omega~(beta) = sum_j omega~(beta_j)",
+        (
+            r"for diagonal $M$ the problem separates into $\min_{m_j} \omega(m_j) + "
+            r"\beta_j^2/m_j^2$, and $\tilde\Omega(\beta) = \sum_j "
+            r"\tilde\omega(\beta_j)$"
+        ),
         _check_diagonal_unconstrained,
         Status.HOLDS,
         quote=(

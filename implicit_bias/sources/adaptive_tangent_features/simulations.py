@@ -1086,9 +1086,11 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "direct-minimum",
         Kind.SIMULATION,
-        "the minimum of problem (4) with Omega = Omega_omega is "
-        "min_{z >= 1} omega(z) + ||beta_hat||^2 / z^2, beta_hat the minimum-l2 "
-        "interpolant (Theorem 1)",
+        (
+            r"the minimum of problem (4) with $\Omega = \Omega_\omega$ is $\min_{z "
+            r"\geq 1} \omega(z) + \|\hat\beta\|^2/z^2$, $\hat\beta$ the "
+            r"minimum-$\ell_2$ interpolant (Theorem 1)"
+        ),
         _check_theorem_one_value,
         Status.HOLDS,
         cost=lambda: _relaxed_cost(
@@ -1138,8 +1140,10 @@ CLAIMS: tuple[Claim, ...] = (
         "9",
         "direct-adapted-kernel",
         Kind.SIMULATION,
-        "the adapted kernel of the solution of (4) is "
-        "K0 + (s^2 - 1) ||beta_hat||^-2 K_y_hat (Theorem 1)",
+        (
+            "the adapted kernel of the solution of (4) is $K_0 + (s^2 - 1) "
+            r"\|\hat\beta\|^{-2} K_{\hat y}$ (Theorem 1)"
+        ),
         lambda: _check_theorem_one_minimizer(kernel=True),
         Status.HOLDS,
         cost=lambda: _relaxed_cost(len(_relaxed_problems()), DEFAULT_MAX_ITERATIONS),
@@ -1197,10 +1201,12 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-3.1",
         "kernel-alignment",
         Kind.SIMULATION,
-        "training aligns the adapted kernel with the label kernel: "
-        "cos(K, K_y_hat) exceeds cos(K0, K_y_hat) for both the linear and the "
-        "binarized targets (the kernel alignment that Theorem 1's eq. (9) "
-        "predicts, without the ordering between tasks)",
+        (
+            r"training aligns the adapted kernel with the label kernel: $\cos(K, "
+            r"K_{\hat y})$ exceeds $\cos(K_0, K_{\hat y})$ for both the linear and the "
+            "binarized targets (the kernel alignment that Theorem 1's eq. (9) "
+            "predicts, without the ordering between tasks)"
+        ),
         lambda: _check_alignment_grows(_QUICK_SEEDS, _QUICK_STUDY),
         Status.HOLDS,
         cost=lambda: _figure_one_cost(_QUICK_SEEDS, _QUICK_STUDY),
@@ -1336,8 +1342,11 @@ CLAIMS: tuple[Claim, ...] = (
         "27-29",
         "direct-minimum",
         Kind.SIMULATION,
-        "for a fixed B, min Omega_omega1(M1) + Omega_omega2(M2) + ||W||_F^2 "
-        "s.t. M1 W M2 = B equals sum_j (omega1 (+) omega2)~(sigma_j(B)) (Lemma 5)",
+        (
+            r"for a fixed $B$, $\min \Omega_{\omega_1}(M_1) + \Omega_{\omega_2}(M_2) + "
+            r"\|W\|_F^2$ s.t. $M_1 W M_2 = B$ equals $\sum_j \widetilde{(\omega_1 "
+            r"\oplus \omega_2)}(\sigma_j(B))$ (Lemma 5)"
+        ),
         _check_lemma_five_value,
         Status.HOLDS,
         cost=lambda: _two_sided_cost(len(_two_sided_cases()) * len(_LEMMA_FIVE_SEEDS)),

@@ -1045,9 +1045,12 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "interpolates",
         Kind.IDENTITY,
-        "M_hat (theta_hat - theta_0) = beta_hat for M_hat = I + (s-1)||beta||^-2 "
-        "beta beta^T, theta_hat = theta_0 + beta_hat/s: (8) satisfies the "
-        "constraint of (4) wherever beta_hat satisfies that of (5)",
+        (
+            r"$\hat M(\hat\theta - \theta_0) = \hat\beta$ for $\hat M = I + "
+            r"(s-1)\|\beta\|^{-2}\beta\beta^\top$, $\hat\theta = \theta_0 + "
+            r"\hat\beta/s$: (8) satisfies the constraint of (4) wherever $\hat\beta$ "
+            "satisfies that of (5)"
+        ),
         _check_theorem1_interpolates,
         Status.HOLDS,
         quote=(
@@ -1058,8 +1061,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PRINTED,
         regime=(
-            "P = 3, symbolic beta_hat != 0 and s > 0: Theorem 1 states (8) for any P "
-            "and beta_hat"
+            r"$P = 3$, symbolic $\hat\beta \neq 0$ and $s > 0$: Theorem 1 states (8) "
+            r"for any $P$ and $\hat\beta$"
         ),
         assumptions=("P = 3, beta != 0 symbolic", "s > 0"),
         budget_seconds=20,
@@ -1070,8 +1073,10 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "spectrum",
         Kind.IDENTITY,
-        "M_hat of (8) has singular values (s, 1, ..., 1), so Omega_omega(M_hat) = "
-        "omega(s) (eq. (6), omega(1) = 0)",
+        (
+            r"$\hat M$ of (8) has singular values $(s, 1, \dots, 1)$, so "
+            r"$\Omega_\omega(\hat M) = \omega(s)$ (eq. (6), $\omega(1) = 0$)"
+        ),
         _check_theorem1_spectrum,
         Status.HOLDS,
         quote=(
@@ -1081,8 +1086,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PROSE,
         regime=(
-            "P = 3, symbolic beta_hat != 0, s >= 1 (Theorem 1's s minimizes over z "
-            ">= 1): the proof of Theorem 1 (A.3.1)"
+            r"$P = 3$, symbolic $\hat\beta \neq 0$, $s \geq 1$ (Theorem 1's $s$ "
+            r"minimizes over $z \geq 1$): the proof of Theorem 1 (A.3.1)"
         ),
         assumptions=("P = 3", "s >= 1"),
         budget_seconds=20,
@@ -1093,8 +1098,10 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "objective",
         Kind.IDENTITY,
-        "the objective of (4) at (8) is omega(s) + ||beta_hat||^2/s^2, the objective "
-        "of (12) at z = s and v = ||beta_hat||_2",
+        (
+            r"the objective of (4) at (8) is $\omega(s) + \|\hat\beta\|^2/s^2$, the "
+            r"objective of (12) at $z = s$ and $v = \|\hat\beta\|_2$"
+        ),
         _check_theorem1_objective,
         Status.HOLDS,
         quote=(
@@ -1103,8 +1110,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PRINTED,
         regime=(
-            "P = 3, symbolic beta_hat, s > 0, omega an undefined function with "
-            "omega(1) = 0: the proof sketch of Theorem 1"
+            r"$P = 3$, symbolic $\hat\beta$, $s > 0$, $\omega$ an undefined function "
+            r"with $\omega(1) = 0$: the proof sketch of Theorem 1"
         ),
         assumptions=("P = 3", "omega(1) = 0"),
         budget_seconds=20,
@@ -1115,9 +1122,11 @@ CLAIMS: tuple[Claim, ...] = (
         "9",
         "adapted-kernel",
         Kind.IDENTITY,
-        "K(x, x') = grad f0(x) M_hat^2 grad f0(x')^T = K_0(x, x') + (s^2 - 1) "
-        "||beta_hat||^-2 (f_theta_hat(x) - f_theta0(x))(f_theta_hat(x') - "
-        "f_theta0(x'))^T",
+        (
+            r"$K(x, x') = \nabla f_0(x) \hat M^2 \nabla f_0(x')^\top = K_0(x, x') + "
+            r"(s^2 - 1) \|\hat\beta\|^{-2} (f_{\hat\theta}(x) - "
+            r"f_{\theta_0}(x))(f_{\hat\theta}(x') - f_{\theta_0}(x'))^\top$"
+        ),
         _check_theorem1_kernel,
         Status.HOLDS,
         quote=(
@@ -1126,8 +1135,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PRINTED,
         regime=(
-            "P = 3, C = 1, symbolic Jacobian rows and beta_hat != 0, s > 0: Theorem "
-            "1 states (9) for any P, C = 1 here"
+            r"$P = 3$, $C = 1$, symbolic Jacobian rows and $\hat\beta \neq 0$, $s > "
+            "0$: Theorem 1 states (9) for any $P$, $C = 1$ here"
         ),
         assumptions=("P = 3, C = 1, symbolic Jacobian rows",),
         budget_seconds=20,
@@ -1138,8 +1147,10 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-3.1",
         "l1-as-printed",
         Kind.IDENTITY,
-        "with a diagonal constraint on M and Omega(M) = ||M||_F^2, Omega~ = ||.||_1 "
-        "as the penalty of the equivalent problem (5)",
+        (
+            r"with a diagonal constraint on $M$ and $\Omega(M) = \|M\|_F^2$, "
+            r"$\tilde\Omega = \|\cdot\|_1$ as the penalty of the equivalent problem (5)"
+        ),
         _check_l1_equivalent,
         Status.HOLDS,
         quote=(
@@ -1149,9 +1160,10 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PROSE,
         regime=(
-            "all real beta_j, omega(m) = m^2 minimized over m > 0 (Appendix A.1), with "
-            "Omega~ as Section 3 defines it, the penalty of the equivalent problem "
-            "(5), used so in Theorem 1 (Omega~ = ||.||_2 for omega~(||.||_2))"
+            r"all real $\beta_j$, $\omega(m) = m^2$ minimized over $m > 0$ (Appendix "
+            r"A.1), with $\tilde\Omega$ as Section 3 defines it, the penalty of the "
+            r"equivalent problem (5), used so in Theorem 1 ($\tilde\Omega = "
+            r"\|\cdot\|_2$ for $\tilde\omega(\|\cdot\|_2)$)"
         ),
         assumptions=("omega(m) = m^2, minimized over m > 0 as in Appendix A.1",),
         formula=_formula_l1_as_printed,
@@ -1161,8 +1173,11 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-3.1",
         "l1-as-value",
         Kind.IDENTITY,
-        "with a diagonal constraint on M and Omega(M) = ||M||_F^2, the minimum value "
-        "of (4) at beta, Omega~(beta), equals ||beta||_1",
+        (
+            r"with a diagonal constraint on $M$ and $\Omega(M) = \|M\|_F^2$, the "
+            r"minimum value of (4) at $\beta$, $\tilde\Omega(\beta)$, equals "
+            r"$\|\beta\|_1$"
+        ),
         _check_l1_as_value,
         Status.FAILS,
         quote=(
@@ -1172,9 +1187,9 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "all real beta_j, omega(m) = m^2 minimized over m > 0: '=' read as "
-            "equality of values, as Appendix A.1 computes Omega~ (eqs. (21)-(22)); "
-            "the text's own convention (l1-as-printed) does not ask for it"
+            r"all real $\beta_j$, $\omega(m) = m^2$ minimized over $m > 0$: '=' read "
+            r"as equality of values, as Appendix A.1 computes $\tilde\Omega$ (eqs. "
+            "(21)-(22)); the text's own convention (l1-as-printed) does not ask for it"
         ),
         assumptions=("omega(m) = m^2, minimized over m > 0 as in Appendix A.1",),
         formula=_formula_l1_as_value,
@@ -1184,8 +1199,11 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-3.1",
         "l1-corrected",
         Kind.IDENTITY,
-        "with a diagonal constraint on M and Omega(M) = ||M||_F^2, Omega~ = "
-        "2||.||_1 (eq. (22)), with the same minimizers in (5) as ||.||_1",
+        (
+            r"with a diagonal constraint on $M$ and $\Omega(M) = \|M\|_F^2$, "
+            r"$\tilde\Omega = 2\|\cdot\|_1$ (eq. (22)), with the same minimizers in "
+            r"(5) as $\|\cdot\|_1$"
+        ),
         RelationCheck(_eq22_relation, _judge_eq22),
         Status.HOLDS,
         quote=(
@@ -1204,8 +1222,11 @@ CLAIMS: tuple[Claim, ...] = (
         "12",
         "power-stationary",
         Kind.IDENTITY,
-        "for omega = |z-1|^p, the minimizer of (12) is w = z* - 1 with v^2 = "
-        "p w^(p-1)(1+w)^3/2 and omega~ = w^p + p w^(p-1)(1+w)/2 (derived)",
+        (
+            r"for $\omega = |z-1|^p$, the minimizer of (12) is $w = z^* - 1$ with $v^2 "
+            r"= p w^{p-1}(1+w)^3/2$ and $\tilde\omega = w^p + p w^{p-1}(1+w)/2$ "
+            "(derived)"
+        ),
         _check_power_stationarity,
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)\triangleq\min_{z\geq 1}\omega(z)+\frac{v^{2}}{z^{2}}",
@@ -1239,8 +1260,10 @@ CLAIMS: tuple[Claim, ...] = (
         "12",
         "absolute-closed-form",
         Kind.IDENTITY,
-        "for omega = |z-1|, omega~(v) = v^2 for v^2 <= 1/2 and 3/2 (2v^2)^(1/3) - 1 "
-        "above (derived)",
+        (
+            r"for $\omega = |z-1|$, $\tilde\omega(v) = v^2$ for $v^2 \leq 1/2$ and "
+            r"$\frac{3}{2}(2v^2)^{1/3} - 1$ above (derived)"
+        ),
         _check_absolute_closed_form,
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)\triangleq\min_{z\geq 1}\omega(z)+\frac{v^{2}}{z^{2}}",
@@ -1319,8 +1342,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "families-increasing-concave",
         Kind.IDENTITY,
-        "v^2 -> omega~(v) is increasing and concave (for |z-1|^p, p >= 1: along "
-        "the minimizer curve d omega~/d(v^2) = 1/z*^2)",
+        (
+            r"$v^2 \mapsto \tilde\omega(v)$ is increasing and concave (for $|z-1|^p$, "
+            r"$p \geq 1$: along the minimizer curve $d\tilde\omega/d(v^2) = 1/{z^*}^2$)"
+        ),
         _check_prop3_families,
         Status.HOLDS,
         quote=r"Then v^{2}\mapsto\tilde{w}(v) is an increasing concave function",
@@ -1337,8 +1362,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "small-v",
         Kind.LIMIT,
-        "omega~(v) = v^2 + o(v^2) as v -> 0 (|z-1|^p, symbolic p and p in {5/4, "
-        "3/2, 2, 3, 5}; |z-1|)",
+        (
+            r"$\tilde\omega(v) = v^2 + o(v^2)$ as $v \to 0$ ($|z-1|^p$, symbolic $p$ "
+            r"and $p \in \{5/4, 3/2, 2, 3, 5\}$; $|z-1|$)"
+        ),
         RelationCheck(_small_v_relation, _judge_small_v),
         Status.HOLDS,
         quote=r"\tilde{\omega}(v)=v^{2}+o(v^{2}) as v\to 0",
@@ -1354,9 +1381,11 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "strict-increase-as-proved",
         Kind.INEQUALITY,
-        "for v1 < v2, omega~(v1) < omega~(v2), 'since the minimizer must be finite' "
-        "(proof of Proposition 3), for every continuous strictly quasi-convex omega "
-        "minimized at omega(1) = 0",
+        (
+            r"for $v_1 < v_2$, $\tilde\omega(v_1) < \tilde\omega(v_2)$, 'since the "
+            "minimizer must be finite' (proof of Proposition 3), for every continuous "
+            r"strictly quasi-convex $\omega$ minimized at $\omega(1) = 0$"
+        ),
         _check_prop3_strict_increase_as_proved,
         Status.FAILS,
         quote=(
@@ -1376,8 +1405,11 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "squared-like-abs-v",
         Kind.LIMIT,
-        "for omega(v) = (v-1)^2, omega~(v) behaves like |v| for large v: "
-        "omega~(v)/|v| -> 2, and omega~(v) = 2|v| - 2 sqrt|v| + O(1)",
+        (
+            r"for $\omega(v) = (v-1)^2$, $\tilde\omega(v)$ behaves like $|v|$ for "
+            r"large $v$: $\tilde\omega(v)/|v| \to 2$, and $\tilde\omega(v) = 2|v| - "
+            r"2\sqrt{|v|} + O(1)$"
+        ),
         RelationCheck(_squared_tail_relation, _judge_squared_tail),
         Status.HOLDS,
         quote=(
@@ -1386,8 +1418,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "omega = (z-1)^2, v -> oo: 'behaves like |v|' read as omega~/|v| tending "
-            "to a finite positive limit (it is 2, not 1)"
+            r"$\omega = (z-1)^2$, $v \to \infty$: 'behaves like $|v|$' read as "
+            r"$\tilde\omega/|v|$ tending to a finite positive limit (it is 2, not 1)"
         ),
     ),
     Claim(
@@ -1395,15 +1427,19 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "power-tails",
         Kind.LIMIT,
-        "omega~ is sub-quadratic and has slower tails than omega: for |z-1|^p, "
-        "omega~(v) ~ (1 + p/2)(2/p)^(p/(p+2)) |v|^(2p/(p+2)), and 2p/(p+2) < p, 2",
+        (
+            r"$\tilde\omega$ is sub-quadratic and has slower tails than $\omega$: for "
+            r"$|z-1|^p$, $\tilde\omega(v) \sim (1 + p/2)(2/p)^{p/(p+2)} "
+            "|v|^{2p/(p+2)}$, and $2p/(p+2) < p, 2$"
+        ),
         RelationCheck(_power_tail_relation, _judge_power_tails),
         Status.HOLDS,
         quote=r"In general, \tilde{\omega} has slower tails than \omega.",
         reading=Reading.INTERPRETATION,
         regime=(
-            "omega = |z-1|^p, p in {5/4, 3/2, 2, 3, 5}, v -> oo: 'slower tails' read "
-            "as a smaller growth exponent, and 'sub-quadratic' as omega~/v^2 -> 0"
+            r"$\omega = |z-1|^p$, $p \in \{5/4, 3/2, 2, 3, 5\}$, $v \to \infty$: "
+            "'slower tails' read as a smaller growth exponent, and 'sub-quadratic' as "
+            r"$\tilde\omega/v^2 \to 0$"
         ),
         assumptions=(
             "p in {5/4, 3/2, 2, 3, 5}; the relation is typeset for symbolic p",
@@ -1415,14 +1451,18 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3",
         "absolute-tail",
         Kind.LIMIT,
-        "for omega(v) = |v-1|, omega~(v) ~ (3/2) 2^(1/3) |v|^(2/3): sub-quadratic",
+        (
+            r"for $\omega(v) = |v-1|$, $\tilde\omega(v) \sim \frac{3}{2} 2^{1/3} "
+            "|v|^{2/3}$: sub-quadratic"
+        ),
         relation_check(_absolute_tail_relation),
         Status.HOLDS,
         quote="will always be a spectral penalty with 1) sub-quadratic tail behavior",
         reading=Reading.INTERPRETATION,
         regime=(
-            "omega = |z-1| (Figure 2's omega_2), v -> oo: 'sub-quadratic' read as "
-            "omega~/v^2 -> 0 (implied by the finite limit of omega~/v^(2/3))"
+            r"$\omega = |z-1|$ (Figure 2's $\omega_2$), $v \to \infty$: "
+            r"'sub-quadratic' read as $\tilde\omega/v^2 \to 0$ (implied by the finite "
+            r"limit of $\tilde\omega/v^{2/3}$)"
         ),
         formula=_absolute_tail_relation,
     ),
@@ -1471,8 +1511,10 @@ CLAIMS: tuple[Claim, ...] = (
         "fig-2",
         "omega3-tilde-closed-form",
         Kind.IDENTITY,
-        "omega~_3 for omega_3 = omega_1 (+) omega_2: v^2 = 4z^5(z-1)^3 and "
-        "omega~_3 = 4z^2 - 5z (derived, above the kink)",
+        (
+            r"$\tilde\omega_3$ for $\omega_3 = \omega_1 \oplus \omega_2$: $v^2 = "
+            r"4z^5(z-1)^3$ and $\tilde\omega_3 = 4z^2 - 5z$ (derived, above the kink)"
+        ),
         _check_join_tilde,
         Status.HOLDS,
         quote=r"\omega_{3}=\omega_{1}\oplus\omega_{2}",
@@ -1488,15 +1530,17 @@ CLAIMS: tuple[Claim, ...] = (
         "fig-2",
         "tails",
         Kind.LIMIT,
-        "all effective penalties of Figure 2 are sub-quadratic: omega_3 ~ 3 2^(-2/3) "
-        "v^(2/3) and omega~_3 ~ 2 sqrt(2) |v|^(1/2)",
+        (
+            r"all effective penalties of Figure 2 are sub-quadratic: $\omega_3 \sim 3 "
+            r"\cdot 2^{-2/3} v^{2/3}$ and $\tilde\omega_3 \sim 2\sqrt{2} |v|^{1/2}$"
+        ),
         _check_figure2_tails,
         Status.HOLDS,
         quote="All are sub-quadratic, yet all behave like v^{2} near v=0",
         reading=Reading.INTERPRETATION,
         regime=(
-            "Figure 2's omega_3 and omega~_3, v -> oo: 'sub-quadratic' read as "
-            "omega~/v^2 -> 0, with the tail laws ours"
+            r"Figure 2's $\omega_3$ and $\tilde\omega_3$, $v \to \infty$: "
+            r"'sub-quadratic' read as $\tilde\omega/v^2 \to 0$, with the tail laws ours"
         ),
         formula=_formula_figure2_tails,
     ),
@@ -1527,8 +1571,10 @@ CLAIMS: tuple[Claim, ...] = (
         "22",
         "l1",
         Kind.IDENTITY,
-        "with omega(m) = m^2 the minimizer of m_j^2 + beta_j^2/m_j^2 is m_j^2 = "
-        "|beta_j| and Omega~(beta) = 2||beta||_1",
+        (
+            r"with $\omega(m) = m^2$ the minimizer of $m_j^2 + \beta_j^2/m_j^2$ is "
+            r"$m_j^2 = |\beta_j|$ and $\tilde\Omega(\beta) = 2\|\beta\|_1$"
+        ),
         RelationCheck(_eq22_relation, _judge_eq22),
         Status.HOLDS,
         quote=(
@@ -1566,7 +1612,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3-proof",
         "conjugate-as-printed",
         Kind.LIMIT,
-        "v^2 -> -omega~(v) is the Legendre-Fenchel conjugate of z^2 -> omega(1/z^2)",
+        (
+            r"$v^2 \mapsto -\tilde\omega(v)$ is the Legendre-Fenchel conjugate of $z^2 "
+            r"\mapsto \omega(1/z^2)$"
+        ),
         _check_conjugate_as_printed,
         Status.FAILS,
         quote=(
@@ -1587,8 +1636,10 @@ CLAIMS: tuple[Claim, ...] = (
         "prop-3-proof",
         "conjugate-corrected",
         Kind.IDENTITY,
-        "-omega~(v) = h*(-v^2) with h(t) = omega(t^(-1/2)) on t = 1/z^2 in (0, 1], "
-        "so omega~ is concave in v^2",
+        (
+            r"$-\tilde\omega(v) = h^*(-v^2)$ with $h(t) = \omega(t^{-1/2})$ on $t = "
+            r"1/z^2 \in (0, 1]$, so $\tilde\omega$ is concave in $v^2$"
+        ),
         RelationCheck(_conjugate_relation, _judge_conjugate, _T_AS_Z),
         Status.HOLDS,
         quote=r"To see that v^{2}\mapsto\tilde{\omega}(v) is concave",
@@ -1626,8 +1677,11 @@ CLAIMS: tuple[Claim, ...] = (
         "26",
         "case-split-corrected",
         Kind.LIMIT,
-        "split on the right derivative a = omega'(1+): a > 0 gives z* = 1 for small "
-        "v; omega(1+w) = c w^p (1 + o(1)), p > 1, gives omega~''(0) = 2",
+        (
+            r"split on the right derivative $a = \omega'(1^+)$: $a > 0$ gives $z^* = "
+            r"1$ for small $v$; $\omega(1+w) = c w^p (1 + o(1))$, $p > 1$, gives "
+            r"$\tilde\omega''(0) = 2$"
+        ),
         _check_eq26_case_split_corrected,
         Status.HOLDS,
         quote="To justify the latter, consider two cases",

@@ -142,6 +142,7 @@ SOURCE = Source(
         **notation.GLYPHS,
     },
     regimes={},
+    positions=_POSITIONS,
     description=(
         "Transfer learning in high-dimensional linear regression: Theorem 2.2 and"
         " its proof, the risks of Section 3, the Appendix B proofs, the ReLU RKHS"

@@ -1582,7 +1582,7 @@ CLAIMS: tuple[Claim, ...] = (
         "158",
         "normal-equations",
         Kind.IDENTITY,
-        "||P f_*||^2 = (1/m_*) c*^T K~^T K^-1 K~ c*",
+        r"$\|P f_*\|^2 = (1/m_*)\, {c^*}^\top \tilde K^\top K^{-1} \tilde K c^*$",
         _check_eq158_symbolic,
         Status.HOLDS,
         assumptions=("K invertible (linearly independent features)",),
@@ -1599,8 +1599,10 @@ CLAIMS: tuple[Claim, ...] = (
         "159",
         "pythagoras",
         Kind.IDENTITY,
-        "||P_perp f_*||^2 = ||f_*||^2 - ||P f_*||^2 = (1/m_*) c*^T K_* c* - "
-        "(1/m_*) c*^T K~^T K^-1 K~ c*",
+        (
+            r"$\|P_\perp f_*\|^2 = \|f_*\|^2 - \|P f_*\|^2 = (1/m_*)\, {c^*}^\top K_* "
+            r"c^* - (1/m_*)\, {c^*}^\top \tilde K^\top K^{-1} \tilde K c^*$"
+        ),
         _check_eq159_symbolic,
         Status.HOLDS,
         formula=theory.display_eq159,

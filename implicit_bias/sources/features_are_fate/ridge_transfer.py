@@ -745,8 +745,10 @@ CLAIMS: tuple[Claim, ...] = (
         "126",
         "rank-one",
         Kind.IDENTITY,
-        "with Phi = (X beta_s) v^T, beta_hat = (X beta_s)^T y_t/(||X beta_s||^2 + n "
-        "lambda) beta_s",
+        (
+            r"with $\Phi = (X\beta_s) v^\top$, $\hat\beta = (X\beta_s)^\top "
+            r"y_t/(\|X\beta_s\|^2 + n\lambda)\, \beta_s$"
+        ),
         _check_rank_one_reduction,
         Status.HOLDS,
         formula=lambda: nt.eq(

@@ -805,7 +805,7 @@ CLAIMS: tuple[Claim, ...] = (
             nt.order_constant * asymptotics.alpha ** (asymptotics.depth - 1),
         ),
         assumptions=(
-            "gradient flow (midpoint integrator), init alpha W_bar with (22)",
+            r"gradient flow (midpoint integrator), init $\alpha \bar W$ with (22)",
         ),
         budget_seconds=30.0,
         quote=(
@@ -830,7 +830,7 @@ CLAIMS: tuple[Claim, ...] = (
         Status.HOLDS,
         cost=_ENDPOINTS.cost,
         formula=lambda: nt.eq(nt.scratch_endpoint_error, nt.order(1)),
-        assumptions=("n < d, init alpha W_bar with (22)",),
+        assumptions=(r"$n < d$, init $\alpha \bar W$ with (22)",),
         budget_seconds=30.0,
         quote=(
             "lim_{α→0} lim_{t→∞} β(t) = β̂, where β̂ is the minimum norm "

@@ -38,7 +38,10 @@ from implicit_bias.theory import diagonal_networks as theory
 
 __all__ = ["BETA", "CLAIMS", "DERIVATIONS"]
 
-_GRADIENT_FLOW = ("gradient flow w_dot = -grad L", "r = X~(w1 o w2) - y")
+_GRADIENT_FLOW = (
+    r"gradient flow $\dot w = -\nabla L$",
+    r"$r = \tilde X(w_1 \odot w_2) - y$",
+)
 
 
 def _instance() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix, sp.Matrix]:
@@ -297,8 +300,10 @@ CLAIMS: tuple[Claim, ...] = (
         "7",
         "stacked-model",
         Kind.IDENTITY,
-        "with X~ = [X, -X] and w = [w_+; w_-], X~ (w^(1) o w^(2)) = X beta(w) for "
-        "beta of eq. (7)",
+        (
+            r"with $\tilde X = [X, -X]$ and $w = [w_+; w_-]$, $\tilde X (w^{(1)} \odot "
+            r"w^{(2)}) = X \beta(w)$ for $\beta$ of eq. (7)"
+        ),
         _check_stacked_model,
         Status.HOLDS,
         assumptions=(SIZE,),
@@ -309,9 +314,9 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "all real weights and data, explicit instance D = 2, n = 2 with real "
-            "symbolic X, y and weights: eq. (7) with the text's X~ = [X -X], which it "
-            "uses without stating this identity"
+            "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
+            r"symbolic $X$, $y$ and weights: eq. (7) with the text's $\tilde X = [X, "
+            "-X]$, which it uses without stating this identity"
         ),
     ),
     Claim(
@@ -319,7 +324,10 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "as-printed",
         Kind.IDENTITY,
-        "w1_dot = grad_w1 L = grad_w1 ||X~(w1 o w2) - y||^2 = -2 X~^T r o w2",
+        (
+            r"$\dot w_1 = \nabla_{w_1} L = \nabla_{w_1} \|\tilde X(w_1 \odot w_2) - "
+            r"y\|^2 = -2 \tilde X^\top r \odot w_2$"
+        ),
         lambda: _check_gradient_as_printed(1),
         Status.FAILS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
@@ -332,10 +340,11 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PRINTED,
         regime=(
-            "all real weights and data, explicit instance D = 2, n = 2 with real "
-            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
-            "convention; the text leaves r undefined), and r := y - X~(w1 o w2) in "
-            "the detail: the text's 'gradient flow dynamics of the task loss L'"
+            "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
+            r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
+            "(Woodworth et al.'s convention; the text leaves $r$ undefined), and $r := "
+            r"y - \tilde X(w_1 \odot w_2)$ in the detail: the text's 'gradient flow "
+            "dynamics of the task loss L'"
         ),
     ),
     Claim(
@@ -343,7 +352,10 @@ CLAIMS: tuple[Claim, ...] = (
         "8",
         "gradient-flow",
         Kind.IDENTITY,
-        "w1_dot = -grad_w1 L = -2 X~^T r o w2 with r = X~(w1 o w2) - y",
+        (
+            r"$\dot w_1 = -\nabla_{w_1} L = -2 \tilde X^\top r \odot w_2$ with $r = "
+            r"\tilde X(w_1 \odot w_2) - y$"
+        ),
         lambda: _check_gradient_flow(1),
         Status.HOLDS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
@@ -357,10 +369,10 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.EXTENSION,
         regime=(
-            "all real weights and data, explicit instance D = 2, n = 2 with real "
-            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
-            "convention; the text leaves r undefined): our corrected reading (w_dot = "
-            "-grad L) of the text's gradient flow"
+            "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
+            r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
+            "(Woodworth et al.'s convention; the text leaves $r$ undefined): our "
+            r"corrected reading ($\dot w = -\nabla L$) of the text's gradient flow"
         ),
     ),
     Claim(
@@ -368,7 +380,10 @@ CLAIMS: tuple[Claim, ...] = (
         "9",
         "as-printed",
         Kind.IDENTITY,
-        "w2_dot = grad_w2 L = grad_w2 ||X~(w1 o w2) - y||^2 = -2 X~^T r o w1",
+        (
+            r"$\dot w_2 = \nabla_{w_2} L = \nabla_{w_2} \|\tilde X(w_1 \odot w_2) - "
+            r"y\|^2 = -2 \tilde X^\top r \odot w_1$"
+        ),
         lambda: _check_gradient_as_printed(2),
         Status.FAILS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
@@ -381,10 +396,11 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PRINTED,
         regime=(
-            "all real weights and data, explicit instance D = 2, n = 2 with real "
-            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
-            "convention; the text leaves r undefined), and r := y - X~(w1 o w2) in "
-            "the detail: the text's 'gradient flow dynamics of the task loss L'"
+            "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
+            r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
+            "(Woodworth et al.'s convention; the text leaves $r$ undefined), and $r := "
+            r"y - \tilde X(w_1 \odot w_2)$ in the detail: the text's 'gradient flow "
+            "dynamics of the task loss L'"
         ),
     ),
     Claim(
@@ -392,7 +408,10 @@ CLAIMS: tuple[Claim, ...] = (
         "9",
         "gradient-flow",
         Kind.IDENTITY,
-        "w2_dot = -grad_w2 L = -2 X~^T r o w1 with r = X~(w1 o w2) - y",
+        (
+            r"$\dot w_2 = -\nabla_{w_2} L = -2 \tilde X^\top r \odot w_1$ with $r = "
+            r"\tilde X(w_1 \odot w_2) - y$"
+        ),
         lambda: _check_gradient_flow(2),
         Status.HOLDS,
         assumptions=(*_GRADIENT_FLOW, SIZE),
@@ -406,10 +425,10 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.EXTENSION,
         regime=(
-            "all real weights and data, explicit instance D = 2, n = 2 with real "
-            "symbolic X, y and weights; r = X~(w1 o w2) - y (Woodworth et al.'s "
-            "convention; the text leaves r undefined): our corrected reading (w_dot = "
-            "-grad L) of the text's gradient flow"
+            "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
+            r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
+            "(Woodworth et al.'s convention; the text leaves $r$ undefined): our "
+            r"corrected reading ($\dot w = -\nabla L$) of the text's gradient flow"
         ),
     ),
     Claim(
@@ -417,7 +436,7 @@ CLAIMS: tuple[Claim, ...] = (
         "10",
         "change-of-variables",
         Kind.IDENTITY,
-        "with s = (w1 + w2)/2, (8)-(9) give s_dot = -2 X~^T r o s",
+        r"with $s = (w_1 + w_2)/2$, (8)-(9) give $\dot s = -2 \tilde X^\top r \odot s$",
         lambda: _check_change_of_variables("s"),
         Status.HOLDS,
         assumptions=("any residual vector r", SIZE),
@@ -435,7 +454,7 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "change-of-variables",
         Kind.IDENTITY,
-        "with d = (w1 - w2)/2, (8)-(9) give d_dot = 2 X~^T r o d",
+        r"with $d = (w_1 - w_2)/2$, (8)-(9) give $\dot d = 2 \tilde X^\top r \odot d$",
         lambda: _check_change_of_variables("d"),
         Status.HOLDS,
         assumptions=("any residual vector r", SIZE),
@@ -453,7 +472,10 @@ CLAIMS: tuple[Claim, ...] = (
         "13",
         "solves-10",
         Kind.IDENTITY,
-        "s(t) = s(0) o exp(-2 X~^T int_0^t r) solves (10) with initial value s(0)",
+        (
+            r"$s(t) = s(0) \odot \exp(-2 \tilde X^\top \int_0^t r)$ solves (10) with "
+            "initial value $s(0)$"
+        ),
         lambda: _check_closed_form("s"),
         Status.HOLDS,
         assumptions=("R(t) = int_0^t r, R' = r, R(0) = 0", SIZE),
@@ -474,7 +496,10 @@ CLAIMS: tuple[Claim, ...] = (
         "14",
         "solves-11",
         Kind.IDENTITY,
-        "d(t) = d(0) o exp(2 X~^T int_0^t r) solves (11) with initial value d(0)",
+        (
+            r"$d(t) = d(0) \odot \exp(2 \tilde X^\top \int_0^t r)$ solves (11) with "
+            "initial value $d(0)$"
+        ),
         lambda: _check_closed_form("d"),
         Status.HOLDS,
         assumptions=("R(t) = int_0^t r, R' = r, R(0) = 0", SIZE),
@@ -499,7 +524,7 @@ CLAIMS: tuple[Claim, ...] = (
         "d0^2 o (e^{4u} - e^{-4u}), u = X^T int_0^t r",
         _check_eq18_19_corrected,
         Status.HOLDS,
-        assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
+        assumptions=("w_+(0) = w_-(0) = w_0", r"$\tilde X = [X, -X]$", SIZE),
         corrects=claim_id("18-19", "beta-step-3"),
         formula=lambda: theory.display_eq18_19(as_printed=False),
         quote=(
@@ -522,7 +547,7 @@ CLAIMS: tuple[Claim, ...] = (
         "beta(t) = 2(s0^2 + d0^2) o sinh(-4 X^T int_0^t r), from (13), (14) and (17)",
         _check_eq20,
         Status.HOLDS,
-        assumptions=("w_+(0) = w_-(0) = w_0", "X~ = [X, -X]", SIZE),
+        assumptions=("w_+(0) = w_-(0) = w_0", r"$\tilde X = [X, -X]$", SIZE),
         corrects=claim_id("20", "beta-step-4"),
         formula=theory.display_eq20,
         quote=(
@@ -599,11 +624,14 @@ BETA = Derivation(
         ),
         Step(
             lambda: theory.beta_eq18_19(*_INITIAL),
-            "substitute the solutions (13)-(14) with w_+(0) = w_-(0) = w_0 and "
-            "X~ = [X, -X], so s_+- = s0 e^{-+2u}, d_+- = d0 e^{+-2u}, u = (X^T "
-            "int_0^t r)_d ('We now make the assumption that the weights are "
-            "initialized with w_+(0) = w_-(0) = w_0'); fails as printed: (17) gives "
-            "s0^2 and d0^2, not 2 s0^2 and 2 d0^2",
+            (
+                "substitute the solutions (13)-(14) with $w_+(0) = w_-(0) = w_0$ and "
+                r"$\tilde X = [X, -X]$, so $s_\pm = s_0 e^{\mp 2u}$, $d_\pm = d_0 "
+                r"e^{\pm 2u}$, $u = (X^\top \int_0^t r)_d$ ('We now make the "
+                "assumption that the weights are initialized with $w_+(0) = w_-(0) = "
+                "w_0$'); fails as printed: (17) gives $s_0^2$ and $d_0^2$, not $2 "
+                "s_0^2$ and $2 d_0^2$"
+            ),
             equation="18-19",
             quote=_EQ18_19_QUOTE,
             expected=Status.FAILS,
@@ -636,7 +664,7 @@ BETA = Derivation(
     ),
     assumptions=(
         "w_+(0) = w_-(0) = w_0 (the text's assumption before (18))",
-        "X~ = [X, -X]",
+        r"$\tilde X = [X, -X]$",
         SIZE,
     ),
 )

@@ -414,7 +414,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the constrained problem (5) equals min_{u>0} p(u)",
         _check_direct_minimization,
         Status.HOLDS,
-        assumptions=("w_hat unit vector in R^5", "|m_h| >= 1e-6"),
+        assumptions=(r"$\hat w$ unit vector in $\mathbb{R}^5$", "|m_h| >= 1e-6"),
         formula=theory.display_eq6,
         quote=(
             "\\tilde{r}(\\hat{w}_h, m_h|\\mathbf{w}_{0h}, \\gamma) = \\min_{u>0} p(u), "
@@ -545,16 +545,22 @@ P_OF_U = Derivation(
     steps=(
         Step(
             theory.deviation_eq7,
-            "expand the square, ||u w_hat - w0||^2 = u^2 ||w_hat||^2 + ||w0||^2 - "
-            "2u<w_hat, w0>, with ||w_hat||_2 = 1 ('We simplify')",
+            (
+                r"expand the square, $\|u\hat w - w_0\|^2 = u^2 \|\hat w\|^2 + "
+                r"\|w_0\|^2 - 2u\langle \hat w, w_0\rangle$, with $\|\hat w\|_2 = 1$ "
+                "('We simplify')"
+            ),
             equation="7",
             quote=_EQ7_QUOTE,
         ),
         Step(
             theory.deviation_eq8,
-            "define m0 := ||w0||_2 and rho := <w_h, w0>/(||w_h||_2 ||w0||_2) with "
-            "w_h = u w_hat, so that ||w0||^2 = m0^2 and <w_hat, w0> = m0 rho (the "
-            "text's definitions, substituted before the comparison)",
+            (
+                r"define $m_0 := \|w_0\|_2$ and $\rho := \langle w_h, "
+                r"w_0\rangle/(\|w_h\|_2 \|w_0\|_2)$ with $w_h = u\hat w$, so that "
+                r"$\|w_0\|^2 = m_0^2$ and $\langle \hat w, w_0\rangle = m_0 \rho$ (the "
+                "text's definitions, substituted before the comparison)"
+            ),
             equation="8",
             quote=_EQ8_QUOTE,
             judge=_judge_with_definitions,
@@ -562,13 +568,13 @@ P_OF_U = Derivation(
     ),
     quote="We can express this as " + _EQ6_QUOTE,
     regime=(
-        "all real vectors in R^3 with ||w_hat|| = 1, u > 0, as the equations are "
-        "stated (symbolic)"
+        r"all real vectors in $\mathbb{R}^3$ with $\|\hat w\| = 1$, $u > 0$, as the "
+        "equations are stated (symbolic)"
     ),
     assumptions=(
-        "||w_hat||_2 = 1",
+        r"$\|\hat w\|_2 = 1$",
         "vectors in R^3 (the identities are coordinatewise)",
-        "w_h^(1) = u w_hat",
+        r"$w_h^{(1)} = u \hat w$",
     ),
     substitutions=_UNIT_SPHERE,
 )

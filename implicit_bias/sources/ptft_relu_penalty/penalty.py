@@ -465,8 +465,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "at-the-root",
         Kind.NUMERIC,
-        "r~ is eq. (11) evaluated at the positive root u* of eq. (10), for the small "
-        "gamma of the text",
+        (
+            r"$\tilde r$ is eq. (11) evaluated at the positive root $u^*$ of eq. (10), "
+            r"for the small $\gamma$ of the text"
+        ),
         _check_eq11_in_regime,
         Status.HOLDS,
         assumptions=("|gamma| <= 1e-2", "|m_h| >= 1e-3"),
@@ -480,8 +482,11 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "at-the-root-beyond-regime",
         Kind.NUMERIC,
-        "r~ is eq. (11) evaluated at a positive root u* of eq. (10), also beyond the "
-        "regime of the text (gamma up to 10, |m_h| down to 1e-10)",
+        (
+            r"$\tilde r$ is eq. (11) evaluated at a positive root $u^*$ of eq. (10), "
+            r"also beyond the regime of the text ($\gamma$ up to 10, $|m_h|$ down to "
+            "$10^{-10}$)"
+        ),
         _check_eq11_beyond_regime,
         Status.FAILS,
         formula=lambda: _eq(theory.penalty, theory.penalty_eq11(theory.u_star)),
@@ -497,8 +502,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "global-minimum",
         Kind.NUMERIC,
-        "r~ is the minimum of eq. (11) over all positive roots u* of eq. (10), "
-        "as relu_ptft_penalty computes it",
+        (
+            r"$\tilde r$ is the minimum of eq. (11) over all positive roots $u^*$ of "
+            "eq. (10), as relu_ptft_penalty computes it"
+        ),
         _check_global_minimum,
         Status.HOLDS,
         corrects=_claim_id("11", "at-the-root-beyond-regime"),
@@ -528,7 +535,7 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "envelope",
         Kind.IDENTITY,
-        "d r~/d m_h = 2(m_h/u* - gamma)/u* (envelope theorem)",
+        r"$d\tilde r/dm_h = 2(m_h/u^* - \gamma)/u^*$ (envelope theorem)",
         RelationCheck(_envelope_relation, _judge_envelope, _AT_A_ROOT),
         Status.HOLDS,
         assumptions=(
@@ -544,7 +551,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "log-slope-numeric",
         Kind.NUMERIC,
-        "relu_ptft_log_slope equals the derivative of log r~ computed at 60 digits",
+        (
+            r"relu_ptft_log_slope equals the derivative of $\log \tilde r$ computed at "
+            "60 digits"
+        ),
         _check_log_slope_numeric,
         Status.HOLDS,
         formula=lambda: _eq(
@@ -562,8 +572,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "small-m-branch",
         Kind.LIMIT,
-        "on the branch u* -> m0 rho, r~ = gamma^2 + m0^2(1 - rho^2) - 2 gamma m_h/(m0 "
-        "rho) + O(m_h^2)",
+        (
+            r"on the branch $u^* \to m_0 \rho$, $\tilde r = \gamma^2 + m_0^2(1 - "
+            r"\rho^2) - 2\gamma m_h/(m_0 \rho) + O(m_h^2)$"
+        ),
         _BRANCH,
         Status.HOLDS,
         assumptions=("m0 rho > 0",),
@@ -575,7 +587,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "l2-near-zero",
         Kind.LIMIT,
-        "rho = 1, gamma = 0: r~ = m_h^2/m0^2 - m_h^4/m0^6 + O(m_h^6) (l2-like near 0)",
+        (
+            r"$\rho = 1$, $\gamma = 0$: $\tilde r = m_h^2/m_0^2 - m_h^4/m_0^6 + "
+            r"O(m_h^6)$ ($\ell_2$-like near 0)"
+        ),
         _SMALL_M,
         Status.HOLDS,
         assumptions=("rho = 1", "gamma = 0", "m0 > 0"),
@@ -587,7 +602,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "l1-at-infinity",
         Kind.LIMIT,
-        "r~ / (2|m_h|) -> 1 as |m_h| -> infinity (l1-like for large m_h)",
+        (
+            r"$\tilde r/(2|m_h|) \to 1$ as $|m_h| \to \infty$ ($\ell_1$-like for large "
+            "$m_h$)"
+        ),
         _LARGE_M,
         Status.HOLDS,
         reading=Reading.EXTENSION,
@@ -598,7 +616,10 @@ CLAIMS: tuple[Claim, ...] = (
         "11",
         "sign-symmetry",
         Kind.IDENTITY,
-        "r~(-m_h, rho, m0, -gamma) = r~(m_h, rho, m0, gamma): gamma < 0 mirrors m_h",
+        (
+            r"$\tilde r(-m_h, \rho, m_0, -\gamma) = \tilde r(m_h, \rho, m_0, \gamma)$: "
+            r"$\gamma < 0$ mirrors $m_h$"
+        ),
         relation_check(_symmetry_relation),
         Status.HOLDS,
         formula=_symmetry_relation,

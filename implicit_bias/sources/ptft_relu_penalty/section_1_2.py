@@ -269,7 +269,9 @@ def _check_reversal(rho_value: float, worse_with_large_aux: bool) -> Verdict:
     return Verdict.inconclusive(detail, Reason.UNDECIDED, Basis.NUMERICAL)
 
 
-_GAMMAS = "gamma in {0, 1e-3, 1e-2} (the text's small gamma, never given)"
+_GAMMAS = (
+    r"$\gamma \in \{0, 10^{-3}, 10^{-2}\}$ (the text's small $\gamma$, never given)"
+)
 
 
 # --- what the numeric claims compare, in the text's notation
@@ -355,8 +357,10 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-1.2",
         "log-derivative",
         Kind.NUMERIC,
-        "d log r~ / d m (as printed) is closer to 2 where the norm is l2-like and "
-        "closer to 1 where it is l1-like",
+        (
+            r"$d\log\tilde r/dm$ (as printed) is closer to 2 where the norm is "
+            r"$\ell_2$-like and closer to 1 where it is $\ell_1$-like"
+        ),
         _check_log_derivative_as_printed,
         Status.FAILS,
         formula=lambda: sp.Derivative(sp.log(theory.penalty), m),
@@ -367,10 +371,11 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.PROSE,
         regime=(
-            "m0 = gamma = 0 (r~ = 2|m_h|, the limit of Fig. 1's 'essentially newly "
-            "initialized' m_aux = 0.01), m_h = 1/2 (in the m ~ 1 regime the text "
-            "discusses); 'this derivative' is the printed d log r~/dm, and 'closer "
-            "to' is the text's own comparison (no threshold of ours)"
+            r"$m_0 = \gamma = 0$ ($\tilde r = 2|m_h|$, the limit of Fig. 1's "
+            r"'essentially newly initialized' $m^{\mathrm{aux}} = 0.01$), $m_h = 1/2$ "
+            r"(in the $m \approx 1$ regime the text discusses); 'this derivative' is "
+            r"the printed $d\log\tilde r/dm$, and 'closer to' is the text's own "
+            "comparison (no threshold of ours)"
         ),
     ),
     Claim(
@@ -378,8 +383,10 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-1.2",
         "log-log-derivative",
         Kind.NUMERIC,
-        "d log r~ / d log |m_h| is 1 where r~ is l1 (2|m_h|) and tends to 2 where it "
-        "is l2",
+        (
+            r"$d\log\tilde r/d\log|m_h|$ is 1 where $\tilde r$ is $\ell_1$ ($2|m_h|$) "
+            r"and tends to 2 where it is $\ell_2$"
+        ),
         _check_log_log_derivative,
         Status.HOLDS,
         corrects=_claim_id("sec-1.2", "log-derivative"),
@@ -389,8 +396,8 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.EXTENSION,
         regime=(
-            "m = 10 at m0 = gamma = 0 (r~ = 2|m|), and m = 1e-3 at rho = 1, m0 = 10, "
-            "gamma = 0 (r~ ~ m^2/m0^2)"
+            r"$m = 10$ at $m_0 = \gamma = 0$ ($\tilde r = 2|m|$), and $m = 10^{-3}$ at "
+            r"$\rho = 1$, $m_0 = 10$, $\gamma = 0$ ($\tilde r \approx m^2/m_0^2$)"
         ),
     ),
     Claim(
@@ -398,8 +405,11 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-1.2",
         "nested-sparsity-gap",
         Kind.NUMERIC,
-        "for rho near 1, even where the penalty is l1-like (d log r~/d log m < 1.5), "
-        "m_aux = 1 gives a smaller penalty than m_aux = 0.01",
+        (
+            r"for $\rho$ near 1, even where the penalty is $\ell_1$-like ($d\log\tilde "
+            r"r/d\log m < 1.5$), $m^{\mathrm{aux}} = 1$ gives a smaller penalty than "
+            r"$m^{\mathrm{aux}} = 0.01$"
+        ),
         _check_nested_sparsity_gap,
         Status.HOLDS,
         formula=_nested_sparsity_formula,
@@ -417,9 +427,12 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "rho in {1, 0.999} (our 'rho near 1'), " + _GAMMAS + ", m in [1e-2, 1e2] "
-            "(401 points); 'l1-like' read as d log r~/d log m < 1.5, the midpoint of "
-            "the text's 1 and 2, and 'a gap' as r~(m_aux = 0.01) > r~(m_aux = 1)"
+            r"$\rho \in \{1, 0.999\}$ (our '$\rho$ near 1'), "
+            + _GAMMAS
+            + r", $m \in [10^{-2}, 10^2]$ (401 points); '$\ell_1$-like' read as "
+            r"$d\log\tilde r/d\log m < 1.5$, the midpoint of the text's 1 and 2, and "
+            r"'a gap' as $\tilde r(m^{\mathrm{aux}} = 0.01) > "
+            r"\tilde r(m^{\mathrm{aux}} = 1)$"
         ),
     ),
     Claim(
@@ -427,8 +440,11 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-1.2",
         "l1-like-at-0.99",
         Kind.NUMERIC,
-        "for rho = 0.99 the norm behaves like an l1 norm (d log r~/d log m closer to "
-        "1 than to 2) at m ~ 1 (m_aux = 1)",
+        (
+            r"for $\rho = 0.99$ the norm behaves like an $\ell_1$ norm ($d\log\tilde "
+            r"r/d\log m$ closer to 1 than to 2) at $m \approx 1$ ($m^{\mathrm{aux}} = "
+            "1$)"
+        ),
         _check_l1_like_at_099,
         Status.INCONCLUSIVE,
         expected_reason=Reason.UNDECIDED,
@@ -448,11 +464,12 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "rho = 0.99, m_aux = 1 (the same weight as the pretraining task), "
+            r"$\rho = 0.99$, $m^{\mathrm{aux}} = 1$ (the same weight as the "
+            "pretraining task), "
             + _GAMMAS
-            + ", m in [0.5, 2] (our reading of 'm ~ 1': within a factor 2); "
-            "'similarly to an l1-norm' read as d log r~/d log m < 1.5, the midpoint "
-            "of the text's 1 and 2"
+            + r", $m \in [0.5, 2]$ (our reading of '$m \approx 1$': within a factor "
+            r"2); 'similarly to an $\ell_1$-norm' read as "
+            r"$d\log\tilde r/d\log m < 1.5$, the midpoint of the text's 1 and 2"
         ),
     ),
     Claim(
@@ -460,9 +477,11 @@ CLAIMS: tuple[Claim, ...] = (
         "sec-1.2",
         "l1-like-at-0.99-from-m-2",
         Kind.NUMERIC,
-        "for rho = 0.99 (m_aux = 1) the norm is l1-like (d log r~/d log m < 1.5) for "
-        "every "
-        "m >= 2, and never l2-like (elasticity < 2 everywhere)",
+        (
+            r"for $\rho = 0.99$ ($m^{\mathrm{aux}} = 1$) the norm is $\ell_1$-like "
+            r"($d\log\tilde r/d\log m < 1.5$) for every $m \geq 2$, and never "
+            r"$\ell_2$-like (elasticity $< 2$ everywhere)"
+        ),
         _check_l1_like_at_099_crossover,
         Status.HOLDS,
         formula=_l1_like_at_099_crossover_formula,
