@@ -111,6 +111,24 @@ def _verify(tmp_path: Path, claim: str, *options: str) -> list[str]:
     ]
 
 
+def _verify_one(
+    tmp_path: Path, claim: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, object]]:
+    """Verify one claim with ``--json``, reading its pipes to their end (a
+    process left holding them would hang this: the timeout says so)."""
+    run = subprocess.run(
+        _verify(tmp_path, claim, "--json"),
+        capture_output=True,
+        text=True,
+        timeout=_HANG,
+        env=_environment(tmp_path),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    (record,) = json.loads(run.stdout)
+    return run, record
+
+
 def _gone(pid: int) -> bool:
     """Whether ``pid`` ends within :data:`_HANG` seconds (polled: a
     parent-death signal and init's reaping come on the kernel's time)."""
@@ -167,16 +185,7 @@ def test_a_killed_verify_leaves_no_worker(
 def test_a_claim_killed_by_its_budget_leaves_nothing_it_started(
     tmp_path: Path,
 ) -> None:
-    run = subprocess.run(
-        _verify(tmp_path, "spins", "--json"),
-        capture_output=True,
-        text=True,
-        timeout=_HANG,
-        env=_environment(tmp_path),
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    (record,) = json.loads(run.stdout)
+    _, record = _verify_one(tmp_path, "spins")
     assert (record["status"], record["reason"]) == ("inconclusive", "budget")
     _, sleeper = (int(pid) for pid in (tmp_path / "worker-pid").read_text().split())
     assert _gone(sleeper)
@@ -185,32 +194,12 @@ def test_a_claim_killed_by_its_budget_leaves_nothing_it_started(
 def test_what_a_check_prints_leaves_the_json_records_parseable(
     tmp_path: Path,
 ) -> None:
-    run = subprocess.run(
-        _verify(tmp_path, "prints", "--json"),
-        capture_output=True,
-        text=True,
-        timeout=_HANG,
-        env=_environment(tmp_path),
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    (record,) = json.loads(run.stdout)
+    run, record = _verify_one(tmp_path, "prints")
     assert (record["id"], record["status"]) == ("hostile-note:1:prints", "holds")
     assert "printed by a check" in run.stderr
     assert "written to descriptor 1 by a check" in run.stderr
 
 
 def test_a_check_that_forks_does_not_hold_a_piped_caller(tmp_path: Path) -> None:
-    # Read through pipes to their end: a process left holding them would
-    # hang the caller (subprocess.run's timeout says so).
-    run = subprocess.run(
-        _verify(tmp_path, "forks", "--json"),
-        capture_output=True,
-        text=True,
-        timeout=_HANG,
-        env=_environment(tmp_path),
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    (record,) = json.loads(run.stdout)
+    _, record = _verify_one(tmp_path, "forks")
     assert (record["status"], record["detail"]) == ("holds", "the worker's")
