@@ -73,12 +73,17 @@ def assert_shift_detected(claim: Claim, factor: float) -> None:
 
 def assert_judge_refutes(claim: Claim, description: str) -> None:
     """The claim's check takes its relation: the symbolic mutant named by
-    ``description`` (a one-step error in the relation) is refuted."""
+    ``description`` (a one-step error in the relation) is refuted.
+
+    ``description`` is the change alone (``"lhs: 2 -> 2 + 1"``): the first
+    mutant making it is taken, whatever the context its full description
+    adds (", so ... becomes ...", "(at ...)").
+    """
     assert isinstance(claim.check, RelationCheck), claim.id
     mutant = next(
         m
         for m in symbolic_mutants(claim.check.relation())
-        if m.description == description
+        if m.description.split(", so ")[0].split(" (at ")[0] == description
     )
     verdict = claim.check.judge(mutant.relation)
     assert verdict.status == Status.FAILS, (claim.id, verdict.detail)
