@@ -647,24 +647,24 @@ def load_file(
 
 
 def _entry_point_sources(point: importlib.metadata.EntryPoint) -> list[Source]:
-    """The sources ``point`` names, whose ids must include its name.
+    """The sources ``point`` names; one alone must have the entry point's
+    name as its id.
+
+    An entry point may register several sources (a sequence, as
+    docs/authoring.md says); its name then names the package, not a source.
 
     Raises:
-      _Refused: none of them has the entry point's name as its id: the
+      _Refused: a single source whose id is not the entry point's name: the
         command line would take the name for the id (``--source NAME``) and
         find nothing.
     """
     sources = _sources_of(point.load(), point.value)
     ids = [source.id for source in sources]
-    if point.name not in ids:
-        named = (
-            f"the source {ids[0]!r}"
-            if len(ids) == 1
-            else f"the sources {', '.join(map(repr, ids))}"
-        )
+    if len(ids) == 1 and point.name != ids[0]:
         raise _Refused(
-            f"the entry point is named {point.name!r} but registers {named}: an "
-            "entry point's name must be the id of the source it registers "
+            f"the entry point is named {point.name!r} but registers the source "
+            f"{ids[0]!r}: an entry point's name must be the id of the source it "
+            "registers "
             f"(`--source` takes the id); rename the entry point in "
             f'[project.entry-points."{ENTRY_POINT_GROUP}"] of its pyproject.toml '
             "(and reinstall the package) or the Source's id, so that they agree"

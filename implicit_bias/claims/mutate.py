@@ -391,7 +391,15 @@ def _symbolic_outcomes(
     if claim.expected != Status.HOLDS:
         return [], ""
     if not isinstance(check, RelationCheck):
-        recorded = recorded_calls(check)
+        # The recording runs the check's own computations: under its memory
+        # budget, as every run of the check here (an overrun stops it).
+        with memory_limit(claim.budget_bytes):
+            recorded = recorded_calls(check)
+        if recorded.stopped and recorded.calls:
+            return [], (
+                f"the recording of its helper calls stopped ({recorded.stopped}): "
+                "a replay cannot follow its check"
+            )
         if not recorded.calls:
             return [], recorded.why_no_formula()
         if replay_seconds is None:

@@ -30,7 +30,9 @@ context variable:
   and stopped by a private sentinel after :data:`MAX_RECORDED_CALLS` calls;
   a stopped run keeps the calls recorded so far. A call the check makes only
   when an earlier helper is undecided or fails (a fallback) is not reached,
-  and not recorded;
+  and not recorded; a check that branches on the placeholder's ``detail`` or
+  ``basis`` records a path it never takes when it runs (the unaltered replay
+  below then finds fewer calls and reports it);
 * **replaying** (:func:`replaced_call`): the check runs for real, except
   that its k-th helper call decides a given relation -- a mutant of the k-th
   recorded one -- instead of its arguments, with that call's own options
@@ -357,11 +359,17 @@ def replaced_call(
     check diverged from ``recorded``.
     """
     replay = Replay()
-    token = _MODE.set(_Replaying(recorded.calls, index, relation, replay))
+    state = _Replaying(recorded.calls, index, relation, replay)
+    token = _MODE.set(state)
     try:
         yield replay
     finally:
         _MODE.reset(token)
+    if relation is None and state.calls < len(recorded.calls):
+        # Run unaltered, the check made fewer calls than recorded: it took
+        # another path (it branched on the recording's placeholders). A
+        # mutant's replay may stop early, as a refuted conjunction does.
+        replay.diverged = True
 
 
 def _unevaluated(kind: type[sp.Basic], args: tuple[sp.Basic, ...]) -> sp.Basic:
@@ -517,7 +525,14 @@ def lint_claim(claim: Claim) -> ClaimLint:
     else:
         assert recorded is not None
         calls = len(recorded.calls)
-        if calls:
+        if calls and recorded.stopped:
+            mutated = ""
+            problems.append(
+                f"not mutation-tested: the recording of its helper calls stopped "
+                f"({recorded.stopped}), so a replay cannot follow its check; "
+                + _HOW_TO_MUTATE
+            )
+        elif calls:
             mutated = (
                 f"mutants of the relation{'s' if calls > 1 else ''} of its "
                 f"{calls} helper call{'s' if calls > 1 else ''}, replayed"

@@ -27,7 +27,7 @@ from implicit_bias.claims.discovery import (
     shipped_registry,
 )
 from implicit_bias.errors import InvalidArgumentError
-from tests.third_party import installed_package
+from tests.third_party import installed_package, write_entry_point
 
 NOTE = textwrap.dedent(
     """
@@ -586,6 +586,26 @@ def test_an_entry_point_named_otherwise_than_its_source_is_a_load_error(
         in error.message
     )
     assert "pyproject.toml" in error.message
+
+
+def test_an_entry_point_may_register_several_sources_under_its_package_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/authoring.md: "The entry point may name a Source, a sequence of
+    # them, or a function returning either"; the id rule is for one source.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "two_notes_ct.py").write_text(
+        "from implicit_bias.claims import Source\n"
+        "SOURCES = [Source('note-a', 'A'), Source('note-b', 'B')]\n",
+        encoding="utf-8",
+    )
+    write_entry_point(site, "two-notes", "my-notes", "two_notes_ct:SOURCES")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "two_notes_ct", raising=False)
+    registry = discover()
+    assert {"note-a", "note-b"} <= set(registry.sources)
+    assert [e for e in registry.errors if e.distribution == "two-notes"] == []
 
 
 def test_the_shipped_registry_ignores_what_else_is_installed(tmp_path: Path) -> None:

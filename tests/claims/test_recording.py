@@ -372,3 +372,67 @@ def test_the_lint_says_why_a_claim_cannot_be_typeset_or_mutated_and_the_fix() ->
     )
     assert mutated.startswith("not mutation-tested: its check calls no relation")
     assert mutated.endswith("so that mutate can alter it")
+
+
+def _branches_on_the_placeholder() -> Verdict:
+    first = check_identity(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1)
+    if first.detail == "recorded, not decided":  # true only while recording
+        return conjunction([first, check_identity(x, x)], "both")
+    return first
+
+
+def test_a_check_that_takes_another_path_when_run_is_not_replayed() -> None:
+    # The recording saw two calls; run for real, the check makes one: its
+    # mutants must not be judged as if the recorded path were taken.
+    recorded = recorded_calls(_branches_on_the_placeholder)
+    assert len(recorded.calls) == 2
+    with replaced_call(recorded, -1, None) as replay:
+        verdict = _branches_on_the_placeholder()
+    assert verdict.status == Status.HOLDS
+    assert replay.diverged
+
+
+def _loops() -> Verdict:
+    for k in range(MAX_RECORDED_CALLS + 5):
+        check_inequality(sp.Integer(0), x + k)
+    return Verdict.holds("every k", Basis.PROOF)
+
+
+def test_a_stopped_recording_is_not_promised_as_mutation_tested() -> None:
+    claim = Claim(
+        "rec", "1", "loop", Kind.INEQUALITY, "0 <= x + k", _loops, Status.HOLDS
+    )
+    lint = lint_claim(claim)
+    assert lint.mutated == ""
+    assert any(
+        problem.startswith("not mutation-tested: the recording of its helper calls")
+        for problem in lint.problems
+    )
+
+
+def _hungry_then_identity() -> Verdict:
+    import numpy as np
+
+    blocks = []
+    while len(blocks) < 32:  # bounded: 2 GiB, should the budget be missing
+        blocks.append(np.ones(2**23))
+    return check_identity(x + y, y + x)
+
+
+def test_mutate_records_a_check_under_its_memory_budget() -> None:
+    from implicit_bias.claims.mutate import mutate_claims
+
+    claim = Claim(
+        "rec",
+        "1",
+        "hungry",
+        Kind.IDENTITY,
+        "x + y = y + x",
+        _hungry_then_identity,
+        Status.HOLDS,
+        budget_bytes=256 * 2**20,
+    )
+    (mutations,) = mutate_claims([claim], limit=2, workers=1)
+    # Stopped by its budget while recorded (it took 2 GiB before).
+    assert "MemoryError" in mutations.note
+    assert "while its calls were recorded" in mutations.note

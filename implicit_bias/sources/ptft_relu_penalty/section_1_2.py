@@ -492,8 +492,11 @@ CLAIMS: tuple[Claim, ...] = (
             "gamma in {0, 1e-3, 1e-2}",
         ),
         reading=Reading.EXTENSION,
-        regime="rho = 0.99, m_aux = 1, " + _GAMMAS + ", m in [1e-2, 1e3] (2001 "
-        "log-spaced points)",
+        regime=(
+            r"$\rho = 0.99$, $m^{\mathrm{aux}} = 1$, "
+            + _GAMMAS
+            + r", $m \in [10^{-2}, 10^3]$ (2001 log-spaced points)"
+        ),
     ),
     Claim(
         SOURCE_ID,
@@ -517,9 +520,10 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         reading=Reading.INTERPRETATION,
         regime=(
-            "the text's example rho = 0.9, m_aux = 100 against 0.01, "
+            r"the text's example $\rho = 0.9$, $m^{\mathrm{aux}} = 100$ against "
+            r"$0.01$, "
             + _GAMMAS
-            + ", m in [0.5, 2] (our reading of 'm ~ 1': within a factor 2)"
+            + r", $m \in [0.5, 2]$ (our reading of '$m \sim 1$': within a factor 2)"
         ),
     ),
     Claim(
@@ -536,9 +540,9 @@ CLAIMS: tuple[Claim, ...] = (
         quote="This is the opposite of the behavior in the $\\rho = 1$ case!",
         reading=Reading.INTERPRETATION,
         regime=(
-            "rho = 1, m_aux = 100 against 0.01, "
+            r"$\rho = 1$, $m^{\mathrm{aux}} = 100$ against $0.01$, "
             + _GAMMAS
-            + ", m in [0.5, 2] (our reading of 'm ~ 1': within a factor 2)"
+            + r", $m \in [0.5, 2]$ (our reading of '$m \sim 1$': within a factor 2)"
         ),
     ),
 )
