@@ -1,6 +1,7 @@
-"""Benchmark: ``implicit-bias verify --quick`` from a cold cache, now and before.
+"""Benchmark: ``implicit-bias verify`` from a cold cache, now and before.
 
-Each run is a fresh ``implicit-bias verify --quick --no-cache --json`` process
+Each run is a fresh ``implicit-bias verify --profile P --no-cache --json``
+process (P is ``quick``, and also ``default`` with ``--profiles quick default``)
 with an empty ``--cache-dir`` of its own (so no verdict and no measured
 seconds are known: the cold start a user's first run meets), timed wall clock
 together with the CPU seconds of the process and its forked workers. With
@@ -10,13 +11,14 @@ one) is run in the same session, alternating with the current one so that a
 change of the machine's load hits both alike; the load average is printed
 before and after, and the figures are given as ratios to the baseline.
 
-The verdicts of the two states are compared claim by claim: the
-(status, basis, reason) of every claim both run must be the same (a
-speed-up must not change what is decided, nor on what basis).
+The verdicts of the two states are compared claim by claim, profile by
+profile: the (status, basis, reason) of every claim both run must be the same
+(a speed-up must not change what is decided, nor on what basis).
 
 Run:  python benchmarks/bench_verify_quick.py [--runs 1] [--baseline-rev HEAD]
-      [--workers N]
-Target (issue 13): <= 30 s wall on an idle 2-core machine.
+      [--workers N] [--profiles quick default]
+Targets: issue 13, quick <= 30 s wall on an idle 2-core machine; issue 23,
+default (now) <= 2.0 x quick (before) and quick (now) <= quick (before).
 """
 
 from __future__ import annotations
@@ -41,17 +43,18 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 #: is the working directory (the checkout being measured).
 VERIFY = (
     "import sys; from implicit_bias.cli import main; "
-    "sys.exit(main(['verify', '--quick', '--no-cache', '--json', '--cache-dir', "
-    "sys.argv[1]] + sys.argv[2:]))"
+    "sys.exit(main(['verify', '--profile', sys.argv[1], '--no-cache', '--json', "
+    "'--cache-dir', sys.argv[2]] + sys.argv[3:]))"
 )
 
 
 @dataclass
 class State:
-    """One state of the package, run in fresh processes."""
+    """One state of the package under one profile, run in fresh processes."""
 
     label: str
     cwd: Path
+    profile: str
     walls: list[float] = field(default_factory=list)
     cpus: list[float] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
@@ -65,8 +68,8 @@ class State:
         return min(self.cpus)
 
 
-def measure_verify_quick(state: State, workers: int | None) -> None:
-    """Run ``verify --quick --no-cache`` once for ``state``, cold; record it.
+def measure_verify(state: State, workers: int | None) -> None:
+    """Run ``verify --profile state.profile --no-cache`` once, cold; record it.
 
     Appends the wall seconds, the CPU seconds (user + system, of the process
     and every worker it forked) and keeps the JSON records of the run.
@@ -76,7 +79,7 @@ def measure_verify_quick(state: State, workers: int | None) -> None:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         completed = subprocess.run(
-            [sys.executable, "-c", VERIFY, cache, *extra],
+            [sys.executable, "-c", VERIFY, state.profile, cache, *extra],
             cwd=state.cwd,
             capture_output=True,
             text=True,
@@ -148,6 +151,13 @@ def main() -> None:
         help="a checkout to run as the baseline instead of --baseline-rev",
     )
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument(
+        "--profiles",
+        nargs="+",
+        choices=("quick", "default"),
+        default=["quick"],
+        help="the profiles to run each state at (default: quick)",
+    )
     arguments = parser.parse_args()
     if arguments.runs < 1:
         parser.error(f"--runs={arguments.runs} must be an integer >= 1")
@@ -158,27 +168,33 @@ def main() -> None:
     print(f"load average before: {load_average()}")
     with tempfile.TemporaryDirectory(prefix="bench-verify-quick-") as scratch:
         root = Path(scratch)
-        states = [State("now", REPOSITORY)]
+        trees: list[tuple[str, Path]] = [("now", REPOSITORY)]
         if arguments.baseline_dir is not None:
-            states.insert(
-                0, State(f"in {arguments.baseline_dir}", arguments.baseline_dir)
-            )
+            trees.insert(0, (f"in {arguments.baseline_dir}", arguments.baseline_dir))
         elif arguments.baseline_rev is not None:
             previous = root / "previous"
             previous.mkdir()
-            states.insert(
+            trees.insert(
                 0,
-                State(
+                (
                     f"at {arguments.baseline_rev}",
                     checkout_at(arguments.baseline_rev, previous),
                 ),
             )
+        states = [
+            State(f"{label}, {profile}", cwd, profile)
+            for label, cwd in trees
+            for profile in arguments.profiles
+        ]
         for _ in range(arguments.runs):
             for state in states:
-                measure_verify_quick(state, arguments.workers)
+                measure_verify(state, arguments.workers)
         print(f"load average after: {load_average()}\n")
         reference = states[0]
-        print("| state | claims | best wall (s) | best CPU (s) | wall / first |")
+        print(
+            "| state, profile | claims | best wall (s) | best CPU (s) | "
+            f"wall / {reference.label} |"
+        )
         print("|---|---|---|---|---|")
         for state in states:
             print(
@@ -189,17 +205,19 @@ def main() -> None:
             print(f"\ntop 10 claims, {state.label} (worker wall seconds):")
             for seconds, claim in top(state.records):
                 print(f"  {seconds:6.2f}  {claim}")
-        if len(states) == 2:
-            differences = verdict_differences(states[1].records, states[0].records)
-            common = {r["id"] for r in states[0].records} & {
-                r["id"] for r in states[1].records
-            }
-            print(
-                f"\n(status, basis, reason) differences over the {len(common)} "
-                f"claims both run: {len(differences)}"
-            )
-            for line in differences:
-                print(f"  {line}")
+        if len(trees) == 2:
+            for profile in arguments.profiles:
+                before, now = (s for s in states if s.profile == profile)
+                differences = verdict_differences(now.records, before.records)
+                common = {r["id"] for r in before.records} & {
+                    r["id"] for r in now.records
+                }
+                print(
+                    f"\n{profile}: (status, basis, reason) differences over the "
+                    f"{len(common)} claims both run: {len(differences)}"
+                )
+                for line in differences:
+                    print(f"  {line}")
 
 
 if __name__ == "__main__":

@@ -54,9 +54,20 @@ def _children_cpu_seconds() -> float:
 def _plan(cache_dir: Path) -> dict[str, Any]:
     """The plan's estimate for the paper profile, as ``verify --plan`` prints it."""
     completed = subprocess.run(
-        [sys.executable, "-m", "implicit_bias", "verify", "--plan", "--profile", "paper",
-         "--cache-dir", str(cache_dir)],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "implicit_bias",
+            "verify",
+            "--plan",
+            "--profile",
+            "paper",
+            "--cache-dir",
+            str(cache_dir),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return {"summary": completed.stdout.strip().splitlines()[-1]}
 
@@ -74,13 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     import distributed
 
     commit = _git("rev-parse", "HEAD")
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no", "--", "implicit_bias"))
+    dirty = bool(
+        _git("status", "--porcelain", "--untracked-files=no", "--", "implicit_bias")
+    )
     arguments.cache_dir.mkdir(parents=True, exist_ok=True)
     output = arguments.output or arguments.cache_dir / f"run-{commit[:12]}.json"
     plan = _plan(arguments.cache_dir)
     print(f"plan: {plan['summary']}", flush=True)
     os.nice(arguments.nice)
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     wall_start = time.perf_counter()
     cpu_start = _children_cpu_seconds()
     with (
@@ -93,10 +106,24 @@ def main(argv: list[str] | None = None) -> int:
         distributed.Client(cluster) as client,
     ):
         completed = subprocess.run(
-            [sys.executable, "-m", "implicit_bias", "verify", "--profile", "paper",
-             "--executor", "dask", "--scheduler", cluster.scheduler_address,
-             "--json", "--cache-dir", str(arguments.cache_dir)],
-            stdout=subprocess.PIPE, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "implicit_bias",
+                "verify",
+                "--profile",
+                "paper",
+                "--executor",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--json",
+                "--cache-dir",
+                str(arguments.cache_dir),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=False,
         )
         worker_cpu = sum(
             client.run(lambda: sum(os.times()[:2])).values()  # type: ignore[no-untyped-call]
@@ -107,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         "commit": commit,
         "work_tree_differs": dirty,
         "profile": "paper",
-        "executor": f"dask LocalCluster, {arguments.workers} workers x 1 thread, nice {arguments.nice}",
+        "executor": (
+            f"dask LocalCluster, {arguments.workers} workers x 1 thread, "
+            f"nice {arguments.nice}"
+        ),
         "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(wall, 1),
         "cpu_seconds_workers": round(worker_cpu, 1),
