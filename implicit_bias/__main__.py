@@ -4,4 +4,7 @@ import sys
 
 from implicit_bias.cli import main
 
-sys.exit(main())
+# Guarded: tools that import every module of the package (the API page, the
+# cache-key tests) must not run the command line.
+if __name__ == "__main__":
+    sys.exit(main())

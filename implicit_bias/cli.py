@@ -12,6 +12,7 @@ run by its own ``_<name>`` function (``set_defaults(handler=...)``).
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import json
 import os
@@ -20,7 +21,7 @@ import signal
 import sys
 import textwrap
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -37,6 +38,7 @@ from implicit_bias.claims.profiles import (
     claims_for_profile,
     format_plan,
     plan,
+    plan_summary,
 )
 from implicit_bias.claims.discovery import (
     LoadInterrupted,
@@ -265,6 +267,40 @@ def _plan(arguments: argparse.Namespace, claims: Sequence[Claim]) -> int:
     return 0
 
 
+def _expected_cost(
+    to_run: Sequence[Claim],
+    last_seconds: Mapping[str, float],
+    arguments: argparse.Namespace,
+    executor: Executor | None,
+) -> str:
+    """What ``verify`` says before it runs ``to_run``: the plan's estimate,
+    from each claim's last run here, else its cost model, and how many
+    claims neither estimates (a first run on a new machine)."""
+    # The claims are already the profile's: plan them as run, not re-chosen.
+    entries = plan(to_run, Profile.DEFAULT, last_seconds, measured_first=True)
+    if executor is None:
+        workers = (
+            (os.cpu_count() or 1) if arguments.workers is None else arguments.workers
+        )
+    else:
+        workers = None
+    bases = collections.Counter(entry.basis for entry in entries)
+    how = ", ".join(
+        f"{count} by {basis}"
+        for basis, count in (
+            ("their last run", bases["last run"]),
+            (
+                "a cost model (an upper bound: every run at its step cap)",
+                bases["model"],
+            ),
+        )
+        if count
+    )
+    return f"implicit-bias: running {plan_summary(entries, workers)}" + (
+        f"; estimated {how}" if how else ""
+    )
+
+
 def _claim_executor(arguments: argparse.Namespace) -> Executor | None:
     """The executor ``--executor`` and ``--scheduler`` name; None for local
     processes (``--workers`` of them)."""
@@ -334,6 +370,10 @@ def _verify(arguments: argparse.Namespace) -> int:
         for problem in default_registry().warm_up(chosen):
             print(f"implicit-bias: {problem}", file=sys.stderr)
 
+    def expected_cost(to_run: Sequence[Claim], last: Mapping[str, float]) -> None:
+        if to_run:
+            print(_expected_cost(to_run, last, arguments, executor), file=sys.stderr)
+
     # Standard output is for the table or the JSON records: what a warm-up
     # prints goes to stderr, as what a check prints in a worker does.
     with contextlib.redirect_stdout(sys.stderr):
@@ -346,6 +386,7 @@ def _verify(arguments: argparse.Namespace) -> int:
             executor=executor,
             prepare=warm_up,
             needs_prepare=default_registry().has_warm_up,
+            on_plan=expected_cost,
         )
     for problem in [*dict.fromkeys(cache.errors), *cache.refusals()]:
         print(f"implicit-bias: cache: {problem}", file=sys.stderr)

@@ -452,6 +452,32 @@ def test_profiles_choose_the_size_and_the_plan_runs_nothing(
     ) in page
 
 
+def test_verify_says_how_long_it_expects_to_take_before_it_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "sized.py"
+    note.write_text(_SIZED_NOTE, encoding="utf-8")
+    common = ["--file", str(note), "--cache-dir", str(tmp_path / "cache")]
+    assert cli.main(["verify", *common, "--workers", "1"]) == 0
+    first = capsys.readouterr().err.splitlines()
+    expected = [line for line in first if line.startswith("implicit-bias: running")]
+    assert expected == [
+        "implicit-bias: running 2 claims: 0.4 s of CPU estimated (1 not estimated), "
+        "about 0.4 s of wall time on 1 process; estimated 1 by a cost model "
+        "(an upper bound: every run at its step cap)"
+    ]
+    # Said before the first claim's verdict.
+    assert first.index(expected[0]) < min(
+        i for i, line in enumerate(first) if line.startswith("[")
+    )
+    assert cli.main(["verify", *common, "--workers", "2", "--no-cache"]) == 0
+    again = capsys.readouterr().err
+    assert "implicit-bias: running 2 claims: " in again
+    assert "on 2 processes; estimated 2 by their last run" in again
+    assert cli.main(["verify", *common]) == 0
+    assert "implicit-bias: running" not in capsys.readouterr().err
+
+
 _PID_NOTE = """
 import os
 from implicit_bias.claims import Basis, Claim, Kind, Source, Status, Verdict

@@ -71,7 +71,7 @@ import os
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -564,6 +564,7 @@ def run_claims_cached(
     executor: Executor | None = None,
     prepare: Callable[[Sequence[Claim]], object] | None = None,
     needs_prepare: Callable[[Claim], bool] | None = None,
+    on_plan: Callable[[Sequence[Claim], Mapping[str, float]], None] | None = None,
 ) -> tuple[list[Result], int]:
     """Check the claims whose key has no stored verdict; take the others from
     ``cache``.
@@ -585,6 +586,10 @@ def run_claims_cached(
         called with an ``executor``, whose workers are other processes.
       needs_prepare: which claims must wait for ``prepare`` (default: all);
         the others start beside it.
+      on_plan: called once the cache is read, before any claim runs, as
+        ``on_plan(to_run, last_seconds)``: the claims about to run and, by
+        claim id, the seconds their last stored run took where known (so a
+        caller can say how long the run should take).
 
     The claims run longest first, by the seconds their last stored verdict
     took (read even when ``read`` is False: an estimate, not a verdict), so
@@ -622,6 +627,15 @@ def run_claims_cached(
         )
     )
     chosen = [claims[index] for index in missing]
+    if on_plan is not None:
+        on_plan(
+            chosen,
+            {
+                claims[index].id: seconds
+                for index, seconds in last_seconds.items()
+                if seconds is not None
+            },
+        )
     warm_up = None
     if prepare is not None and executor is None and missing:
         warm_up = functools.partial(prepare, chosen)

@@ -44,6 +44,7 @@ __all__ = [
     "format_plan",
     "measure_step_seconds",
     "plan",
+    "plan_summary",
 ]
 
 
@@ -329,6 +330,8 @@ def plan(
     claims: Sequence[Claim],
     profile: Profile | str,
     last_seconds: Mapping[str, float] | None = None,
+    *,
+    measured_first: bool = False,
 ) -> list[PlanEntry]:
     """Estimate every claim's cost under ``profile`` before running any.
 
@@ -336,11 +339,16 @@ def plan(
     :class:`Configuration`'s) is estimated by it (``basis`` "model"); any
     other by the seconds of its last run where ``last_seconds`` has them
     ("last run"), else it is "unknown". An estimate that raises is "unknown"
-    and says why.
+    and says why. With ``measured_first``, a claim's last run is preferred to
+    its cost model (a model counts every run at its step cap, an upper bound
+    where runs stop at convergence; a measured run is what the claim costs).
     """
     entries: list[PlanEntry] = []
     for claim in claims_for_profile(claims, profile):
-        if claim.cost is not None:
+        measured = None if last_seconds is None else last_seconds.get(claim.id)
+        if measured_first and measured is not None:
+            entries.append(PlanEntry(claim, measured, "last run", ""))
+        elif claim.cost is not None:
             try:
                 estimate = claim.cost()
             except Exception as error:  # a broken model must not stop the plan
@@ -384,22 +392,32 @@ def format_plan(entries: Sequence[PlanEntry], workers: int) -> str:
             f"{entry.claim.id:<{width}}  {entry.claim.kind:<12}  {shown:>10}  "
             f"{entry.basis:<8}  {entry.detail}"
         )
-    known = [e.seconds for e in entries if e.seconds is not None]
-    unknown = len(entries) - len(known)
-    total = sum(known)
-    # Longest first on `workers` processes: at best total / workers, and never
-    # less than the longest claim.
-    wall = max([total / workers, *known]) if known else 0.0
     hour = [e.claim.id for e in entries if e.seconds is not None and e.seconds > 3600]
     lines.append("")
-    lines.append(
-        f"{len(entries)} claims: {_duration(total)} of CPU estimated"
-        + (f" ({unknown} not estimated)" if unknown else "")
-        + f", about {_duration(wall)} of wall time on {workers} processes"
-    )
+    lines.append(plan_summary(entries, workers))
     if hour:
         lines.append(f"over an hour each (a cluster's work): {', '.join(hour)}")
     return "\n".join(lines)
+
+
+def plan_summary(entries: Sequence[PlanEntry], workers: int | None) -> str:
+    """One line: the claims, their estimated CPU, and the wall time on
+    ``workers`` processes (left out if None: a cluster's own count).
+
+    The wall time assumes longest-first scheduling: at best CPU / workers,
+    never less than the longest claim.
+    """
+    known = [e.seconds for e in entries if e.seconds is not None]
+    unknown = len(entries) - len(known)
+    total = sum(known)
+    line = f"{len(entries)} claims: {_duration(total)} of CPU estimated" + (
+        f" ({unknown} not estimated)" if unknown else ""
+    )
+    if workers is not None:
+        wall = max([total / workers, *known]) if known else 0.0
+        noun = "process" if workers == 1 else "processes"
+        line += f", about {_duration(wall)} of wall time on {workers} {noun}"
+    return line
 
 
 def _duration(seconds: float) -> str:

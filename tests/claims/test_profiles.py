@@ -25,6 +25,7 @@ from implicit_bias.claims.profiles import (
     format_plan,
     measure_step_seconds,
     plan,
+    plan_summary,
 )
 from implicit_bias.errors import InvalidArgumentError
 
@@ -223,6 +224,32 @@ def test_a_plan_estimates_by_model_then_by_the_last_run() -> None:
     paper = {e.claim.id: e for e in plan(claims, "paper")}
     assert paper[SIMULATION.id].seconds == pytest.approx(40 * 1000 * 2e-5)
     assert SLOW.id not in {e.claim.id for e in plan(claims, "quick")}
+
+
+def test_a_measured_run_comes_before_the_model_when_asked() -> None:
+    last = {SIMULATION.id: 0.25, PLAIN.id: 1.5}
+    by_model = {e.claim.id: e for e in plan([SIMULATION, PLAIN], "default", last)}
+    assert by_model[SIMULATION.id].basis == "model"
+    measured = {
+        e.claim.id: e
+        for e in plan([SIMULATION, PLAIN], "default", last, measured_first=True)
+    }
+    assert (measured[SIMULATION.id].seconds, measured[SIMULATION.id].basis) == (
+        0.25,
+        "last run",
+    )
+    # A claim never run keeps its model.
+    fresh = plan([SIMULATION], "default", {}, measured_first=True)
+    assert fresh[0].basis == "model"
+
+
+def test_a_plan_summary_leaves_out_the_wall_time_without_a_process_count() -> None:
+    entries = plan([SIMULATION, PLAIN], "default", {PLAIN.id: 30.0})
+    with_workers = plan_summary(entries, 2)
+    assert with_workers.startswith("2 claims: 30.1 s of CPU estimated")
+    assert "about 30.0 s of wall time on 2 processes" in with_workers
+    assert plan_summary(entries, None) == "2 claims: 30.1 s of CPU estimated"
+    assert "(1 not estimated)" in plan_summary(plan([PLAIN], "default"), 1)
 
 
 def test_a_plan_prints_its_total_and_the_claims_beyond_an_hour() -> None:
