@@ -40,6 +40,12 @@ from implicit_bias.claims.profiles import (
     plan,
     plan_summary,
 )
+from implicit_bias.paper_profile import (
+    read_paper_run,
+    stale_paper_profile,
+    write_paper_profile_page,
+    write_paper_records,
+)
 from implicit_bias.claims.discovery import (
     LoadInterrupted,
     Registry,
@@ -495,6 +501,17 @@ def _docs_claims(arguments: argparse.Namespace) -> list[Claim] | None:
 
 def _docs(arguments: argparse.Namespace) -> int:
     output = Path(arguments.output)
+    if arguments.paper_run is not None:
+        if arguments.check:
+            raise InvalidArgumentError(
+                "--paper-run: writes the paper-profile records; not with --check"
+            )
+        run, run_records = read_paper_run(arguments.paper_run)
+        written = write_paper_records(output, run, run_records)
+        page = write_paper_profile_page(output)
+        for path in [*written, *([] if page is None else [page])]:
+            print(f"wrote {path}", file=sys.stderr)
+        return 0
     chosen = _docs_claims(arguments)
     if arguments.check:
         problems = stale_docs(
@@ -502,7 +519,7 @@ def _docs(arguments: argparse.Namespace) -> int:
             sources=None if chosen is None else dict.fromkeys(c.source for c in chosen),
             api=True if arguments.api else None,
             prefaces=arguments.prefaces,
-        )
+        ) + stale_paper_profile(output)
         for problem in problems:
             print(problem)
         return 1 if problems else 0
@@ -538,6 +555,9 @@ def _docs(arguments: argparse.Namespace) -> int:
         api=arguments.api,
     ):
         print(f"wrote {path}", file=sys.stderr)
+    page = write_paper_profile_page(output)
+    if page is not None:
+        print(f"wrote {page}", file=sys.stderr)
     unexpected = [c.id for c in claims if verdicts[c.id].status != c.expected]
     if unexpected:
         print(f"UNEXPECTED verdicts: {', '.join(unexpected)}", file=sys.stderr)
@@ -850,6 +870,13 @@ def _add_docs(commands: Any, source_help: str) -> None:
         help="also write (or check) OUTPUT/api.md, the toolkit's API reference; "
         "with no source named, the docs of the sources the toolkit ships (its "
         "own docs/)",
+    )
+    docs.add_argument(
+        "--paper-run",
+        metavar="FILE",
+        help="write OUTPUT/verdicts/paper/ (each source's records at the paper "
+        "profile, and what the run was) and OUTPUT/paper-profile.md from the "
+        "file benchmarks/run_paper_profile.py wrote; runs no claim",
     )
     _add_verdict_options(docs)
     docs.set_defaults(handler=_docs)
