@@ -1202,3 +1202,152 @@ def test_three_positive_roots_are_isolated() -> None:
             ]
             values = [relu_penalty_module._value(quartic, end) for end in ends]
             assert values[0] * values[1] < 0
+
+
+# ---------------------------------------------------------------------------
+# The certified float64 fast path of relu_ptft_penalty (issue 23) and its
+# fallback to the error-bounded path (_minimize).
+# ---------------------------------------------------------------------------
+
+#: The fast path's certified relative error: 16 unit roundoffs (1.8e-15).
+_FAST_RELATIVE = 16 * 2.0**-53
+
+
+def _fast(m: float, rho: float, m0: float, gamma: float) -> tuple[float, bool]:
+    """The fast path alone at one point: (penalty, certified)."""
+    arrays = [np.array([float(v)]) for v in (m, rho, m0, gamma)]
+    penalty, certified = relu_penalty_module._fast_penalty(*arrays)
+    return float(penalty[0]), bool(certified[0])
+
+
+def _fallback(m: float, rho: float, m0: float, gamma: float) -> float:
+    """The error-bounded path the fast path falls back to, at one point."""
+    arrays = [np.array([float(v)]) for v in (m, rho, m0, gamma)]
+    return float(relu_penalty_module._minimize(*arrays).penalty[0])
+
+
+@_with_examples(_EDGE_CASES + _ZERO_MAGNITUDE_CASES)
+@given(m=_REALS, rho=_COSINES, m0=_NORMS, gamma=_REALS)
+def test_fast_path_holds_its_certificate(
+    m: float, rho: float, m0: float, gamma: float
+) -> None:
+    """A certified fast value is within 16 unit roundoffs of the reference.
+
+    Elsewhere relu_ptft_penalty returns the fallback's value, bitwise. The
+    bound is the fast path's own a-posteriori certificate (Kantorovich on the
+    root, rounding of eq. (8) at it), so this checks that certificate
+    against the exact root isolation of relu_ptft_penalty_mp at 30 digits.
+    """
+    penalty, certified = _fast(m, rho, m0, gamma)
+    value = _as_float(relu_ptft_penalty(m, rho, m0, gamma))
+    if not certified:
+        assert value == _fallback(m, rho, m0, gamma)
+        return
+    assert value == penalty
+    reference = relu_ptft_penalty_mp(m, rho, m0, gamma, dps=30)
+    assert abs(mpmath.mpf(penalty) - reference) <= _FAST_RELATIVE * reference, (
+        penalty,
+        mpmath.nstr(reference, 20),
+    )
+
+
+@pytest.mark.parametrize(
+    ("point", "why"),
+    [
+        ((0.5 * (1 + 2.0**-40), 1.0, 1.0, 0.5), "p cancels near the hyperbola"),
+        (
+            (
+                -0.010661737028212928,
+                0.9968630186536842,
+                0.049354602574167857,
+                -0.19666611148417992,
+            ),
+            "g and d cancel ~10x: a bound ~3x the certified 16 unit roundoffs",
+        ),
+        ((1e-3, 1.0, 1.0, 0.18848514918079914), "q has a near-double root"),
+        ((1e-3, 1.0, 1.0, 0.18848514918079917), "q has a near-double root"),
+        ((0.0, 0.5, 1.0, 0.1), "m = 0, a convention"),
+        ((1e-200, 0.5, 1.0, 0.1), "m^2 underflows"),
+        ((1.0, 0.5, 1e140, 0.0), "p near the top of the float64 range"),
+    ],
+)
+def test_fast_path_falls_back_where_its_bound_fails(
+    point: tuple[float, float, float, float], why: str
+) -> None:
+    """Points the fast path cannot certify get the fallback's value, exact to 2^-40.
+
+    The two near-double roots are the gammas either side of the switch from
+    one to three positive roots at m = 1e-3, rho = m0 = 1 (bisection on
+    relu_ptft_stationary_count); the hyperbola point has m/u* within 2^-40 of
+    gamma and u* within 2^-40 of m0 rho, where eq. (8) loses 40 bits.
+    """
+    _, certified = _fast(*point)
+    assert not certified, why
+    value = _as_float(relu_ptft_penalty(*point))
+    assert value == _fallback(*point)
+    reference = relu_ptft_penalty_mp(*point, dps=30)
+    assert abs(mpmath.mpf(value) - reference) <= _FULL_RANGE_RELATIVE * reference
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        (1e-8, 1.0, 1.0, 0.01),  # global minimum at the convex part's root
+        (1e-3, 0.5, 1.0, 1.0),  # ... at the concave part's root, u* ~ m/gamma
+    ],
+)
+def test_fast_path_finds_the_global_minimum_of_three_roots(
+    point: tuple[float, float, float, float],
+) -> None:
+    """With three positive roots the fast path certifies the smaller local minimum."""
+    assert _as_float(relu_ptft_stationary_count(*point)) == 3.0
+    penalty, certified = _fast(*point)
+    assert certified
+    reference = relu_ptft_penalty_mp(*point, dps=30)
+    assert abs(mpmath.mpf(penalty) - reference) <= _FAST_RELATIVE * reference
+
+
+def _issue_domain(size: int, seed: int) -> tuple[np.ndarray, ...]:
+    """Issue 23's domain: m log-uniform in [1e-3, 10], m0 in [1e-2, 10], rho in
+    [-1, 1], gamma in [0, 0.1] (benchmarks/bench_relu_penalty.py)."""
+    rng = np.random.default_rng(seed)
+    m = 10.0 ** rng.uniform(-3, 1, size)
+    m0 = 10.0 ** rng.uniform(-2, 1, size)
+    rho = rng.uniform(-1, 1, size)
+    gamma = rng.uniform(0, 0.1, size)
+    return m, rho, m0, gamma
+
+
+def test_fast_path_covers_the_issue_domain() -> None:
+    """On 400 points of issue 23's domain >= 99% are certified, all within 2e-15.
+
+    The fallback costs ~300 us a call; the fraction guards the fast path's
+    reach (the starts, step counts and bound), the error issue 23's target.
+    """
+    points = _issue_domain(400, seed=23)
+    _, certified = relu_penalty_module._fast_penalty(*points)
+    assert certified.mean() >= 0.99
+    values = relu_ptft_penalty(*points)
+    for i in range(values.size):
+        reference = relu_ptft_penalty_mp(*(float(v[i]) for v in points), dps=30)
+        assert abs(mpmath.mpf(float(values[i])) - reference) <= 2e-15 * reference
+
+
+def test_fast_path_results_do_not_depend_on_their_neighbours() -> None:
+    """A call over several blocks (three-root, fallback and m = 0 points mixed in)
+    equals scalar calls, bitwise: every decision of the fast path is per point."""
+    points = [np.array(v) for v in _issue_domain(3 * 4096 + 17, seed=5)]
+    special = [
+        (1e-8, 1.0, 1.0, 0.01),
+        (1e-3, 0.5, 1.0, 1.0),
+        (0.5 * (1 + 2.0**-40), 1.0, 1.0, 0.5),
+        (0.0, 0.5, 1.0, 0.1),
+        (-1e-8, 1.0, 1.0, -0.01),
+    ]
+    for k, point in enumerate(special):
+        for v, value in zip(points, point, strict=True):
+            v[1000 * k + 4090] = value
+    values = relu_ptft_penalty(*points)
+    for i in [*range(0, values.size, 997), *(1000 * k + 4090 for k in range(5))]:
+        scalar = relu_ptft_penalty(*(float(v[i]) for v in points))
+        assert values[i] == scalar, i
