@@ -178,8 +178,17 @@ def _outputs(x: Float64Array, w1: Float64Array, w2: Float64Array) -> Float64Arra
 def _loss_and_gradients(
     x: Float64Array, y: Float64Array, w1: Float64Array, w2: Float64Array
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    residual, hidden_gradient, readout_gradient = _residual_and_gradients(x, y, w1, w2)
-    return _loss(residual), hidden_gradient, readout_gradient
+    """Loss (K,) and gradients of :func:`_residual_and_gradients`, in the layout
+    of the arguments: the hidden gradient is (K, H, d) like ``w1``."""
+    work = _Workspace(x, w1.shape[1])
+    residual, hidden_gradient, readout_gradient = _residual_and_gradients(
+        y, np.ascontiguousarray(w1.transpose(0, 2, 1)), w2, work
+    )
+    return (
+        _loss(residual),
+        np.ascontiguousarray(hidden_gradient.transpose(0, 2, 1)),
+        readout_gradient,
+    )
 
 
 def _loss(residual: Float64Array) -> Float64Array:
@@ -187,51 +196,71 @@ def _loss(residual: Float64Array) -> Float64Array:
 
 
 def _residual_and_gradients(
-    x: Float64Array,
     y: Float64Array,
-    w1: Float64Array,
+    hidden_transposed: Float64Array,
     w2: Float64Array,
-    work: _Workspace | None = None,
+    work: _Workspace,
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    """Residuals and gradients; with ``work``, the arrays are its buffers.
+    r"""Residuals and gradients of K networks on ``work``'s inputs, in its buffers.
 
-    Stacked matrix products (BLAS per network), several times faster than
-    einsum. The same operations, in the same order, with or without ``work``:
-    the buffers only spare a training loop an allocation per array per step
-    (and, where the allocator hands out fresh pages, their page faults: four
-    times the arithmetic of a step of 6 networks on 256 samples, measured in a
-    fresh process).
+    The hidden weights come transposed, :math:`(w^{(1)})^\top` as (K, d, H),
+    and so does their gradient; the readout gradient is (K, H). The module
+    docstring's gradients, with the activation mask
+    :math:`a_{ih} = \mathbb 1[\langle w_h^{(1)}, x_i\rangle > 0]` and
+    :math:`M_h = \sum_i a_{ih} r_i x_i`:
+
+    .. math:: \frac{\partial L}{\partial w_h^{(1)}} = \frac{w_h^{(2)}}n M_h,
+              \qquad \frac{\partial L}{\partial w_h^{(2)}}
+              = \frac1n\sum_i r_i(\langle w_h^{(1)}, x_i\rangle)_+
+              = \frac1n\langle w_h^{(1)}, M_h\rangle,
+
+    the last because :math:`a_{ih}\langle w_h^{(1)}, x_i\rangle =
+    (\langle w_h^{(1)}, x_i\rangle)_+`: one stacked matrix product (BLAS per
+    network) gives :math:`M^\top = (x^\top \operatorname{diag} r)\,a` for
+    both gradients, and the only elementwise passes over (K, n, H) arrays
+    are the mask, its float copy and the ReLU as a product with it (the
+    residual broadcast over the units and a second product over the
+    features, each as long as the whole step's other arithmetic at these
+    shapes, are gone). The same operations, in the same order, for every
+    caller; the buffers spare a training loop an allocation per array per
+    step (and, where the allocator hands out fresh pages, their page faults).
     """
-    work = _Workspace(x, w1) if work is None else work
-    np.matmul(x, w1.transpose(0, 2, 1), out=work.preactivation)
-    np.maximum(work.preactivation, 0.0, out=work.features)
+    x, x_transposed = work.inputs, work.inputs_transposed
+    count = x.shape[1]
+    np.matmul(x, hidden_transposed, out=work.features)
+    np.greater(work.features, 0.0, out=work.active)
+    # bool -> float64 through uint8, the fastest of the casts numpy offers.
+    np.copyto(work.mask, work.active.view(np.uint8))
+    work.features *= work.mask  # the ReLU: a product with the mask is 3x np.maximum
     np.matmul(work.features, w2[:, :, None], out=work.output)
     np.subtract(work.output[..., 0], y, out=work.residual)
-    count = x.shape[1]
-    np.matmul(work.residual[:, None, :], work.features, out=work.readout_sum)
-    np.divide(work.readout_sum[:, 0], count, out=work.readout_gradient)
-    np.greater(work.preactivation, 0.0, out=work.active)
-    np.multiply(work.active, work.residual[:, :, None], out=work.gated)
-    np.matmul(work.gated.transpose(0, 2, 1), x, out=work.hidden_gradient)
-    work.hidden_gradient *= w2[:, :, None] / count
+    np.multiply(x_transposed, work.residual[:, None, :], out=work.weighted_inputs)
+    np.matmul(work.weighted_inputs, work.mask, out=work.moment)
+    np.einsum("kdh,kdh->kh", hidden_transposed, work.moment, out=work.readout_gradient)
+    work.readout_gradient /= count
+    np.divide(w2, count, out=work.readout_scale)
+    np.multiply(work.moment, work.readout_scale[:, None, :], out=work.hidden_gradient)
     return work.residual, work.hidden_gradient, work.readout_gradient
 
 
 class _Workspace:
-    """The arrays of one step of :func:`_residual_and_gradients`, for reuse."""
+    """The inputs of K networks, both ways round, and the arrays of one step of
+    :func:`_residual_and_gradients`, for reuse."""
 
-    def __init__(self, x: Float64Array, w1: Float64Array) -> None:
+    def __init__(self, x: Float64Array, units: int) -> None:
         networks, samples, dimension = x.shape
-        units = w1.shape[1]
-        self.preactivation = np.empty((networks, samples, units))
+        self.inputs = x
+        self.inputs_transposed = np.ascontiguousarray(x.transpose(0, 2, 1))
         self.features = np.empty((networks, samples, units))
         self.active = np.empty((networks, samples, units), dtype=bool)
-        self.gated = np.empty((networks, samples, units))
+        self.mask = np.empty((networks, samples, units))
         self.output = np.empty((networks, samples, 1))
         self.residual = np.empty((networks, samples))
-        self.readout_sum = np.empty((networks, 1, units))
+        self.weighted_inputs = np.empty((networks, dimension, samples))
+        self.moment = np.empty((networks, dimension, units))
+        self.readout_scale = np.empty((networks, units))
         self.readout_gradient = np.empty((networks, units))
-        self.hidden_gradient = np.empty((networks, units, dimension))
+        self.hidden_gradient = np.empty((networks, dimension, units))
 
 
 def relu_loss_and_gradients(
@@ -364,14 +393,20 @@ def train_relu_networks(
         )
     check_iteration_count("steps", steps)
     rate = np.broadcast_to(rate, w1.shape[:1])
-    w1, w2 = w1.copy(), w2.copy()
+    # One rate for every network (the experiments' case) scales the gradients
+    # by a Python float: the same products, without broadcasting (K,) over the
+    # (d, H) of each network (3x faster at K = 36, H = 48, d = 8).
+    uniform = float(rate[0]) if np.all(rate == rate[0]) else None
+    # The hidden weights train transposed, (K, d, H): the layout of the
+    # stacked products and of the gradient (_residual_and_gradients).
+    w1, w2 = np.ascontiguousarray(w1.transpose(0, 2, 1)), w2.copy()
+    work = _Workspace(x, w1.shape[2])
     # A step size past stability overflows: checked every step, so divergence
     # is reported where it happens instead of after running the rest on NaN.
-    work = _Workspace(x, w1)
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(steps):
             residual, hidden_gradient, readout_gradient = _residual_and_gradients(
-                x, y, w1, w2, work
+                y, w1, w2, work
             )
             # The loss itself is needed only for this check and at the end.
             if step == 0 and not np.all(np.isfinite(_loss(residual))):
@@ -379,8 +414,12 @@ def train_relu_networks(
                     "the initial loss overflows float64: rescale inputs, targets, "
                     "hidden_init or readout_init"
                 )
-            hidden_gradient *= rate[:, None, None]
-            readout_gradient *= rate[:, None]
+            if uniform is None:
+                hidden_gradient *= rate[:, None, None]
+                readout_gradient *= rate[:, None]
+            else:
+                hidden_gradient *= uniform
+                readout_gradient *= uniform
             w1 -= hidden_gradient
             w2 -= readout_gradient
             # A sum holding an inf or NaN is not finite: one reduction per array
@@ -388,10 +427,14 @@ def train_relu_networks(
             # (or overflowed).
             if not (math.isfinite(w1.sum()) and math.isfinite(w2.sum())):
                 _check_iterates(w1, w2, rate, step, steps)
-        loss, _, _ = _loss_and_gradients(x, y, w1, w2)
+        loss = _loss(_residual_and_gradients(y, w1, w2, work)[0])
     _check_iterates(w1, w2, rate, steps, steps, loss)
     scale = 0.5 * np.mean(y * y, axis=1)
-    return TrainedNetworks(w1, w2, np.asarray(loss / np.where(scale > 0, scale, 1.0)))
+    return TrainedNetworks(
+        np.ascontiguousarray(w1.transpose(0, 2, 1)),
+        w2,
+        np.asarray(loss / np.where(scale > 0, scale, 1.0)),
+    )
 
 
 def _check_iterates(
