@@ -823,8 +823,8 @@ _FAST_LARGEST_RATIO = 2.0**1000
 #: three reach the root to ~1e-15 over the benchmark's domains; points whose
 #: bound then fails are evaluated again by :func:`_minimize`.
 _FAST_STEPS = 3
-#: ... and from the starts of :func:`_fast_three_roots` (a and c/b), near a
-#: hump of q: four steps leave ~1e-4 of these points to :func:`_minimize`.
+#: ... and from c/b towards the root of the concave part of q, where it has
+#: three roots (:func:`_fast_three_roots`), often near its hump.
 _FAST_THREE_STEPS = 4
 #: Points per block of the fast path: its 13 work rows of 4096 float64 take
 #: 416 KiB, inside the L2 cache of current x86 cores (allocated once per call:
@@ -897,7 +897,12 @@ def _fast_penalty(
         for start in range(0, index.size, _FAST_BLOCK):
             chunk = index[start : start + _FAST_BLOCK]
             penalty[chunk], certified[chunk] = _fast_three_roots(
-                m[chunk], rho[chunk], m0[chunk], gamma[chunk]
+                m[chunk],
+                rho[chunk],
+                m0[chunk],
+                gamma[chunk],
+                penalty[chunk],
+                certified[chunk],
             )
     return penalty, certified
 
@@ -923,8 +928,9 @@ def _fast_block(
     :math:`b \le 0` (Descartes) or :math:`c \ge ab` (then every root exceeds
     a, where q is convex, and deflating by the largest leaves a cubic without
     positive roots); the other points (:math:`0 < c < ab`, up to three roots)
-    are marked in ``three`` for :func:`_fast_three_roots`. Writes p and
-    whether its bound holds (:func:`_fast_certify`).
+    are marked in ``three`` for :func:`_fast_three_roots`, with p at the root
+    of q's convex part, certified where that root is. Writes p and whether
+    its bound holds (:func:`_fast_certify`).
     """
     a, b, c, t2, b_abs, a3, x = rows[:7]
     work = rows[7:]
@@ -939,11 +945,20 @@ def _fast_block(
         x, m, gamma, a, a3, b, b_abs, c, t2, penalty, certified, work, flags[1]
     )
     # Up to three positive roots: 0 < c < ab (with a margin for the rounding
-    # of a, b and c; the other side is proven unique above).
+    # of a, b and c; the other side is proven unique above). There x is the
+    # root of q's convex part if its ball lies beyond a/2.
     np.multiply(a, b, out=work[0])
     np.multiply(work[0], 1.0 + _FAST_MARGIN, out=work[0])
     np.less(c, work[0], out=three)
     np.logical_and(three, positive_a, out=three)
+    if three.any():
+        inside = flags[0]
+        np.multiply(work[1], 2.0, out=work[0])  # delta
+        np.subtract(x, work[0], out=work[0])
+        np.multiply(a, 0.5 * (1.0 + _FAST_MARGIN), out=work[1])
+        np.greater(work[0], work[1], out=inside)
+        np.less_equal(three, inside, out=inside)  # not three, or inside
+        np.logical_and(certified, inside, out=certified)
 
 
 def _fast_coefficients(
@@ -1011,7 +1026,9 @@ def _fast_start(
       against c, :math:`\min(c^{1/4}, (c/|a|)^{1/3}, c/b)` (an upper bound);
     * :math:`a > 0`, :math:`b \ge 0`: with :math:`x = a + t`,
       :math:`(a+t)^3t + bt = c - ab`, so
-      :math:`t \le \min((c-ab)^{1/4}, (c-ab)/(a^3+b))`;
+      :math:`t \le \min((c-ab)^{1/4}, (c-ab)/(a^3+b))`; where
+      :math:`c < ab`, :math:`t = (c-ab)/(a^3+b)`, Newton's step from a
+      towards the root of q's convex part;
     * :math:`b < 0`: the bounds of the reference path,
       :math:`a_+ + \max((2|b|)^{1/3}, (2c)^{1/4})`, and for :math:`a \le 0`
       also :math:`\max(\sqrt{2|b|/|a|}, (2c/|a|)^{1/3})`.
@@ -1036,7 +1053,10 @@ def _fast_start(
         np.divide(rest, ratio, out=ratio)
         np.sqrt(rest, out=rest)
         np.sqrt(rest, out=rest)
-        np.minimum(rest, ratio, out=rest)
+        # c < ab (up to three roots; the root above is NaN): Newton's step
+        # from a, where q(a) = ab - c > 0, towards the root of q's convex part
+        # (:func:`_fast_three_roots`).
+        np.fmin(rest, ratio, out=rest)
         np.add(rest, a, out=rest)
         np.copyto(x, rest, where=positive_a)
     np.less(b, 0.0, out=flag)
@@ -1259,7 +1279,12 @@ def _fast_root(
 
 
 def _fast_three_roots(
-    m: Float64Array, rho: Float64Array, m0: Float64Array, gamma: Float64Array
+    m: Float64Array,
+    rho: Float64Array,
+    m0: Float64Array,
+    gamma: Float64Array,
+    convex: Float64Array,
+    convex_certified: BoolArray,
 ) -> tuple[Float64Array, BoolArray]:
     r"""Eqs. (10)-(11) where :math:`a, b > 0` and :math:`c < ab`: up to three roots.
 
@@ -1275,9 +1300,12 @@ def _fast_three_roots(
     :math:`v_i` it errs from the extremum only at second order in the error of
     :math:`v_i`; a sign within twice the rounding bound of q, or
     :math:`4b/a^3` within :data:`_FAST_HUMP_MARGIN` of 1, leaves the point
-    undecided (not certified). The root of the convex part is approached from
-    a, the other from c/b; each must be certified (:func:`_fast_certify`) with
-    its ball inside its part, and p is the smaller value.
+    undecided (not certified).
+
+    ``convex`` and ``convex_certified`` are p at the root of the convex part,
+    approached from a by :func:`_fast_block`, and whether it was certified
+    with its ball beyond a/2. The root of the concave part is approached from
+    c/b, and must be certified with its ball below a/2; p is the smaller value.
     """
     rows = np.empty((6, m.size))
     _fast_coefficients(m, rho, m0, gamma, rows, np.empty(m.size))
@@ -1303,22 +1331,18 @@ def _fast_three_roots(
     no_left = (at_half < -half_noise) & (~hump | (at_v1 < -v1_noise))
     decided = (right | no_right) & (left | no_left)
     decided &= np.abs(ratio - 1.0) > _FAST_HUMP_MARGIN
-    upper = half * (1.0 + _FAST_MARGIN)
-    lower = half * (1.0 - _FAST_MARGIN)
-    from_left = c / b
-    penalty, certified, x, delta = _fast_root(
-        np.where(right, a, from_left), m, gamma, a, a3, b, c, t2
-    )
-    inside = np.where(right, x - delta > upper, x + delta < lower)
-    certified &= inside & decided
-    both = np.flatnonzero(right & left)
-    if both.size:
-        arguments = (v[both] for v in (m, gamma, a, a3, b, c, t2))
+    # Decided points have a root in one part at least.
+    certified = np.where(right, convex_certified, True) & decided
+    penalty = np.where(right, convex, np.inf)
+    index = np.flatnonzero(left & decided)
+    if index.size:
+        arguments = (v[index] for v in (m, gamma, a, a3, b, c, t2))
         penalty_left, certified_left, x_left, delta_left = _fast_root(
-            from_left[both], *arguments
+            c[index] / b[index], *arguments
         )
-        certified[both] &= certified_left & (x_left + delta_left < lower[both])
-        penalty[both] = np.minimum(penalty[both], penalty_left)
+        lower = half[index] * (1.0 - _FAST_MARGIN)
+        certified[index] &= certified_left & (x_left + delta_left < lower)
+        penalty[index] = np.minimum(penalty[index], penalty_left)
     return penalty, certified
 
 
