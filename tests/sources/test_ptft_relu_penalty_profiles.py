@@ -72,7 +72,10 @@ def test_longer_finetuning_costs_more_and_only_its_phase_grows(
     # (pretraining and STL, then PT+FT): the arithmetic, not the machine.
     fixed, finetuning = 3e-4, 5e-4
 
-    phases = itertools.cycle((fixed, finetuning))
+    # measure_step_seconds times calls of fig1c._TIMED_STEPS trainer steps.
+    phases = itertools.cycle(
+        (fixed * fig1c._TIMED_STEPS, finetuning * fig1c._TIMED_STEPS)
+    )
     monkeypatch.setattr(fig1c, "measure_step_seconds", lambda step, **_: next(phases))
     steps = SETUP.steps
     short = sample_efficiency_cost(replace(SETUP, correlations=(0.9,)))
