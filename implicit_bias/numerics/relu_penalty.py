@@ -273,6 +273,7 @@ def _at_root(
     kappa: Any,
     eps: Any,
     select: Callable[[Any, Any, Any], Any],
+    smallest: float = 0.0,
 ) -> tuple[Any, Any, Any, Any]:
     r"""Penalty and readout gap at a computed root u of eq. (10), with error bounds.
 
@@ -294,7 +295,9 @@ def _at_root(
     .. math:: p = g^2\left(1 + \frac{m^2}{u^4}\right) + t^2,
 
     whose error is first order in that of g; the one with the smaller bound is
-    kept. ``t2`` is :math:`t^2 = m_0^2(1-\rho)(1+\rho)`.
+    kept, the second only where :math:`g^2 \ge` ``smallest`` (the float64
+    range; its rounding is not bounded below it). ``t2`` is
+    :math:`t^2 = m_0^2(1-\rho)(1+\rho)`.
 
     Returns:
       ``(penalty, penalty_error, gap, gap_error)``.
@@ -324,6 +327,10 @@ def _at_root(
     stretch = 1.0 + curvature * curvature
     tied = gap * gap * stretch + t2
     tied_error = 2.0 * abs(gap) * gap_error * stretch + 4.0 * eps * tied
+    # Where g^2 lies below the float64 range (u* ~ m/gamma far below m0 rho,
+    # e.g. m = 1e-50, gamma = 6e45: g^2 ~ 1e-475 while g^2 (m/u^2)^2 = d^2 ~
+    # 1e-192) this form loses its main term: the other one is used, or mpmath.
+    tied_error = select(gap * gap >= smallest, tied_error, math.inf)
     use_tied = tied_error < objective_error
     penalty = select(use_tied, tied, objective)
     penalty_error = select(use_tied, tied_error, objective_error)
@@ -631,7 +638,15 @@ def _scaled_minimum(
     x, converged = _newton(np.where(right, from_above, from_left), a, b, c)
     u_star = x * scale
     penalty, penalty_error, gap, gap_error = _at_root(
-        u_star, m, a_raw, gamma, t2, _condition(x, a, b, c), _EPS, np.where
+        u_star,
+        m,
+        a_raw,
+        gamma,
+        t2,
+        _condition(x, a, b, c),
+        _EPS,
+        np.where,
+        smallest=_TRUSTED_LOW,
     )
     both = np.flatnonzero(left & right)
     count = np.ones_like(m)
@@ -651,6 +666,7 @@ def _scaled_minimum(
             _condition(x_left, ab, bb, cb),
             _EPS,
             np.where,
+            smallest=_TRUSTED_LOW,
         )
         better = both[at_left[0] < penalty[both]]
         chosen = at_left[0] < penalty[both]

@@ -1351,3 +1351,29 @@ def test_fast_path_results_do_not_depend_on_their_neighbours() -> None:
     for i in [*range(0, values.size, 997), *(1000 * k + 4090 for k in range(5))]:
         scalar = relu_ptft_penalty(*(float(v[i]) for v in points))
         assert values[i] == scalar, i
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        (9.995961706279933e-51, 0.6573591240466778, 1.1546765975558498e-100, 6.4e45),
+        (1.452853024389441e-09, 0.346197441253004, 5.148839506567611e-23, 4.2e64),
+        (-8.909061157386187e-56, 0.378657326041302, 4.400051258091938e-94, -8e22),
+        # u* = 7e-158: the root form of g is subnormal, the direct form is exact.
+        (4.533694286150722e-58, -0.999, 5.0538608291573695e-79, 6.149022974282653e99),
+    ],
+)
+def test_penalty_where_the_readout_gap_underflows(
+    point: tuple[float, float, float, float],
+) -> None:
+    r"""u* ~ m/gamma far below m0 rho: g = u^2 d/m ~ 1e-238, d = u - m0 rho ~ 1e-96.
+
+    Eq. (8) in the tied form :math:`g^2(1 + m^2/u^4)` lost :math:`d^2` to the
+    underflow of :math:`g^2` (the error-bounded path returned :math:`t^2`
+    alone at the first three points, up to 1e31 times too small, or lost 10
+    bits); its error bound underflowed with it. Found comparing both float64
+    paths with relu_ptft_penalty_mp over magnitudes 10^-100..10^100.
+    """
+    reference = relu_ptft_penalty_mp(*point, dps=30)
+    assert abs(relu_ptft_penalty(*point) - reference) <= 2.0**-40 * reference
+    assert abs(_fallback(*point) - reference) <= 2.0**-40 * reference
