@@ -1323,40 +1323,91 @@ def _fast_three_roots(
     with its ball beyond a/2. The root of the concave part is approached from
     c/b, and must be certified with its ball below a/2; p is the smaller value.
     """
-    rows = np.empty((6, m.size))
-    _fast_coefficients(m, rho, m0, gamma, rows, np.empty(m.size))
-    a, b, c, t2, _, a3 = rows
-    half = 0.5 * a
+    size = m.size
+    rows = np.empty((13, size))
+    flags = np.empty((6, size), dtype=bool)
+    _fast_coefficients(m, rho, m0, gamma, rows[:6], rows[6])
+    a, b, c, t2, _, a3 = rows[:6]
+    v, value, noise, ratio, work, other, v1 = rows[6:]
+    right, no_right, left, no_left, hump, flag = flags
 
-    def value_and_noise(v: Float64Array) -> tuple[Float64Array, Float64Array]:
-        noise = 2.0 * _FAST_NOISE * _UNIT * (((v + a) * v * v + b) * v + c)
-        return _quartic(v, a, b, c), noise
+    def at(v: Float64Array) -> None:
+        """q(v) into value, twice its rounding bound into noise."""
+        np.multiply(v, v, out=work)
+        np.subtract(v, a, out=value)
+        np.multiply(value, work, out=value)
+        np.add(value, b, out=value)
+        np.multiply(value, v, out=value)
+        np.subtract(value, c, out=value)
+        np.add(v, a, out=noise)
+        np.multiply(noise, work, out=noise)
+        np.add(noise, b, out=noise)
+        np.multiply(noise, v, out=noise)
+        np.add(noise, c, out=noise)
+        np.multiply(noise, 2.0 * _FAST_NOISE * _UNIT, out=noise)
+        np.negative(noise, out=other)
 
-    at_half, half_noise = value_and_noise(half)
-    ratio = 4.0 * b / (a * a * a)
-    hump = ratio < 1.0
-    sin_half_phi = np.sin(np.arcsin(np.sqrt(np.minimum(ratio, 1.0))) / 3.0)
-    hump_gap = a * sin_half_phi * sin_half_phi
-    v2 = 0.75 * a - hump_gap
-    v1 = 0.5 * hump_gap + np.sqrt(0.25 * hump_gap * hump_gap + b / (4.0 * v2))
-    at_v1, v1_noise = value_and_noise(v1)
-    at_v2, v2_noise = value_and_noise(v2)
-    right = (at_half < -half_noise) | (hump & (at_v2 < -v2_noise))
-    no_right = (at_half > half_noise) & (~hump | (at_v2 > v2_noise))
-    left = (at_half > half_noise) | (hump & (at_v1 > v1_noise))
-    no_left = (at_half < -half_noise) & (~hump | (at_v1 < -v1_noise))
-    decided = (right | no_right) & (left | no_left)
-    decided &= np.abs(ratio - 1.0) > _FAST_HUMP_MARGIN
+    np.multiply(a, 0.5, out=v)
+    at(v)
+    np.less(value, other, out=right)
+    np.greater(value, noise, out=left)
+    np.copyto(no_right, left)
+    np.copyto(no_left, right)
+    np.multiply(a, a, out=ratio)
+    np.multiply(ratio, a, out=ratio)
+    np.divide(b, ratio, out=ratio)
+    np.multiply(ratio, 4.0, out=ratio)  # 4b/a^3
+    np.less(ratio, 1.0, out=hump)
+    # sin(phi/2) = sin(asin(sqrt(4b/a^3))/3); the gap 3a/4 - v2 = a sin^2(phi/2).
+    np.minimum(ratio, 1.0, out=work)
+    np.sqrt(work, out=work)
+    np.arcsin(work, out=work)
+    np.divide(work, 3.0, out=work)
+    np.sin(work, out=work)
+    np.multiply(work, work, out=work)
+    np.multiply(work, a, out=work)
+    np.multiply(a, 0.75, out=v)
+    np.subtract(v, work, out=v)  # v2
+    # v1 = gap/2 + sqrt(gap^2/4 + b/(4 v2)): v1 + v3 = gap, v1 v3 = -b/(4 v2).
+    np.multiply(v, 4.0, out=v1)
+    np.divide(b, v1, out=v1)
+    np.multiply(work, 0.5, out=other)
+    np.multiply(other, other, out=value)
+    np.add(v1, value, out=v1)
+    np.sqrt(v1, out=v1)
+    np.add(v1, other, out=v1)
+    at(v)
+    np.less(value, other, out=flag)
+    np.logical_and(flag, hump, out=flag)
+    np.logical_or(right, flag, out=right)
+    np.greater(value, noise, out=flag)
+    np.less_equal(hump, flag, out=flag)  # no hump, or q(v2) > N
+    np.logical_and(no_right, flag, out=no_right)
+    at(v1)
+    np.greater(value, noise, out=flag)
+    np.logical_and(flag, hump, out=flag)
+    np.logical_or(left, flag, out=left)
+    np.less(value, other, out=flag)
+    np.less_equal(hump, flag, out=flag)  # no hump, or q(v1) < -N
+    np.logical_and(no_left, flag, out=no_left)
+    decided = no_right
+    np.logical_or(right, no_right, out=decided)
+    np.logical_or(left, no_left, out=flag)
+    np.logical_and(decided, flag, out=decided)
+    np.subtract(ratio, 1.0, out=work)
+    np.abs(work, out=work)
+    np.greater(work, _FAST_HUMP_MARGIN, out=flag)
+    np.logical_and(decided, flag, out=decided)
     # Decided points have a root in one part at least.
     certified = np.where(right, convex_certified, True) & decided
     penalty = np.where(right, convex, np.inf)
     index = np.flatnonzero(left & decided)
     if index.size:
-        arguments = (v[index] for v in (m, gamma, a, a3, b, c, t2))
+        arguments = (w[index] for w in (m, gamma, a, a3, b, c, t2))
         penalty_left, certified_left, x_left, delta_left = _fast_root(
             c[index] / b[index], *arguments
         )
-        lower = half[index] * (1.0 - _FAST_MARGIN)
+        lower = a[index] * (0.5 * (1.0 - _FAST_MARGIN))
         certified[index] &= certified_left & (x_left + delta_left < lower)
         penalty[index] = np.minimum(penalty[index], penalty_left)
     return penalty, certified
