@@ -1034,7 +1034,7 @@ def _fast_start(
     work: Float64Array,
     flag: BoolArray,
 ) -> None:
-    r"""Starts for the unique positive root of eq. (10), within ~50% of it.
+    r"""Starts for the unique positive root of eq. (10), mostly within 2x of it.
 
     From the balance of the terms of :math:`q(x) = x^4 - ax^3 + bx - c`:
 
@@ -1045,7 +1045,7 @@ def _fast_start(
       :math:`t \le \min((c-ab)^{1/4}, (c-ab)/(a^3+b))`; where
       :math:`c < ab`, :math:`t = (c-ab)/(a^3+b)`, Newton's step from a
       towards the root of q's convex part;
-    * :math:`b < 0`: the bounds of the reference path,
+    * :math:`b < 0`: the bounds of :func:`_scaled_minimum`,
       :math:`a_+ + \max((2|b|)^{1/3}, (2c)^{1/4})`, and for :math:`a \le 0`
       also :math:`\max(\sqrt{2|b|/|a|}, (2c/|a|)^{1/3})`.
     """
