@@ -126,16 +126,43 @@ def _series(w: Float64Array) -> Float64Array:
     return total
 
 
+def _kernel_from_supplement(
+    cosine: Float64Array, supplement: Float64Array
+) -> Float64Array:
+    r"""Eq. (153) on cosines in [-1, 1], given :math:`\pi - \theta = \arccos(-u)`.
+
+    The printed form everywhere, then the series (module docstring) where it
+    cancels, :math:`u \le -\cos 1`: one ``arccos`` serves both, and callers
+    that also need :math:`k'(u)` (:func:`_kernel_and_slope`) reuse it.
+    """
+    # In place (``out=``): 0-d arrays stay arrays, and no temporaries.
+    out = np.empty_like(cosine)
+    np.multiply(1.0 - cosine, 1.0 + cosine, out=out)
+    np.sqrt(out, out=out)
+    out += cosine * supplement
+    out *= _INV_TWO_PI
+    near_minus_one = cosine <= _SERIES_MAX_U
+    phi = supplement[near_minus_one]
+    out[near_minus_one] = (phi * phi * phi) * _series(phi * phi) * _INV_TWO_PI
+    return out
+
+
 def _kernel(cosine: Float64Array) -> Float64Array:
     """Eq. (153) on cosines already checked to lie in [-1, 1]."""
-    out = np.empty_like(cosine)
-    near_minus_one = cosine <= _SERIES_MAX_U
-    phi = np.arccos(-cosine[near_minus_one])
-    out[near_minus_one] = (phi * phi * phi) * _series(phi * phi) * _INV_TWO_PI
-    rest = ~near_minus_one
-    c = cosine[rest]
-    out[rest] = (np.sqrt((1.0 - c) * (1.0 + c)) + c * np.arccos(-c)) * _INV_TWO_PI
-    return out
+    return _kernel_from_supplement(cosine, np.arccos(-cosine))
+
+
+def _kernel_and_slope(cosine: Float64Array) -> tuple[Float64Array, Float64Array]:
+    r"""Eq. (153) and its derivative on cosines already checked to lie in [-1, 1].
+
+    .. math:: k'(u) = \frac{\pi - \arccos u}{2\pi} = \frac{\arccos(-u)}{2\pi}
+
+    (differentiating (153): the square-root terms cancel). One ``arccos`` for
+    both, as the gradient of the population loss of features-are-fate's
+    Section 4 needs them (:mod:`implicit_bias.validation.relu_kernels`).
+    """
+    supplement = np.arccos(-cosine)
+    return _kernel_from_supplement(cosine, supplement), supplement * _INV_TWO_PI
 
 
 def relu_kernel(u: ArrayLike) -> Float64Array:

@@ -46,7 +46,11 @@ from implicit_bias.numerics.arguments import (
     check_real,
     check_seed,
 )
-from implicit_bias.numerics.relu_kernels import relu_gram, relu_rkhs_projection
+from implicit_bias.numerics.relu_kernels import (
+    _kernel_and_slope,
+    relu_gram,
+    relu_rkhs_projection,
+)
 from implicit_bias.validation.relu_networks import UNIT_NORM_TOLERANCE
 
 __all__ = [
@@ -689,21 +693,6 @@ class StudentTraining:
     initial_hidden_weights: Float64Array
 
 
-def _gradient_cross(
-    weights: Float64Array, others: Float64Array
-) -> tuple[Float64Array, Float64Array]:
-    r"""Overlaps of unit weights and the angular factor of their gradients.
-
-    For unit a, b with cosine u and :math:`\theta = \arccos u`, the Riemannian
-    gradient of :math:`\kappa(a, b) = k(u)` in a is
-    :math:`(\pi-\theta)(b - ua)/(2\pi)` (:math:`k'(u) = (\pi-\theta)/(2\pi)`);
-    this returns :math:`(k(u_{ij}), (\pi-\theta_{ij})/(2\pi))`.
-    """
-    gram = relu_gram(weights, others)
-    cosine = np.clip(weights @ others.T, -1.0, 1.0)
-    return gram, np.arccos(-cosine) / (2 * np.pi)
-
-
 def source_loss_and_gradients(
     hidden_weights: Float64Array,
     readout: Float64Array,
@@ -721,6 +710,8 @@ def source_loss_and_gradients(
     :math:`\frac{c_i}{m}\big(\frac1m\sum_jc_j\kappa'_{ij}
     - \frac{1}{m_s}\sum_kc_{s,k}\kappa'_{ik}\big)`,
     :math:`\kappa'_{ij} = (\pi - \theta_{ij})(w_j - u_{ij}w_i)/(2\pi)`.
+    The rows of ``hidden_weights`` (unit within :data:`UNIT_NORM_TOLERANCE`)
+    are renormalized before use.
 
     Args:
       hidden_weights: the student's unit :math:`(w_i)`, (m, d).
@@ -766,38 +757,73 @@ def _source_loss_and_gradients(
     hidden_weights: Float64Array, readout: Float64Array, setup: AblationSetup
 ) -> tuple[float, Float64Array, Float64Array]:
     """:func:`source_loss_and_gradients` on checked arguments (may overflow)."""
-    source_weights, source_readout = setup.source_weights, setup.source_readout
-    width, source_width = hidden_weights.shape[0], source_weights.shape[0]
+    source = _SourceTerms.from_setup(setup)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _source_terms(
-            hidden_weights, readout, source_weights, source_readout, width, source_width
-        )
+        return source(_unit_rows(hidden_weights), readout)
 
 
-def _source_terms(
-    hidden_weights: Float64Array,
-    readout: Float64Array,
-    source_weights: Float64Array,
-    source_readout: Float64Array,
-    width: int,
-    source_width: int,
-) -> tuple[float, Float64Array, Float64Array]:
-    gram, angular = _gradient_cross(hidden_weights, hidden_weights)
-    cross, cross_angular = _gradient_cross(hidden_weights, source_weights)
-    source_energy = source_readout @ relu_gram(source_weights) @ source_readout
-    model_part = gram @ readout / width**2
-    source_part = cross @ source_readout / (width * source_width)
-    loss = 0.5 * (
-        readout @ model_part
-        - 2 * readout @ source_part
-        + source_energy / source_width**2
+def _unit_rows(weights: Float64Array) -> Float64Array:
+    """The rows of ``weights`` divided by their norms (``np.linalg.norm``'s sums)."""
+    return np.asarray(
+        weights / np.sqrt(np.add.reduce(weights * weights, axis=1, keepdims=True))
     )
-    coupling_model = angular * readout[None, :] / width**2
-    coupling_source = cross_angular * source_readout[None, :] / (width * source_width)
-    ambient = coupling_model @ hidden_weights - coupling_source @ source_weights
-    ambient *= readout[:, None]
-    radial = np.sum(ambient * hidden_weights, axis=1, keepdims=True)
-    return float(loss), model_part - source_part, ambient - radial * hidden_weights
+
+
+@dataclass(frozen=True)
+class _SourceTerms:
+    r"""The source's part of :func:`source_loss_and_gradients`, formed once.
+
+    Its unit weights (renormalized), its readout, :math:`m_s` and the constant
+    :math:`c_s^\top G_sc_s`; calling it with the student's unit
+    :math:`(w_i)` and c gives the loss and its gradients. The student's rows
+    are unit, so the Gram entries are :math:`k(u_{ij})` of eq. (153) without
+    :func:`relu_gram`'s norms (1 to rounding), and one ``arccos`` per entry
+    gives both :math:`k(u)` and :math:`k'(u)`; the student's and the source's
+    units are stacked, one product and one kernel evaluation for both Grams.
+    """
+
+    weights: Float64Array
+    readout: Float64Array
+    energy: float
+
+    @classmethod
+    def from_setup(cls, setup: AblationSetup) -> _SourceTerms:
+        weights = setup.source_weights
+        readout = setup.source_readout
+        energy = float(readout @ relu_gram(weights) @ readout)
+        return cls(_unit_rows(weights), readout, energy)
+
+    def __call__(
+        self, hidden_weights: Float64Array, readout: Float64Array
+    ) -> tuple[float, Float64Array, Float64Array]:
+        width, source_width = hidden_weights.shape[0], self.weights.shape[0]
+        units = np.concatenate((hidden_weights, self.weights))
+        cosine = hidden_weights @ units.T
+        np.clip(cosine, -1.0, 1.0, out=cosine)
+        kernel, slope = _kernel_and_slope(cosine)
+        model_part = kernel[:, :width] @ readout / width**2
+        source_part = kernel[:, width:] @ self.readout / (width * source_width)
+        loss = 0.5 * (
+            readout @ model_part
+            - 2 * readout @ source_part
+            + self.energy / source_width**2
+        )
+        # The gradient of k(u_ij) in w_i is k'(u_ij) w_j, whose part tangent
+        # to the sphere is k'(u_ij)(w_j - u_ij w_i) (source_loss_and_gradients'
+        # kappa'_ij): k'(u_ij) c_j / m^2 against the student's units and
+        # -k'(u_ik) c_s,k / (m m_s) against the source's give the ambient
+        # gradient in one product; the radial part is removed below.
+        coupling = np.concatenate(
+            (readout / width**2, self.readout / (-width * source_width))
+        )
+        ambient = (slope * coupling) @ units
+        ambient *= readout[:, None]
+        radial = np.sum(ambient * hidden_weights, axis=1, keepdims=True)
+        return (
+            float(loss),
+            model_part - source_part,
+            ambient - radial * hidden_weights,
+        )
 
 
 def train_student_on_source(
@@ -861,32 +887,49 @@ def train_student_on_source(
     initial = weights.copy()
     readout = np.full(m, start)
     step = rate * m
+    source = _SourceTerms.from_setup(checked)
     losses = []
-    for iteration in range(count):
-        loss, readout_gradient, tangent = _source_loss_and_gradients(
-            weights, readout, checked
+
+    def diverged(iteration: int) -> ConvergenceError:
+        return ConvergenceError(
+            f"gradient descent diverged at step {iteration} of {count} with "
+            f"learning_rate={rate!r} (step {step!r} = learning_rate * width): "
+            "lower learning_rate"
         )
-        if iteration % every == 0:
-            losses.append(loss)
-        with np.errstate(over="ignore", invalid="ignore"):
+
+    def finite() -> bool:
+        return bool(np.all(np.isfinite(readout)) and np.all(np.isfinite(weights)))
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        for iteration in range(count):
+            loss, readout_gradient, tangent = source(weights, readout)
+            if iteration % every == 0:
+                losses.append(loss)
+            # A non-finite iterate makes the next loss non-finite (NaN and inf
+            # propagate through the Grams), so the loss alone is tested per
+            # step; the iterates only once it fails, to name the step at
+            # which they, or this loss, first left float64.
+            if not math.isfinite(loss):
+                if iteration == 0:
+                    raise OutOfRangeError(
+                        "the initial loss overflows float64 with "
+                        f"readout_init={start!r}: lower readout_init"
+                    )
+                raise diverged(iteration if finite() else iteration - 1)
             readout = readout - step * readout_gradient
-            weights = weights - step * tangent
-            weights /= np.linalg.norm(weights, axis=1, keepdims=True)
-        if not (
-            math.isfinite(loss)
-            and np.all(np.isfinite(readout))
-            and np.all(np.isfinite(weights))
-        ):
-            if iteration == 0 and not math.isfinite(loss):
-                raise OutOfRangeError(
-                    f"the initial loss overflows float64 with readout_init={start!r}: "
-                    "lower readout_init"
-                )
-            raise ConvergenceError(
-                f"gradient descent diverged at step {iteration} of {count} with "
-                f"learning_rate={rate!r} (step {step!r} = learning_rate * width): "
-                "lower learning_rate"
-            )
+            moved = weights - step * tangent
+            norms = np.sqrt(np.add.reduce(moved * moved, axis=1, keepdims=True))
+            if not np.isfinite(norms).all():
+                # Squares past float64 (finite rows above ~1e154): each such
+                # row scaled by its largest entry first, which keeps its
+                # direction; a row that is itself not finite has diverged.
+                if not np.isfinite(moved).all():
+                    raise diverged(iteration)
+                moved = moved / np.max(np.abs(moved), axis=1, keepdims=True)
+                norms = np.sqrt(np.add.reduce(moved * moved, axis=1, keepdims=True))
+            weights = moved / norms
+    if not finite():
+        raise diverged(count - 1)
     return StudentTraining(weights, readout, np.asarray(losses), initial)
 
 

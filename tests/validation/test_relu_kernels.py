@@ -207,6 +207,65 @@ def test_training_decreases_the_loss() -> None:
     )
 
 
+def test_training_is_projected_descent_on_the_population_loss() -> None:
+    # The trainer's loop (its source terms formed once, the loss alone tested
+    # per step) against the textbook loop on source_loss_and_gradients: the
+    # same iterates up to rounding (relu_gram's norms of unit rows, and the
+    # order of the sums), 200 steps.
+    setup = ablation_setup(5, 4, 0.4, np.random.default_rng(12))
+    training = train_student_on_source(
+        setup, 7, 200, np.random.default_rng(13), learning_rate=0.2, record_every=1
+    )
+    weights = sample_sphere(7, 4, np.random.default_rng(13))
+    np.testing.assert_array_equal(weights, training.initial_hidden_weights)
+    readout = np.full(7, 1e-7)
+    losses = []
+    for _ in range(200):
+        loss, readout_gradient, tangent = source_loss_and_gradients(
+            weights, readout, setup
+        )
+        losses.append(loss)
+        readout = readout - 0.2 * 7 * readout_gradient
+        weights = weights - 0.2 * 7 * tangent
+        weights /= np.linalg.norm(weights, axis=1, keepdims=True)
+    np.testing.assert_allclose(training.losses, losses, rtol=1e-10)
+    np.testing.assert_allclose(training.hidden_weights, weights, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(training.readout, readout, rtol=1e-10, atol=1e-15)
+
+
+def test_training_names_the_step_that_diverged() -> None:
+    # Step 0 moves the weights by ~1e299 (their squares overflow, the rows do
+    # not: they are renormalized to the sphere) and the readouts to ~1e299;
+    # at step 1 the loss, quadratic in them, is past float64.
+    setup = ablation_setup(4, 3, 0.5, np.random.default_rng(0))
+    with pytest.raises(ConvergenceError, match="diverged at step 1 of 50"):
+        train_student_on_source(
+            setup,
+            4,
+            50,
+            np.random.default_rng(1),
+            readout_init=1.0,
+            learning_rate=1e300,
+        )
+
+
+def test_training_keeps_huge_moved_weights_on_the_sphere() -> None:
+    # Regression: a moved row of norm beyond float64 (finite entries, squares
+    # that overflow) was divided by an infinite norm and became zero, off the
+    # sphere, and training went on from there; it is renormalized instead, and
+    # the readouts, growing 1e50-fold per step, overflow the loss.
+    setup = ablation_setup(4, 3, 0.5, np.random.default_rng(0))
+    with pytest.raises(ConvergenceError, match="diverged at step 3 of 50"):
+        train_student_on_source(
+            setup,
+            4,
+            50,
+            np.random.default_rng(1),
+            readout_init=1.0,
+            learning_rate=1e50,
+        )
+
+
 @pytest.mark.slow
 def test_training_moves_the_kernel_towards_the_source() -> None:
     experiment = kernel_condensation()
