@@ -37,6 +37,7 @@ from implicit_bias.numerics.arguments import check_seed
 from implicit_bias.validation.diagonal_networks import (
     DiagonalTrainingResult,
     _flag,
+    _train_groups,
     train_diagonal_networks,
     train_multitask_diagonal_networks,
 )
@@ -101,8 +102,9 @@ class _Batch:
 #: network, take at most this many bytes: in cache, a step of the stacked
 #: products costs about what the R steps of the shared ones do (quick Appendix
 #: E.1 configurations, 0.4 MB: 30 us against 34 us for R = 2); beyond it they
-#: stream every copy from memory (full configurations, 27 MB: 5.8 ms against
-#: 0.7 ms for R = 5), and the repeats train one after another.
+#: would stream every copy from memory (full configurations, 27 MB: 5.8 ms
+#: against 0.7 ms for R = 5), and the repeats train in groups that share one
+#: copy of their inputs instead.
 _STACKED_BYTES = 1 << 20
 
 
@@ -116,9 +118,10 @@ def stacks_repeats(networks: int, samples: int, dimension: int) -> bool:
         8 \cdot \mathrm{networks} \cdot n \cdot D \le 2^{20} \text{ bytes}.
 
     In cache, a step of the stacked products costs about what the repeats'
-    steps one at a time do; beyond it every copy streams from memory and the
-    repeats train one after another (the cost models of the experiments'
-    claims count their calls by it).
+    steps one at a time do; beyond it every copy would stream from memory, and
+    the repeats train in one call as groups of networks that share their
+    inputs (the cost models of the experiments' claims count their calls by
+    it).
 
     Args:
       networks: the repeats (networks) trained together.
@@ -167,43 +170,55 @@ def _train_together(
     the most rows of any batch (its sample count masks them out): the batches
     advance together, one loop instead of one per batch, and each network's
     iterates are the ones it has alone up to the summation order of the
-    stacked products. Otherwise one call per batch, on its shared X.
+    stacked products. Otherwise also in one call, each batch a group of
+    networks sharing its X (``_train_groups``): one loop for all the repeats
+    instead of one per batch, two products with each batch's X per step, over
+    the rows its live networks train on; the iterates differ from those of a
+    call per batch by the summation order of the products only.
     """
     networks = sum(b.rate.size for b in batches)
     samples = max(b.X.shape[0] for b in batches)
-    if not stacks_repeats(networks, samples, batches[0].X.shape[1]):
-        return [
-            trainer(
-                b.X,
-                b.targets,
-                b.w1,
-                b.w2,
-                learning_rate=b.rate,
-                sample_counts=b.counts,
-                tol=tol,
-            )
-            for b in batches
-        ]
 
     def padded(array: Float64Array, axis: int) -> Float64Array:
         widths = [(0, 0)] * array.ndim
         widths[axis] = (0, samples - array.shape[axis])
         return np.pad(array, widths)
 
-    result = trainer(
-        np.concatenate(
-            [
-                np.broadcast_to(padded(b.X, 0), (b.rate.size, samples, b.X.shape[1]))
-                for b in batches
-            ]
-        ),
-        np.concatenate([padded(b.targets, 1) for b in batches]),
-        np.concatenate([b.w1 for b in batches]),
-        np.concatenate([b.w2 for b in batches]),
-        learning_rate=np.concatenate([b.rate for b in batches]),
-        sample_counts=np.concatenate([b.counts for b in batches]),
-        tol=tol,
-    )
+    targets = np.concatenate([padded(b.targets, 1) for b in batches])
+    w1 = np.concatenate([b.w1 for b in batches])
+    w2 = np.concatenate([b.w2 for b in batches])
+    rate = np.concatenate([b.rate for b in batches])
+    counts = np.concatenate([b.counts for b in batches])
+    if stacks_repeats(networks, samples, batches[0].X.shape[1]):
+        result = trainer(
+            np.concatenate(
+                [
+                    np.broadcast_to(
+                        padded(b.X, 0), (b.rate.size, samples, b.X.shape[1])
+                    )
+                    for b in batches
+                ]
+            ),
+            targets,
+            w1,
+            w2,
+            learning_rate=rate,
+            sample_counts=counts,
+            tol=tol,
+        )
+    else:
+        result = _train_groups(
+            [b.X for b in batches],
+            [b.rate.size for b in batches],
+            targets,
+            w1,
+            w2,
+            learning_rate=rate,
+            sample_counts=counts,
+            tol=tol,
+            # (K, D) second layers: single-task batches; (K, O, D): multi-task.
+            single_output=batches[0].w2.ndim == 2,
+        )
     starts = np.cumsum([0] + [b.rate.size for b in batches])
     return [
         dataclasses.replace(

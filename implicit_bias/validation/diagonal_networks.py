@@ -28,6 +28,9 @@ whole batch, :math:`R = X\beta^\top - Y` and :math:`G \propto R^\top X`. ``X``
 is either shared, shape (n, D), and then each product is one matrix-matrix
 product over all K networks, or per network, shape (K, n, D), a stacked
 product that reads X once (``benchmarks/bench_diagonal_networks.py``).
+Internally (``_train_groups``, for the experiments of
+:mod:`implicit_bias.validation.diagonal_experiments`) X may also be one matrix
+per group of networks, each group's products one matrix-matrix product.
 Sample sizes may differ: network k uses the first ``sample_counts[k]`` rows;
 the other rows are masked out of its residual and its loss is divided by
 ``sample_counts[k]``. Every network has its own learning rate and
@@ -80,7 +83,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -279,6 +282,97 @@ def _residual_and_gradient(
     return squares, np.matmul(residual, X)
 
 
+#: What one more block of networks costs per step, in networks x rows of X:
+#: a block's two products took about 3.3 us per call pair plus 15 ns per
+#: network and row (D = 200, OpenBLAS 0.3, one thread; fitted to blocks of the
+#: full Appendix E.1 configuration), 220 rows' worth, rounded up.
+_BLOCK_ROWS = 256
+#: Up to this many coefficient rows a block's product B X^T reads X through
+#: its transposed view (see :func:`_grouped_residual_and_gradient`).
+_FEW_PRODUCTS = 8
+
+
+def _group_bounds(
+    groups: NDArray[np.int64], counts: Float64Array
+) -> list[tuple[int, int, int, int]]:
+    """``(g, start, stop, rows)``: the batch split into blocks of networks that
+    take their products with ``X[g]`` together, over its first ``rows`` rows.
+
+    ``groups`` is sorted, and within a group ``counts`` ascending. A block's
+    products cost about its networks times its most rows, plus
+    :data:`_BLOCK_ROWS` for the calls: splitting a group into consecutive
+    blocks skips the rows its smaller networks mask out. The split minimizes
+    that cost (dynamic programming over the group's networks).
+    """
+    present, starts = np.unique(groups, return_index=True)
+    stops = [*starts[1:].tolist(), groups.size]
+    bounds = []
+    for g, start, stop in zip(present.tolist(), starts.tolist(), stops, strict=True):
+        rows = counts[start:stop].astype(np.int64).tolist()
+        # best[j]: the least cost of the group's first j networks; cut[j]: where
+        # the last block of that split starts.
+        best, cut = [0] * (len(rows) + 1), [0] * (len(rows) + 1)
+        for j in range(1, len(rows) + 1):
+            best[j], cut[j] = min(
+                (best[i] + (j - i) * rows[j - 1] + _BLOCK_ROWS, i) for i in range(j)
+            )
+        j, blocks = len(rows), []
+        while j:
+            blocks.append((g, start + cut[j], start + j, rows[j - 1]))
+            j = cut[j]
+        bounds.extend(reversed(blocks))
+    return bounds
+
+
+def _grouped_residual_and_gradient(
+    X: Float64Array,
+    X_transposed: Float64Array,
+    bounds: list[tuple[int, int, int, int]],
+    beta: Float64Array,
+    targets: Float64Array,
+    mask: Float64Array | None,
+    residual: Float64Array,
+) -> tuple[Float64Array, Float64Array]:
+    r""":func:`_residual_and_gradient` for networks in groups that share inputs.
+
+    ``X`` is (G, n, D), one matrix per group (zero rows past its own), and
+    ``bounds`` (:func:`_group_bounds`) the networks' slices: per group, the
+    products of shared X, :math:`BX_g^\top` and :math:`RX_g`, each one
+    matrix-matrix product over the group's networks and only over the rows
+    they train on. ``residual`` (K, O, n) is written in place: its rows past
+    a group's are zero from the first step on (masked, with zero targets),
+    and stay so.
+    """
+    count, outputs, dimension = beta.shape
+    samples = targets.shape[2]
+    flat = residual.reshape(count * outputs, samples)
+    coefficients = beta.reshape(count * outputs, dimension)
+    for g, start, stop, rows in bounds:
+        # The row-major copy of X^T for blocks of many products (gemm), X
+        # itself through the transposed view for few (gemv-like, bound by
+        # reading X: one copy of it in cache instead of two).
+        np.matmul(
+            coefficients[start * outputs : stop * outputs],
+            X_transposed[g, :, :rows]
+            if (stop - start) * outputs > _FEW_PRODUCTS
+            else X[g, :rows].T,
+            out=flat[start * outputs : stop * outputs, :rows],
+        )
+    residual -= targets
+    if mask is not None:
+        residual *= mask
+    rows_ = residual.reshape(count, -1)
+    squares = _row_dots(rows_, rows_)
+    gradient = np.empty((count * outputs, dimension))
+    for g, start, stop, rows in bounds:
+        np.matmul(
+            flat[start * outputs : stop * outputs, :rows],
+            X[g, :rows],
+            out=gradient[start * outputs : stop * outputs],
+        )
+    return squares, gradient.reshape(beta.shape)
+
+
 def _descend(
     X: Float64Array,
     targets: Float64Array,
@@ -290,6 +384,7 @@ def _descend(
     max_steps: int,
     *,
     strict: bool,
+    groups: NDArray[np.int64] | None = None,
 ) -> tuple[
     tuple[Float64Array, Float64Array, Float64Array, Float64Array],
     Float64Array,
@@ -301,7 +396,9 @@ def _descend(
     ``targets`` is (K, n, O) with masked entries zeroed, ``mask`` (K, n, 1) or
     None, ``counts`` and ``learning_rate`` (K,), ``weights`` the (K, D), (K, D),
     (K, O, D), (K, O, D) arrays w1+, w1-, w2+, w2-. Returns the final weights,
-    the loss at them, the steps taken and the convergence flags.
+    the loss at them, the steps taken and the convergence flags. With
+    ``groups`` (K,), sorted, ``X`` is (G, n, D) and network k trains on
+    ``X[groups[k]]`` (:func:`_grouped_residual_and_gradient`).
 
     The two branches are stacked on a leading axis, with the second layer of
     the - branch negated, :math:`v = -w^{(2)}_-`: then
@@ -325,6 +422,12 @@ def _descend(
     final_loss = np.empty(count)
     final_steps = np.zeros(count, dtype=np.int64)
     converged = np.zeros(count, dtype=np.bool_)
+    # One output: both layers in one (layer, branch, K, 1, D) array, whose
+    # step is one product with the layers swapped, w -= g * w[::-1]: the
+    # values of the two updates w1 -= g w2, w2 -= g w1 (old w1), bit for bit.
+    layers = np.stack([first, second]) if second.shape[2] == 1 else None
+    if layers is not None:
+        first, second = layers
 
     live = np.arange(count)
     # Tests on the sum of squares S = n L, not on L: loss <= tol ||y||^2 / n
@@ -339,15 +442,26 @@ def _descend(
     if mask is not None:
         mask = np.ascontiguousarray(mask.transpose(0, 2, 1))
     X_transposed = X.T if X.ndim == 2 else X.transpose(0, 2, 1)
+    if groups is not None:
+        # Row-major X^T: B X^T reads it along its rows, ~40% faster than
+        # through the transposed view at these sizes (OpenBLAS 0.3).
+        X_transposed = np.ascontiguousarray(X_transposed)
+        bounds = _group_bounds(groups, counts)
+        residual = np.zeros(targets.shape)
     initial = ceiling = np.empty(count)  # of S, set at step 0
     snapshot = (first.copy(), second.copy())
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(max_steps + 1):
             products = second * first
             beta = products[0] + products[1]
-            squares, gradient = _residual_and_gradient(
-                X, X_transposed, beta, targets, mask
-            )
+            if groups is None:
+                squares, gradient = _residual_and_gradient(
+                    X, X_transposed, beta, targets, mask
+                )
+            else:
+                squares, gradient = _grouped_residual_and_gradient(
+                    X, X_transposed, bounds, beta, targets, mask, residual
+                )
             if step == 0:
                 if not np.isfinite(squares).all():
                     bad = int(np.flatnonzero(~np.isfinite(squares))[0])
@@ -376,55 +490,66 @@ def _descend(
                     "about 1 / (lambda_max(X^T X / n) * max_d (w1_d^2 + w2_d^2)) "
                     "along the way (the weights grow to about sqrt(|beta_d|))"
                 )
+            cycle = step > 0 and step % _CYCLE_CHECK == 0
             done = squares <= threshold
-            if step == max_steps:
-                done[:] = True
-            elif step > 0 and step % _CYCLE_CHECK == 0:
-                # The iteration is a function of the weights alone: weights
-                # that recur recur forever.
-                stuck = ~done
-                for new, old in zip((first, second), snapshot, strict=True):
-                    stuck &= np.all(new == old, axis=(0, 2, 3))
-                if stuck.any() and strict:
-                    raise ConvergenceError(
-                        f"gradient descent is stuck: network "
-                        f"{live[np.flatnonzero(stuck)[0]]} has the same weights at "
-                        f"step {step} as {_CYCLE_CHECK} steps before, so the "
-                        "iteration repeats forever without reaching the tolerance "
-                        "(a stationary point such as w1_init = w2_init = 0, or "
-                        "steps below the rounding of the weights). Start from "
-                        "nonzero weights, raise learning_rate or raise tol"
-                    )
-                # Without strict, a stuck network ends at max_steps as it is.
-                done |= stuck
-                snapshot = (first.copy(), second.copy())
-            if np.count_nonzero(done):
-                index = live[done]
-                finals[0][:, index] = first[:, done, 0]
-                finals[1][:, index] = second[:, done]
-                final_loss[index] = squares[done] / counts[done]
-                converged[index] = squares[done] <= threshold[done]
-                final_steps[index] = np.where(converged[index], step, max_steps)
-                keep = ~done
-                if not keep.any():
-                    break
-                live = live[keep]
-                first, second = first[:, keep], second[:, keep]
-                snapshot = (snapshot[0][:, keep], snapshot[1][:, keep])
-                gradient = gradient[keep]
-                if X.ndim == 3:
-                    X = X[keep]
-                    X_transposed = X.transpose(0, 2, 1)
-                targets = targets[keep]
-                if mask is not None:
-                    mask = mask[keep]
-                counts, threshold = counts[keep], threshold[keep]
-                scale, learning_rate = scale[keep], learning_rate[keep]
-                initial, ceiling = initial[keep], ceiling[keep]
+            if step == max_steps or cycle or np.count_nonzero(done):
+                if step == max_steps:
+                    done[:] = True
+                elif cycle:
+                    # The iteration is a function of the weights alone:
+                    # weights that recur recur forever.
+                    stuck = ~done
+                    for new, old in zip((first, second), snapshot, strict=True):
+                        stuck &= np.all(new == old, axis=(0, 2, 3))
+                    if stuck.any() and strict:
+                        raise ConvergenceError(
+                            f"gradient descent is stuck: network "
+                            f"{live[np.flatnonzero(stuck)[0]]} has the same "
+                            f"weights at step {step} as {_CYCLE_CHECK} steps "
+                            "before, so the iteration repeats forever without "
+                            "reaching the tolerance (a stationary point such as "
+                            "w1_init = w2_init = 0, or steps below the rounding "
+                            "of the weights). Start from nonzero weights, raise "
+                            "learning_rate or raise tol"
+                        )
+                    # Without strict, a stuck network ends at max_steps as it is.
+                    done |= stuck
+                    snapshot = (first.copy(), second.copy())
+                if np.count_nonzero(done):
+                    index = live[done]
+                    finals[0][:, index] = first[:, done, 0]
+                    finals[1][:, index] = second[:, done]
+                    final_loss[index] = squares[done] / counts[done]
+                    converged[index] = squares[done] <= threshold[done]
+                    final_steps[index] = np.where(converged[index], step, max_steps)
+                    keep = ~done
+                    if not keep.any():
+                        break
+                    live = live[keep]
+                    if layers is not None:
+                        layers = layers[:, :, keep]
+                        first, second = layers
+                    else:
+                        first, second = first[:, keep], second[:, keep]
+                    snapshot = (snapshot[0][:, keep], snapshot[1][:, keep])
+                    gradient = gradient[keep]
+                    if groups is not None:
+                        groups, residual = groups[keep], residual[keep]
+                        bounds = _group_bounds(groups, counts[keep])
+                    elif X.ndim == 3:
+                        X = X[keep]
+                        X_transposed = X.transpose(0, 2, 1)
+                    targets = targets[keep]
+                    if mask is not None:
+                        mask = mask[keep]
+                    counts, threshold = counts[keep], threshold[keep]
+                    scale, learning_rate = scale[keep], learning_rate[keep]
+                    initial, ceiling = initial[keep], ceiling[keep]
             gradient *= scale
-            step_first = gradient * second
-            if step_first.shape[2] > 1:
-                step_first = np.add.reduce(step_first, axis=2, keepdims=True)
+            if layers is not None:
+                layers -= gradient * layers[::-1]
+                continue
+            step_first = np.add.reduce(gradient * second, axis=2, keepdims=True)
             second -= gradient * first
             first -= step_first
     return (
@@ -489,6 +614,7 @@ class _Batch:
     tolerance: float
     steps: int
     single_output: bool
+    groups: NDArray[np.int64] | None = None
 
 
 def _prepare(
@@ -608,6 +734,7 @@ def _run(batch: _Batch, *, strict: bool) -> DiagonalTrainingResult:
         batch.tolerance,
         batch.steps,
         strict=strict,
+        groups=batch.groups,
     )
     if strict and not converged.all():
         k = int(np.flatnonzero(~converged)[0])
@@ -635,6 +762,90 @@ def _run(batch: _Batch, *, strict: bool) -> DiagonalTrainingResult:
         loss=loss,
         steps=taken,
         converged=converged,
+    )
+
+
+def _train_groups(
+    inputs: list[Float64Array],
+    sizes: list[int],
+    Y: Float64Array,
+    w1_init: Float64Array,
+    w2_init: Float64Array,
+    *,
+    learning_rate: Float64Array,
+    sample_counts: NDArray[np.int64],
+    tol: float,
+    single_output: bool,
+) -> DiagonalTrainingResult:
+    r"""Train networks in groups that share inputs: the first ``sizes[0]`` on
+    ``inputs[0]``, the next ``sizes[1]`` on ``inputs[1]``, and so on.
+
+    One batch, as :func:`train_diagonal_networks` (``single_output``) or
+    :func:`train_multitask_diagonal_networks` with per-network X would train
+    it, without a copy of the inputs per network: each step takes two
+    matrix-matrix products per group (:func:`_grouped_residual_and_gradient`).
+    ``Y`` holds every network's targets with as many rows as the largest
+    input matrix (zero past its own), and ``sample_counts`` is required, each
+    count at most its group's rows.
+
+    Raises:
+      InvalidArgumentError: as the trainers, or ``inputs`` differ in D, or a
+        count exceeds its group's rows.
+    """
+    if len(inputs) != len(sizes) or not inputs:
+        raise InvalidArgumentError(
+            f"{len(inputs)} input matrices for {len(sizes)} group sizes: one "
+            "(n_g, D) matrix per group, at least one"
+        )
+    samples = max(x.shape[0] for x in inputs)
+    dimension = inputs[0].shape[1]
+    if any(x.ndim != 2 or x.shape[1] != dimension for x in inputs):
+        raise InvalidArgumentError(
+            "inputs: every group's matrix must be (n_g, D) with one D, got "
+            f"{[x.shape for x in inputs]}"
+        )
+    stacked = np.zeros((len(inputs), samples, dimension))
+    for g, x in enumerate(inputs):
+        stacked[g, : x.shape[0]] = as_finite_array("inputs", x, ndim=2)
+    groups = np.repeat(np.arange(len(inputs)), sizes)
+    batch = _prepare(
+        stacked[0],
+        Y,
+        w1_init,
+        w2_init,
+        learning_rate=learning_rate,
+        sample_counts=sample_counts,
+        tol=tol,
+        max_steps=DEFAULT_MAX_STEPS,
+        single_output=single_output,
+    )
+    rows = np.array([x.shape[0] for x in inputs])[groups]
+    if batch.counts.shape != rows.shape or np.any(batch.counts > rows):
+        raise InvalidArgumentError(
+            f"sample_counts has {batch.counts.size} counts for {rows.size} "
+            "networks, or a count above its group's rows: one count per "
+            "network, at most the rows of its inputs"
+        )
+    assert batch.mask is not None
+    # Ascending counts within each group (for _group_bounds' blocks), and back.
+    order = np.lexsort((batch.counts, groups))
+    result = _run(
+        replace(
+            batch,
+            X=stacked,
+            groups=groups[order],
+            targets=batch.targets[order],
+            mask=batch.mask[order],
+            counts=batch.counts[order],
+            rates=batch.rates[order],
+            w1=batch.w1[order],
+            w2=batch.w2[order],
+        ),
+        strict=True,
+    )
+    inverse = np.argsort(order)
+    return DiagonalTrainingResult(
+        **{field.name: getattr(result, field.name)[inverse] for field in fields(result)}
     )
 
 

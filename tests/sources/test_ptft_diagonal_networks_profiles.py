@@ -56,7 +56,12 @@ def trained(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
     """The steps of every network the trainers train while the fixture is live."""
     steps: list[np.ndarray] = []
     for module in (diagonal_experiments, diagonal_pretrain_finetune):
-        for name in ("train_diagonal_networks", "train_multitask_diagonal_networks"):
+        for name in (
+            "train_diagonal_networks",
+            "train_multitask_diagonal_networks",
+            # The full experiments' groups of networks sharing inputs.
+            "_train_groups",
+        ):
             if not hasattr(module, name):
                 continue
             original = getattr(module, name)

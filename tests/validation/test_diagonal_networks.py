@@ -22,6 +22,7 @@ from __future__ import annotations
 from functools import partial
 
 import inspect
+import itertools
 import math
 
 import numpy as np
@@ -201,6 +202,149 @@ def test_multitask_with_one_output_is_single_task() -> None:
     np.testing.assert_allclose(
         multi.coefficients[:, 0], single.coefficients, rtol=1e-12, atol=1e-15
     )
+
+
+def test_one_single_task_step_is_the_two_layer_updates_bit_for_bit() -> None:
+    # The single-output step updates both layers at once, w -= g * w[::-1]
+    # (branch-stacked layers swapped): the same floating-point operations as
+    # w1 -= g w2 and w2 -= g w1 with the old w1, so the same bits.
+    rng = np.random.default_rng(11)
+    X, y = rng.standard_normal((5, 7)), rng.standard_normal((3, 5))
+    w1, w2 = rng.standard_normal((3, 7)), rng.standard_normal((3, 7))
+    rate = np.array([0.01, 0.02, 0.03])
+    result = train_diagonal_networks(
+        X, y, w1, w2, learning_rate=rate, tol=0.0, max_steps=1, strict=False
+    )
+    # The trainer's arithmetic in its order: beta (the - branch's second layer
+    # negated), the residual and gradient products, the scale 2 eta / n.
+    beta = w2 * w1 + (-w2) * w1
+    residual = beta @ X.T - y
+    gradient = (residual @ X) * (rate * (2.0 / 5))[:, None]
+    np.testing.assert_array_equal(result.first_layer_plus, w1 - gradient * w2)
+    np.testing.assert_array_equal(result.first_layer_minus, w1 - gradient * -w2)
+    np.testing.assert_array_equal(result.second_layer_plus, w2 - gradient * w1)
+    np.testing.assert_array_equal(result.second_layer_minus, -(-w2 - gradient * w1))
+
+
+# ------------------------------------------------- groups of networks sharing X
+
+
+def _blocks_cost(blocks: list[tuple[int, int, int, int]]) -> int:
+    return sum(
+        (stop - start) * rows + diagonal_networks._BLOCK_ROWS
+        for _, start, stop, rows in blocks
+    )
+
+
+# Domain: up to 3 groups of up to 6 networks, counts 1..200 ascending within
+# a group; the brute force tries every split of every group into blocks.
+@given(
+    st.lists(
+        st.lists(st.integers(1, 200), min_size=1, max_size=6).map(sorted),
+        min_size=1,
+        max_size=3,
+    )
+)
+@example([[10, 10, 20, 20, 40, 40, 60, 60, 80, 80, 120, 120, 160, 160][:6]])
+def test_group_bounds_split_groups_at_the_least_cost(groups: list[list[int]]) -> None:
+    ids = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    counts = np.concatenate([np.array(g, dtype=float) for g in groups])
+    bounds = diagonal_networks._group_bounds(ids, counts)
+    # Consecutive blocks covering the batch, each within one group, over the
+    # most rows of its networks.
+    assert [b[1] for b in bounds] == [0, *[b[2] for b in bounds[:-1]]]
+    assert bounds[-1][2] == counts.size
+    for g, start, stop, rows in bounds:
+        assert np.all(ids[start:stop] == g)
+        assert rows == counts[start:stop].max()
+    # Least cost: brute force over the 2^(m-1) splits of each group.
+    best = 0
+    for group in groups:
+        m = len(group)
+        costs = []
+        for mask in range(2 ** (m - 1)):
+            cuts = [0, *[i + 1 for i in range(m - 1) if mask >> i & 1], m]
+            costs.append(
+                sum(
+                    (b - a) * group[b - 1] + diagonal_networks._BLOCK_ROWS
+                    for a, b in itertools.pairwise(cuts)
+                )
+            )
+        best += min(costs)
+    assert _blocks_cost(bounds) == best
+
+
+@pytest.mark.parametrize("outputs", [1, 2])
+def test_groups_sharing_inputs_equal_networks_trained_alone(outputs: int) -> None:
+    # Three groups, one with fewer rows than the others (padded with zero
+    # rows), networks in no particular order of their sample counts (sorted
+    # inside, and back): each network as if trained alone on its group's X.
+    rng = np.random.default_rng(8)
+    inputs = [rng.standard_normal((rows, 12)) for rows in (7, 5, 7)]
+    sizes = [4, 1, 3]
+    group = np.repeat(np.arange(3), sizes)
+    counts = np.array([7, 3, 5, 4, 5, 6, 2, 7])
+    Y = rng.standard_normal((8, 7, outputs))
+    Y[np.arange(7)[None, :] >= counts[:, None]] = 0.0
+    rate = rng.uniform(0.02, 0.05, 8)
+    w1 = 0.2 + 0.3 * rng.random((8, 12))
+    w2 = 0.2 + 0.3 * rng.random((8, outputs, 12))
+    grouped = diagonal_networks._train_groups(
+        inputs,
+        sizes,
+        Y[..., 0] if outputs == 1 else Y,
+        w1,
+        w2[:, 0] if outputs == 1 else w2,
+        learning_rate=rate,
+        sample_counts=counts,
+        tol=1e-12,
+        single_output=outputs == 1,
+    )
+    assert len(set(grouped.steps.tolist())) > 4
+    for k in range(8):
+        n = counts[k]
+        alone = train_multitask_diagonal_networks(
+            inputs[group[k]][:n],
+            Y[k, :n],
+            w1[k],
+            w2[k],
+            learning_rate=rate[k],
+            tol=1e-12,
+        )
+        assert alone.steps[0] == grouped.steps[k]
+        # Same arithmetic up to the summation order of BLAS.
+        got = grouped.coefficients[k].reshape(outputs, 12)
+        np.testing.assert_allclose(got, alone.coefficients[0], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(
+            grouped.loss[k], alone.loss[0], rtol=1e-6, atol=1e-30
+        )
+
+
+@pytest.mark.parametrize(
+    ("inputs", "sizes", "counts", "match"),
+    [
+        ([np.eye(3)], [1, 1], [3, 3], "group sizes"),
+        ([], [], [], "group sizes"),
+        ([np.eye(3), np.ones((3, 2))], [1, 1], [3, 3], "one D"),
+        ([np.eye(3), np.eye(3)[:2]], [1, 1], [3, 3], "count above"),
+        ([np.eye(3), np.full((3, 3), np.nan)], [1, 1], [3, 3], "inputs"),
+    ],
+)
+def test_train_groups_rejects_bad_groups(
+    inputs: list[Array], sizes: list[int], counts: list[int], match: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=match):
+        diagonal_networks._train_groups(
+            inputs,
+            sizes,
+            np.ones((len(counts), 3)),
+            0.1 * np.ones((len(counts), 3)),
+            0.1 * np.ones((len(counts), 3)),
+            learning_rate=np.full(len(counts), 0.05),
+            sample_counts=np.array(counts),
+            tol=1e-6,
+            single_output=True,
+        )
 
 
 # ------------------------------------------- Appendix A: STL ends at min-Q (eq. 22)

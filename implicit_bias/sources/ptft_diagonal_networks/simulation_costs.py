@@ -66,8 +66,10 @@ def _together(
 
     ``parts`` lists (networks, n) of each repeat's batches. One call over all
     of them, each network on its own copy of its (padded) data, when the
-    experiments stack them (``stacks_repeats``); else one call per batch, on
-    its shared data.
+    experiments stack them (``stacks_repeats``); else one call too, each batch
+    a group of networks sharing its data, whose step costs at most about the
+    batches' shared-data steps one after another: counted as one such call
+    per batch.
     """
     networks = repeats * sum(count for count, _ in parts)
     samples = max(rows for _, rows in parts)
