@@ -388,12 +388,28 @@ def test_a_setup_stores_tuples_of_python_numbers() -> None:
     assert hash(setup) == hash(replace(setup))
 
 
-def test_divergence_step_is_the_first_with_non_finite_iterates() -> None:
+@pytest.mark.parametrize(
+    ("init_scale", "target_scale", "rate", "last_step"),
+    [
+        # Overflows within the first check interval.
+        (1.0, 100.0, 1e3, False),
+        # From tiny weights, the overflow comes after several check intervals
+        # (at steps 54 and 139, not multiples of module._CHECK_EVERY)...
+        (1e-5, 1.0, 3.0, False),
+        (1e-20, 1.0, 3.0, False),
+        # ... or in the last, partial interval of a run that stops right after.
+        (1e-20, 1.0, 3.0, True),
+    ],
+)
+def test_divergence_step_is_the_first_with_non_finite_iterates(
+    init_scale: float, target_scale: float, rate: float, last_step: bool
+) -> None:
     """The step named is the first whose update leaves an inf or NaN (a textbook loop
-    of the same updates finds it), though only sums are checked on the way."""
+    of the same updates finds it), though only sums are checked on the way, every
+    module._CHECK_EVERY steps, and the steps since the last check replayed."""
     x, y, w1, w2 = _problem(6)
-    y = 100 * y
-    rate = 1e3
+    y = target_scale * y
+    w1, w2 = init_scale * w1, init_scale * w2
     hidden, readout = w1.copy(), w2.copy()
     first = None
     with np.errstate(all="ignore"):
@@ -407,8 +423,12 @@ def test_divergence_step_is_the_first_with_non_finite_iterates() -> None:
                 first = step
                 break
     assert first is not None
-    with pytest.raises(ConvergenceError, match=rf"at step {first} of 100000 "):
-        train_relu_networks(x, y, w1, w2, learning_rate=rate, steps=10**5)
+    assert first >= module._CHECK_EVERY or init_scale == 1.0
+    # Not a step at which a check falls: the steps since the last are replayed.
+    assert (first + 1) % module._CHECK_EVERY != 0
+    steps = first + 1 if last_step else 10**5
+    with pytest.raises(ConvergenceError, match=rf"at step {first} of {steps} "):
+        train_relu_networks(x, y, w1, w2, learning_rate=rate, steps=steps)
 
 
 @pytest.mark.parametrize("steps", [(25, 25), (25, 40)])
