@@ -225,7 +225,9 @@ def _residual_and_gradients(
     (benchmarks/bench_relu_fig1c.py). The same operations, in the same order,
     for every caller; the buffers spare a training loop an allocation per
     array per step (and, where the allocator hands out fresh pages, their
-    page faults).
+    page faults). Where a preactivation overflows to -inf (an input times a
+    weight beyond float64), the product with the mask is NaN where the ReLU
+    is 0: the callers then report an overflow, as they do for +inf.
     """
     x, x_transposed = work.inputs, work.inputs_transposed
     count = x.shape[1]

@@ -1,7 +1,7 @@
 """The Fig. 1c claims of ptft-relu-penalty return the verdicts they are expected to.
 
 The default claims run the small experiment (a few seconds each); the slow ones
-(the larger experiment, about two minutes each) run under ``-m slow``.
+(the larger experiment, about 11 CPU seconds each) run under ``-m slow``.
 """
 
 from __future__ import annotations

@@ -31,8 +31,10 @@ before any result was seen, and are the claims' assumptions:
 
 The slow claims (``slow=True``) rerun the same statements on
 :data:`SLOW_SETUP`: 12 seeds, width 48, 1024 pretraining samples (the
-paper's number), n in {8, 16, 32, 64, 128}, 6000 steps (about two minutes
-each on one core).
+paper's number), n in {8, 16, 32, 64, 128}, 6000 steps (about 11 CPU
+seconds each on one core, half of it the pretraining, which the two claims
+of master seed 0 share when one process runs both:
+benchmarks/bench_relu_fig1c.py).
 
 Sample efficiency is summarized per seed by the relative test error averaged
 over the sample-size grid (the area under the learning curve on the grid), and
