@@ -1,5 +1,12 @@
 r"""Tests of :mod:`implicit_bias.numerics.relu_penalty` (ptft-relu-penalty, eqs. 6-11).
 
+With the modules it is made of: the certified fast path
+(:mod:`~implicit_bias.numerics.relu_penalty_certified`), the error-bounded path
+(:mod:`~implicit_bias.numerics.relu_penalty_error_bounded`) and the exact root
+isolation of the mpmath references
+(:mod:`~implicit_bias.numerics.relu_penalty_reference`), whose internals are
+tested here through the public functions they serve and, where named, directly.
+
 The float64 evaluators are checked against mpmath references, against
 identities, and for their argument checking. Notation follows the module:
 ``m`` is :math:`m_h`, ``rho`` is :math:`\rho_h`, ``m0`` is :math:`m_{0h}^{(1)}`,
@@ -51,7 +58,11 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
-from implicit_bias.numerics import relu_penalty as relu_penalty_module
+from implicit_bias.numerics import (
+    relu_penalty_certified,
+    relu_penalty_error_bounded,
+    relu_penalty_reference,
+)
 from implicit_bias.numerics.relu_penalty import (
     relu_ptft_deviation,
     relu_ptft_log_log_slope,
@@ -1116,7 +1127,7 @@ def _sympy_positive_roots(
 def _check_isolation_against_sympy(
     coefficients: list[Fraction], dps: int, centre: Fraction | None
 ) -> None:
-    intervals = relu_penalty_module._positive_root_intervals(
+    intervals = relu_penalty_reference._positive_root_intervals(
         coefficients, dps, centre=centre
     )
     expected = _sympy_positive_roots(coefficients)
@@ -1179,7 +1190,7 @@ def test_root_isolation_of_eq10_matches_sympy(
     With the centre m0 rho, each interval is also narrower than 10^-(dps+10)
     of its distance to m0 rho (what relu_ptft_penalty_mp needs for u - m0 rho).
     """
-    quartic = relu_penalty_module._exact_quartic(m, rho, m0, gamma, 25)
+    quartic = relu_penalty_reference._exact_quartic(m, rho, m0, gamma, 25)
     _check_isolation_against_sympy(quartic, 25, centre=-quartic[1])
 
 
@@ -1192,15 +1203,15 @@ def test_three_positive_roots_are_isolated() -> None:
     """
     roots = relu_ptft_stationary_points_mp(1e-8, 1.0, 1.0, 0.01, dps=30)
     assert len(roots) == 3
-    quartic = relu_penalty_module._exact_quartic(1e-8, 1.0, 1.0, 0.01, 30)
+    quartic = relu_penalty_reference._exact_quartic(1e-8, 1.0, 1.0, 0.01, 30)
     with mpmath.workdps(40):
         for root in roots:
             slack = root * mpmath.mpf(10) ** -28
             ends = [
-                relu_penalty_module._exact_rational(x, 30)
+                relu_penalty_reference._exact_rational(x, 30)
                 for x in (root - slack, root + slack)
             ]
-            values = [relu_penalty_module._value(quartic, end) for end in ends]
+            values = [relu_penalty_reference._value(quartic, end) for end in ends]
             assert values[0] * values[1] < 0
 
 
@@ -1216,14 +1227,14 @@ _FAST_RELATIVE = 16 * 2.0**-53
 def _fast(m: float, rho: float, m0: float, gamma: float) -> tuple[float, bool]:
     """The fast path alone at one point: (penalty, certified)."""
     arrays = [np.array([float(v)]) for v in (m, rho, m0, gamma)]
-    penalty, certified = relu_penalty_module._fast_penalty(*arrays)
+    penalty, certified = relu_penalty_certified._fast_penalty(*arrays)
     return float(penalty[0]), bool(certified[0])
 
 
 def _fallback(m: float, rho: float, m0: float, gamma: float) -> float:
     """The error-bounded path the fast path falls back to, at one point."""
     arrays = [np.array([float(v)]) for v in (m, rho, m0, gamma)]
-    return float(relu_penalty_module._minimize(*arrays).penalty[0])
+    return float(relu_penalty_error_bounded._minimize(*arrays).penalty[0])
 
 
 @_with_examples(_EDGE_CASES + _ZERO_MAGNITUDE_CASES)
@@ -1325,7 +1336,7 @@ def test_fast_path_covers_the_issue_domain() -> None:
     reach (the starts, step counts and bound), the error issue 23's target.
     """
     points = _issue_domain(400, seed=23)
-    _, certified = relu_penalty_module._fast_penalty(*points)
+    _, certified = relu_penalty_certified._fast_penalty(*points)
     assert certified.mean() >= 0.99
     values = relu_ptft_penalty(*points)
     for i in range(values.size):
