@@ -133,7 +133,7 @@ def _kernel_from_supplement(
 
     The printed form everywhere, then the series (module docstring) where it
     cancels, :math:`u \le -\cos 1`: one ``arccos`` serves both, and callers
-    that also need :math:`k'(u)` (:func:`_kernel_and_slope`) reuse it.
+    that also need :math:`k'(u)` (:func:`_kernel_and_supplement`) reuse it.
     """
     # In place (``out=``): 0-d arrays stay arrays, and no temporaries.
     out = np.empty_like(cosine)
@@ -152,17 +152,20 @@ def _kernel(cosine: Float64Array) -> Float64Array:
     return _kernel_from_supplement(cosine, np.arccos(-cosine))
 
 
-def _kernel_and_slope(cosine: Float64Array) -> tuple[Float64Array, Float64Array]:
-    r"""Eq. (153) and its derivative on cosines already checked to lie in [-1, 1].
+def _kernel_and_supplement(
+    cosine: Float64Array,
+) -> tuple[Float64Array, Float64Array]:
+    r"""Eq. (153) and :math:`\arccos(-u) = \pi - \theta` on cosines in [-1, 1].
 
     .. math:: k'(u) = \frac{\pi - \arccos u}{2\pi} = \frac{\arccos(-u)}{2\pi}
 
     (differentiating (153): the square-root terms cancel). One ``arccos`` for
-    both, as the gradient of the population loss of features-are-fate's
-    Section 4 needs them (:mod:`implicit_bias.validation.relu_kernels`).
+    the kernel and its derivative, as the gradient of the population loss of
+    features-are-fate's Section 4 needs them
+    (:mod:`implicit_bias.validation.relu_kernels`).
     """
     supplement = np.arccos(-cosine)
-    return _kernel_from_supplement(cosine, supplement), supplement * _INV_TWO_PI
+    return _kernel_from_supplement(cosine, supplement), supplement
 
 
 def relu_kernel(u: ArrayLike) -> Float64Array:

@@ -253,17 +253,19 @@ class NormsVersusSampleSize:
 
     Arrays over sample sizes (S) and repeats (R). The MTL predictor has the
     outputs (main, auxiliary); "STL" stacks two single-task networks, one per
-    task, trained on the same samples. The Q norm is that of the PT+FT
+    task, trained on the same samples (None when run without them,
+    ``single_task=False``). The Q norm is that of the PT+FT
     networks, :math:`k_d = (w^{(1)}_d)^2 + \gamma^2` with the pretrained (and
     here not rescaled) first layer of that repeat.
 
     Attributes:
       sample_sizes: n, (S,).
       mtl_l12: :math:`\ell_{1,2}` norm of the MTL predictor, (S, R).
-      stl_l12: :math:`\ell_{1,2}` norm of the two STL predictors, (S, R).
+      stl_l12: :math:`\ell_{1,2}` norm of the two STL predictors, (S, R), or
+        None.
       truth_l12: :math:`\ell_{1,2}` norm of the ground truth, (R,).
       ptft_q: Q norm of the PT+FT main-task predictor, (S, R).
-      stl_q: Q norm of the STL main-task predictor, (S, R).
+      stl_q: Q norm of the STL main-task predictor, (S, R), or None.
       min_q: Q norm of the minimum-Q interpolant of the same data, (S, R).
       truth_q: Q norm of the ground-truth main-task predictor, (R,).
       dimension, features, aux_samples, init_scale, gamma, tol, seed: the
@@ -274,10 +276,10 @@ class NormsVersusSampleSize:
 
     sample_sizes: NDArray[np.int64]
     mtl_l12: Float64Array
-    stl_l12: Float64Array
+    stl_l12: Float64Array | None
     truth_l12: Float64Array
     ptft_q: Float64Array
-    stl_q: Float64Array
+    stl_q: Float64Array | None
     min_q: Float64Array
     truth_q: Float64Array
     dimension: int
@@ -290,7 +292,7 @@ class NormsVersusSampleSize:
 
 
 def norms_versus_sample_size(
-    *, quick: bool = False, seed: int = 0
+    *, quick: bool = False, seed: int = 0, single_task: bool = True
 ) -> NormsVersusSampleSize:
     r"""Appendix E.1's first claim: norms of MTL, PT+FT and STL solutions vs n.
 
@@ -319,13 +321,17 @@ def norms_versus_sample_size(
       quick: the small configuration (seconds instead of about a minute).
       seed: seed of ``np.random.SeedSequence``, an integer >= 0; repeat r uses
         its r-th child.
+      single_task: also train the STL networks (else ``stl_l12`` and ``stl_q``
+        are None). The data and every other network are the same either way
+        (the STL networks train apart from them), up to the summation order
+        of the batched products.
 
     Returns:
       A :class:`NormsVersusSampleSize`.
 
     Raises:
-      InvalidArgumentError: ``quick`` is not a bool or ``seed`` not an integer
-        >= 0.
+      InvalidArgumentError: ``quick`` or ``single_task`` is not a bool or
+        ``seed`` not an integer >= 0.
       ConvergenceError: a network diverged or did not converge.
 
     Examples:
@@ -341,6 +347,7 @@ def norms_versus_sample_size(
     """
     quick = _flag("quick", quick)
     seed = check_seed("seed", seed)
+    single_task = _flag("single_task", single_task)
     dimension, features, repeats = (40, 4, 2) if quick else (200, 20, 5)
     sizes = np.array(
         [4, 8, 12, 16, 24, 32] if quick else [10, 20, 40, 60, 80, 120, 160]
@@ -391,7 +398,9 @@ def norms_versus_sample_size(
         _pretraining(X_aux, X_aux @ truth[1], size, alpha)
         for truth, _, X_aux, size in draws
     ]
-    first = _train_together(train_diagonal_networks, pretraining + stl, tol)
+    first = _train_together(
+        train_diagonal_networks, pretraining + (stl if single_task else []), tol
+    )
     finetuning, readouts = [], []
     for r, (_, X, _, _) in enumerate(draws):
         w1, w2 = finetuning_initialization(first[r], rescale=1.0, gamma=gamma)
@@ -410,28 +419,30 @@ def norms_versus_sample_size(
     mtl_runs = _train_together(train_multitask_diagonal_networks, multis, tol)
     for r, (truth, X, _, _) in enumerate(draws):
         Y = targets[r]
-        stl_pairs = (
-            first[repeats + r]
-            .coefficients.reshape(2, sizes.size, dimension)
-            .swapaxes(0, 1)
-        )
         w1_ft, w2_ft = readouts[r]
         truth_l12[r] = l12_norm(truth)
         truth_q[r] = q_norm(truth[0], w1_ft, w2_ft)
         for i, n in enumerate(sizes):
             mtl_l12[i, r] = l12_norm(mtl_runs[r].coefficients[i])
-            stl_l12[i, r] = l12_norm(stl_pairs[i])
             ptft_q[i, r] = q_norm(ptft_runs[r].coefficients[i], w1_ft, w2_ft)
-            stl_q[i, r] = q_norm(stl_pairs[i, 0], w1_ft, w2_ft)
             reference = min_q_norm_interpolant(X[:n], Y[:n, 0], w1_ft, w2_ft)
             min_q[i, r] = q_norm(reference, w1_ft, w2_ft)
+        if single_task:
+            stl_pairs = (
+                first[repeats + r]
+                .coefficients.reshape(2, sizes.size, dimension)
+                .swapaxes(0, 1)
+            )
+            for i in range(sizes.size):
+                stl_l12[i, r] = l12_norm(stl_pairs[i])
+                stl_q[i, r] = q_norm(stl_pairs[i, 0], w1_ft, w2_ft)
     return NormsVersusSampleSize(
         sample_sizes=sizes,
         mtl_l12=mtl_l12,
-        stl_l12=stl_l12,
+        stl_l12=stl_l12 if single_task else None,
         truth_l12=truth_l12,
         ptft_q=ptft_q,
-        stl_q=stl_q,
+        stl_q=stl_q if single_task else None,
         min_q=min_q,
         truth_q=truth_q,
         dimension=dimension,
@@ -477,8 +488,30 @@ class OverlapVersusRescaling:
     seed: int
 
 
+def _among(
+    name: str, value: Sequence[int] | None, sizes: NDArray[np.int64]
+) -> NDArray[np.int64]:
+    """``value`` as an ascending subset of ``sizes`` (all of them if None)."""
+    if value is None:
+        return sizes
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InvalidArgumentError(
+            f"{name}={value!r} is not a sequence of sample sizes"
+        )
+    chosen = list(value)
+    if not chosen or any(
+        isinstance(n, bool) or not isinstance(n, int | np.integer) or n not in sizes
+        for n in chosen
+    ):
+        raise InvalidArgumentError(
+            f"{name}={value!r}: give one or more of the configuration's sample "
+            f"sizes n = {sizes.tolist()}"
+        )
+    return np.unique(np.asarray(chosen, dtype=np.int64))
+
+
 def overlap_versus_rescaling(
-    *, quick: bool = False, seed: int = 0
+    *, quick: bool = False, seed: int = 0, sample_sizes: Sequence[int] | None = None
 ) -> OverlapVersusRescaling:
     r"""Appendix E.1's second claim: rescaling below 1 reduces feature reuse.
 
@@ -507,13 +540,17 @@ def overlap_versus_rescaling(
       quick: the small configuration.
       seed: seed of ``np.random.SeedSequence``, an integer >= 0; repeat r uses
         its r-th child.
+      sample_sizes: train the PT+FT and STL networks at these of the
+        configuration's n only (default: all of them). The data are drawn for
+        the whole configuration, so a network is the same whichever others
+        train, up to the summation order of the batched products.
 
     Returns:
-      An :class:`OverlapVersusRescaling`.
+      An :class:`OverlapVersusRescaling` (its ``sample_sizes`` those trained).
 
     Raises:
-      InvalidArgumentError: ``quick`` is not a bool or ``seed`` not an integer
-        >= 0.
+      InvalidArgumentError: ``quick`` is not a bool, ``seed`` not an integer
+        >= 0, or ``sample_sizes`` not a non-empty set of the configuration's n.
       ConvergenceError: a network diverged or did not converge.
 
     Examples:
@@ -537,6 +574,9 @@ def overlap_versus_rescaling(
         dimension, features, shared, repeats = 200, 20, 10, 5
         rescales = np.array([0.01, 0.03, 0.1, 0.3, 1.0])
         sizes = np.array([10, 20, 40, 80])
+    drawn = sizes[-1]  # the data's rows, whichever sizes train
+    sizes = _among("sample_sizes", sample_sizes, sizes)
+    rows = int(sizes[-1])
     alpha = gamma = 1e-3
     tol = 1e-6
     aux_samples = dimension // 2
@@ -551,7 +591,7 @@ def overlap_versus_rescaling(
         aux, main = np.zeros(dimension), np.zeros(dimension)
         aux[:features] = rng.standard_normal(features)
         main[main_support] = rng.standard_normal(features)
-        X = rng.standard_normal((sizes[-1], dimension))
+        X = rng.standard_normal((drawn, dimension))
         X_aux = rng.standard_normal((aux_samples, dimension))
         size = float(max(np.max(np.abs(aux)), np.max(np.abs(main))))
         draws.append((aux, main, X, X_aux, size))
@@ -573,8 +613,8 @@ def overlap_versus_rescaling(
         stl_init = np.full((sizes.size, dimension), alpha)
         batches.append(
             _Batch(
-                X,
-                np.broadcast_to(X @ main, (w1.shape[0] + sizes.size, sizes[-1])),
+                X[:rows],
+                np.broadcast_to((X @ main)[:rows], (w1.shape[0] + sizes.size, rows)),
                 np.concatenate([w1, stl_init]),
                 np.concatenate([w2, stl_init]),
                 np.tile(rate, rescales.size + 1),

@@ -288,7 +288,7 @@ def _residual_and_gradient(
 #: full Appendix E.1 configuration), 220 rows' worth, rounded up.
 _BLOCK_ROWS = 256
 #: Up to this many coefficient rows a block's product B X^T reads X through
-#: its transposed view (see :func:`_grouped_residual_and_gradient`).
+#: its transposed view (see :class:`_GroupedProducts`).
 _FEW_PRODUCTS = 8
 
 
@@ -324,53 +324,93 @@ def _group_bounds(
     return bounds
 
 
-def _grouped_residual_and_gradient(
-    X: Float64Array,
-    X_transposed: Float64Array,
-    bounds: list[tuple[int, int, int, int]],
-    beta: Float64Array,
-    targets: Float64Array,
-    mask: Float64Array | None,
-    residual: Float64Array,
-) -> tuple[Float64Array, Float64Array]:
+class _GroupedProducts:
     r""":func:`_residual_and_gradient` for networks in groups that share inputs.
 
     ``X`` is (G, n, D), one matrix per group (zero rows past its own), and
-    ``bounds`` (:func:`_group_bounds`) the networks' slices: per group, the
-    products of shared X, :math:`BX_g^\top` and :math:`RX_g`, each one
-    matrix-matrix product over the group's networks and only over the rows
-    they train on. ``residual`` (K, O, n) is written in place: its rows past
-    a group's are zero from the first step on (masked, with zero targets),
+    network k of the sorted ``groups`` trains on ``X[groups[k]]``: per block
+    of :func:`_group_bounds`, the products with shared X,
+    :math:`BX_g^\top` and :math:`RX_g`, each one matrix product over the
+    block's networks and only over the rows they train on. The coefficients,
+    residual and gradient live in buffers whose block views are formed once
+    per batch (:meth:`keep` forms them again when networks leave), so a step
+    is two calls per block and the elementwise work. The residual's rows past
+    a block's are zero from the first step on (masked, with zero targets),
     and stay so.
     """
-    count, outputs, dimension = beta.shape
-    samples = targets.shape[2]
-    flat = residual.reshape(count * outputs, samples)
-    coefficients = beta.reshape(count * outputs, dimension)
-    for g, start, stop, rows in bounds:
-        # The row-major copy of X^T for blocks of many products (gemm), X
-        # itself through the transposed view for few (gemv-like, bound by
-        # reading X: one copy of it in cache instead of two).
-        np.matmul(
-            coefficients[start * outputs : stop * outputs],
-            X_transposed[g, :, :rows]
-            if (stop - start) * outputs > _FEW_PRODUCTS
-            else X[g, :rows].T,
-            out=flat[start * outputs : stop * outputs, :rows],
-        )
-    residual -= targets
-    if mask is not None:
-        residual *= mask
-    rows_ = residual.reshape(count, -1)
-    squares = _row_dots(rows_, rows_)
-    gradient = np.empty((count * outputs, dimension))
-    for g, start, stop, rows in bounds:
-        np.matmul(
-            flat[start * outputs : stop * outputs, :rows],
-            X[g, :rows],
-            out=gradient[start * outputs : stop * outputs],
-        )
-    return squares, gradient.reshape(beta.shape)
+
+    def __init__(
+        self,
+        X: Float64Array,
+        groups: NDArray[np.int64],
+        counts: Float64Array,
+        outputs: int,
+    ) -> None:
+        self.X = X
+        # Row-major X^T: B X^T reads it along its rows, ~40% faster than
+        # through the transposed view for blocks of many networks (OpenBLAS
+        # 0.3, D = 200).
+        self.X_transposed = np.ascontiguousarray(X.transpose(0, 2, 1))
+        self.outputs = outputs
+        self.groups = groups
+        self.residual = np.zeros((groups.size, outputs, X.shape[1]))
+        self._form(counts)
+
+    def keep(self, keep: NDArray[np.bool_], counts: Float64Array) -> None:
+        """Drop the networks where ``keep`` is False; ``counts`` of those kept."""
+        self.groups = self.groups[keep]
+        self.residual = self.residual[keep]
+        self._form(counts)
+
+    def _form(self, counts: Float64Array) -> None:
+        count, outputs = self.groups.size, self.outputs
+        samples, dimension = self.X.shape[1:]
+        self.products = np.empty((2, count, outputs, dimension))
+        self.beta = np.empty((count, outputs, dimension))
+        self.gradient = np.empty((count, outputs, dimension))
+        flat = self.residual.reshape(count * outputs, samples)
+        coefficients = self.beta.reshape(count * outputs, dimension)
+        gradient = self.gradient.reshape(count * outputs, dimension)
+        self.rows = self.residual.reshape(count, -1)
+        self.first: list[tuple[Float64Array, Float64Array, Float64Array]] = []
+        self.second: list[tuple[Float64Array, Float64Array, Float64Array]] = []
+        for g, start, stop, rows in _group_bounds(self.groups, counts):
+            a, b = start * outputs, stop * outputs
+            # The row-major copy of X^T for blocks of many products (gemm), X
+            # itself through the transposed view for few (gemv-like, bound by
+            # reading X: one copy of it in cache instead of two).
+            inputs = (
+                self.X_transposed[g, :, :rows]
+                if b - a > _FEW_PRODUCTS
+                else self.X[g, :rows].T
+            )
+            self.first.append((coefficients[a:b], inputs, flat[a:b, :rows]))
+            self.second.append((flat[a:b, :rows], self.X[g, :rows], gradient[a:b]))
+
+    def __call__(
+        self,
+        second: Float64Array,
+        first: Float64Array,
+        targets: Float64Array,
+        mask: Float64Array | None,
+    ) -> tuple[Float64Array, Float64Array]:
+        """The squared residual per network and R^T X of the weights' step.
+
+        ``second * first`` summed over the branches is beta, as in
+        :func:`_descend`, in the buffers (the same operations, the same bits).
+        """
+        np.multiply(second, first, out=self.products)
+        np.add(self.products[0], self.products[1], out=self.beta)
+        for left, right, out in self.first:
+            np.matmul(left, right, out=out)
+        residual = self.residual
+        residual -= targets
+        if mask is not None:
+            residual *= mask
+        squares = _row_dots(self.rows, self.rows)
+        for left, right, out in self.second:
+            np.matmul(left, right, out=out)
+        return squares, self.gradient
 
 
 def _descend(
@@ -398,7 +438,7 @@ def _descend(
     (K, O, D), (K, O, D) arrays w1+, w1-, w2+, w2-. Returns the final weights,
     the loss at them, the steps taken and the convergence flags. With
     ``groups`` (K,), sorted, ``X`` is (G, n, D) and network k trains on
-    ``X[groups[k]]`` (:func:`_grouped_residual_and_gradient`).
+    ``X[groups[k]]`` (:class:`_GroupedProducts`).
 
     The two branches are stacked on a leading axis, with the second layer of
     the - branch negated, :math:`v = -w^{(2)}_-`: then
@@ -442,26 +482,21 @@ def _descend(
     if mask is not None:
         mask = np.ascontiguousarray(mask.transpose(0, 2, 1))
     X_transposed = X.T if X.ndim == 2 else X.transpose(0, 2, 1)
-    if groups is not None:
-        # Row-major X^T: B X^T reads it along its rows, ~40% faster than
-        # through the transposed view at these sizes (OpenBLAS 0.3).
-        X_transposed = np.ascontiguousarray(X_transposed)
-        bounds = _group_bounds(groups, counts)
-        residual = np.zeros(targets.shape)
+    grouped = (
+        None if groups is None else _GroupedProducts(X, groups, counts, second.shape[2])
+    )
     initial = ceiling = np.empty(count)  # of S, set at step 0
     snapshot = (first.copy(), second.copy())
     with np.errstate(over="ignore", invalid="ignore"):
         for step in range(max_steps + 1):
-            products = second * first
-            beta = products[0] + products[1]
-            if groups is None:
+            if grouped is None:
+                products = second * first
+                beta = products[0] + products[1]
                 squares, gradient = _residual_and_gradient(
                     X, X_transposed, beta, targets, mask
                 )
             else:
-                squares, gradient = _grouped_residual_and_gradient(
-                    X, X_transposed, bounds, beta, targets, mask, residual
-                )
+                squares, gradient = grouped(second, first, targets, mask)
             if step == 0:
                 if not np.isfinite(squares).all():
                     bad = int(np.flatnonzero(~np.isfinite(squares))[0])
@@ -533,9 +568,8 @@ def _descend(
                         first, second = first[:, keep], second[:, keep]
                     snapshot = (snapshot[0][:, keep], snapshot[1][:, keep])
                     gradient = gradient[keep]
-                    if groups is not None:
-                        groups, residual = groups[keep], residual[keep]
-                        bounds = _group_bounds(groups, counts[keep])
+                    if grouped is not None:
+                        grouped.keep(keep, counts[keep])
                     elif X.ndim == 3:
                         X = X[keep]
                         X_transposed = X.transpose(0, 2, 1)
@@ -783,7 +817,7 @@ def _train_groups(
     One batch, as :func:`train_diagonal_networks` (``single_output``) or
     :func:`train_multitask_diagonal_networks` with per-network X would train
     it, without a copy of the inputs per network: each step takes two
-    matrix-matrix products per group (:func:`_grouped_residual_and_gradient`).
+    matrix-matrix products per group (:class:`_GroupedProducts`).
     ``Y`` holds every network's targets with as many rows as the largest
     input matrix (zero past its own), and ``sample_counts`` is required, each
     count at most its group's rows.

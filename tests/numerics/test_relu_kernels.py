@@ -81,21 +81,22 @@ def test_printed_form_cancels_near_minus_one() -> None:
     assert _ulps(float(relu_kernel(cosine)), cosine) <= KERNEL_ULPS
 
 
-def test_kernel_and_slope_share_one_arccos() -> None:
-    # _kernel_and_slope (the population-loss gradient of features-are-fate's
-    # Sec. 4) returns relu_kernel's values bit for bit, and k'(u) of the theory
-    # layer's eq. (153) differentiated by SymPy, within 4 ulp (one arccos and
-    # one product, each within about 1 ulp).
+def test_kernel_and_supplement_give_the_kernel_and_its_derivative() -> None:
+    # _kernel_and_supplement (the population-loss gradient of features-are-
+    # fate's Sec. 4) returns relu_kernel's values bit for bit, and arccos(-u),
+    # which over 2 pi is k'(u) of the theory layer's eq. (153) differentiated
+    # by SymPy: within 4 ulp (one arccos and one product, each about 1 ulp).
     import sympy as sp
 
-    from implicit_bias.numerics.relu_kernels import _kernel_and_slope
+    from implicit_bias.numerics.relu_kernels import _kernel_and_supplement
     from implicit_bias.theory import relu_kernels as theory
 
     gaps = 10.0 ** np.random.default_rng(3).uniform(-16, 0, 100)
     cosines = np.concatenate(
         [np.linspace(-1, 1, 201), -1 + gaps, 1 - gaps, [-float(np.cos(1.0))]]
     ).reshape(2, -1)
-    kernel, slope = _kernel_and_slope(cosines)
+    kernel, supplement = _kernel_and_supplement(cosines)
+    slope = supplement / (2 * np.pi)
     np.testing.assert_array_equal(kernel, relu_kernel(cosines))
     derivative = sp.lambdify(
         theory.u, sp.diff(theory.arc_cosine_kernel(theory.u), theory.u), "mpmath"

@@ -168,6 +168,42 @@ def test_stl_contrast_paper_configuration_runs_the_full_experiment() -> None:
     assert "norms_versus_sample_size full" in claim.paper.cost().detail
 
 
+def test_the_full_norms_claim_skips_the_stl_networks_unless_they_ran(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # norms-versus-samples-full reads MTL and PT+FT only: alone it runs the
+    # full experiment without the STL networks; after the paper profile's
+    # stl-contrast (which needs them) ran it with them, it reads that run.
+    asked: list[tuple[bool, bool]] = []
+    ones = np.ones((7, 5))
+
+    def made_up(
+        *, quick: bool = False, seed: int = 0, single_task: bool = True
+    ) -> NormsVersusSampleSize:
+        asked.append((quick, single_task))
+        stl = ones if single_task else None
+        return NormsVersusSampleSize(
+            np.arange(1, 8), 0.5 * ones, stl, ones[0], 0.5 * ones, stl, ones,
+            ones[0], 200, 20, 100, 1e-3, 1e-3, 1e-6, 0,
+        )  # fmt: skip
+
+    monkeypatch.setattr(numeric, "norms_versus_sample_size", made_up)
+    full = next(c for c in SIMULATIONS if c.label == "norms-versus-samples-full")
+    contrast = next(c for c in SIMULATIONS if c.label == "stl-contrast")
+    assert contrast.paper is not None
+    numeric._NORMS.clear()
+    try:
+        full.check()
+        assert asked == [(False, False)]
+        numeric._NORMS.clear()
+        del asked[:]
+        contrast.paper.check()
+        full.check()
+        assert asked == [(False, True)]
+    finally:
+        numeric._NORMS.clear()
+
+
 def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -179,7 +215,9 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
     class _Stop(Exception):
         pass
 
-    def record(*, quick: bool = False, seed: int = 0) -> object:
+    def record(
+        *, quick: bool = False, seed: int = 0, single_task: bool = True
+    ) -> object:
         asked.append(quick)
         raise _Stop
 
@@ -195,7 +233,7 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
         "overlap_versus_rescaling",
     ):
         monkeypatch.setattr(numeric, name, stop)
-    numeric._shared_norms.cache_clear()
+    numeric._NORMS.clear()
     readers: set[str] = set()
     try:
         for claim in numeric.NUMERIC_CLAIMS:
@@ -210,9 +248,11 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
         # The warm-up runs the experiment once for two readers, none for one,
         # and the checks then read its run instead of repeating it.
         del asked[:]
-        numeric._shared_norms.cache_clear()
+        numeric._NORMS.clear()
 
-        def made_up(*, quick: bool = False, seed: int = 0) -> NormsVersusSampleSize:
+        def made_up(
+            *, quick: bool = False, seed: int = 0, single_task: bool = True
+        ) -> NormsVersusSampleSize:
             asked.append(quick)
             ones = np.ones((2, 1))
             return NormsVersusSampleSize(
@@ -230,4 +270,4 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
                 claim.check()
         assert asked == [True]
     finally:
-        numeric._shared_norms.cache_clear()
+        numeric._NORMS.clear()
