@@ -48,6 +48,12 @@ FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "overlap_versus_rescaling full": lambda: (
         diagonal_experiments.overlap_versus_rescaling(quick=False)
     ),
+    "norms_versus_sample_size full without STL": lambda: (
+        diagonal_experiments.norms_versus_sample_size(quick=False, single_task=False)
+    ),
+    "overlap_versus_rescaling full at n = 10": lambda: (
+        diagonal_experiments.overlap_versus_rescaling(quick=False, sample_sizes=[10])
+    ),
 }
 
 

@@ -82,12 +82,13 @@ def _together(
 
 
 def _norms_versus_sample_size(
-    dimension: int, sizes: int, largest: int, repeats: int
+    dimension: int, sizes: int, largest: int, repeats: int, *, single_task: bool = True
 ) -> tuple[TrainerCall, ...]:
-    """Fig. 5a: pretraining with STL (two tasks) at each n; PT+FT at each n; MTL
-    at each n."""
+    """Fig. 5a: pretraining with STL (two tasks) at each n (without STL when not
+    ``single_task``); PT+FT at each n; MTL at each n."""
+    first = ((1, dimension // 2), (2 * sizes, largest))
     return (
-        *_together(((1, dimension // 2), (2 * sizes, largest)), dimension, repeats),
+        *_together(first if single_task else first[:1], dimension, repeats),
         *_together(((sizes, largest),), dimension, repeats),
         *_together(((sizes, largest),), dimension, repeats, outputs=2),
     )
@@ -96,7 +97,8 @@ def _norms_versus_sample_size(
 def _overlap_versus_rescaling(
     dimension: int, rescales: int, sizes: int, largest: int, repeats: int
 ) -> tuple[TrainerCall, ...]:
-    """Fig. 5b: pretraining; PT+FT at each (rescaling, n) with STL at each n."""
+    """Fig. 5b: pretraining; PT+FT at each (rescaling, n) with STL at each n, for
+    ``sizes`` sample sizes on data of ``largest`` rows."""
     return (
         *_together(((1, dimension // 2),), dimension, repeats),
         *_together((((rescales + 1) * sizes, largest),), dimension, repeats),
@@ -115,8 +117,16 @@ EXPERIMENTS: dict[str, tuple[TrainerCall, ...]] = {
     "multitask_planted_distances": (TrainerCall(3, 20, 40, outputs=2),),
     "norms_versus_sample_size quick": _norms_versus_sample_size(40, 6, 32, 2),
     "norms_versus_sample_size full": _norms_versus_sample_size(200, 7, 160, 5),
+    # norms-versus-samples-full's run: MTL and PT+FT, no STL.
+    "norms_versus_sample_size full without STL": _norms_versus_sample_size(
+        200, 7, 160, 5, single_task=False
+    ),
     "overlap_versus_rescaling quick": _overlap_versus_rescaling(40, 4, 3, 24, 2),
     "overlap_versus_rescaling full": _overlap_versus_rescaling(200, 5, 4, 80, 5),
+    # rescaling-reduces-overlap-full's run: n = 10 only (data of 10 rows).
+    "overlap_versus_rescaling full at n = 10": _overlap_versus_rescaling(
+        200, 5, 1, 10, 5
+    ),
 }
 
 #: Steps per timing of a batched step (their mean is the per-step figure).
