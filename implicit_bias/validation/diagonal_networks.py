@@ -337,6 +337,10 @@ class _GroupedProducts:
     is two calls per block and the elementwise work. The residual's rows past
     a block's are zero from the first step on (masked, with zero targets),
     and stay so.
+
+    With ``split=False`` (one group: the trainers' shared X, (1, n, D)) the
+    batch is one block over every row, through X's transposed view: the
+    products of :func:`_residual_and_gradient` on shared X, call for call.
     """
 
     def __init__(
@@ -345,12 +349,19 @@ class _GroupedProducts:
         groups: NDArray[np.int64],
         counts: Float64Array,
         outputs: int,
+        *,
+        split: bool = True,
     ) -> None:
         self.X = X
+        self.split = split
         # Row-major X^T: B X^T reads it along its rows, ~40% faster than
         # through the transposed view for blocks of many networks (OpenBLAS
         # 0.3, D = 200).
-        self.X_transposed = np.ascontiguousarray(X.transpose(0, 2, 1))
+        self.X_transposed = (
+            np.ascontiguousarray(X.transpose(0, 2, 1))
+            if split
+            else X.transpose(0, 2, 1)
+        )
         self.outputs = outputs
         self.groups = groups
         self.residual = np.zeros((groups.size, outputs, X.shape[1]))
@@ -374,14 +385,19 @@ class _GroupedProducts:
         self.rows = self.residual.reshape(count, -1)
         self.first: list[tuple[Float64Array, Float64Array, Float64Array]] = []
         self.second: list[tuple[Float64Array, Float64Array, Float64Array]] = []
-        for g, start, stop, rows in _group_bounds(self.groups, counts):
+        bounds = (
+            _group_bounds(self.groups, counts)
+            if self.split
+            else [(0, 0, count, samples)]
+        )
+        for g, start, stop, rows in bounds:
             a, b = start * outputs, stop * outputs
             # The row-major copy of X^T for blocks of many products (gemm), X
             # itself through the transposed view for few (gemv-like, bound by
             # reading X: one copy of it in cache instead of two).
             inputs = (
                 self.X_transposed[g, :, :rows]
-                if b - a > _FEW_PRODUCTS
+                if self.split and b - a > _FEW_PRODUCTS
                 else self.X[g, :rows].T
             )
             self.first.append((coefficients[a:b], inputs, flat[a:b, :rows]))
@@ -482,8 +498,16 @@ def _descend(
     if mask is not None:
         mask = np.ascontiguousarray(mask.transpose(0, 2, 1))
     X_transposed = X.T if X.ndim == 2 else X.transpose(0, 2, 1)
+    # Shared X: one group, unsplit (the same products, without reshaping and
+    # allocating every step).
     grouped = (
-        None if groups is None else _GroupedProducts(X, groups, counts, second.shape[2])
+        _GroupedProducts(X, groups, counts, second.shape[2])
+        if groups is not None
+        else _GroupedProducts(
+            X[None], np.zeros(count, np.int64), counts, second.shape[2], split=False
+        )
+        if X.ndim == 2
+        else None
     )
     initial = ceiling = np.empty(count)  # of S, set at step 0
     snapshot = (first.copy(), second.copy())
