@@ -67,7 +67,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import factorial
-from typing import Any
+from typing import Any, TypeGuard
 
 import mpmath
 import numpy as np
@@ -87,6 +87,7 @@ __all__ = [
     "RkhsProjection",
     "relu_gram",
     "relu_kernel",
+    "relu_kernel_and_derivative",
     "relu_kernel_mp",
     "relu_rkhs_projection",
 ]
@@ -133,7 +134,7 @@ def _kernel_from_supplement(
 
     The printed form everywhere, then the series (module docstring) where it
     cancels, :math:`u \le -\cos 1`: one ``arccos`` serves both, and callers
-    that also need :math:`k'(u)` (:func:`_kernel_and_supplement`) reuse it.
+    that also need :math:`k'(u)` (:func:`relu_kernel_and_derivative`) reuse it.
     """
     # In place (``out=``): 0-d arrays stay arrays, and no temporaries.
     out = np.empty_like(cosine)
@@ -150,22 +151,6 @@ def _kernel_from_supplement(
 def _kernel(cosine: Float64Array) -> Float64Array:
     """Eq. (153) on cosines already checked to lie in [-1, 1]."""
     return _kernel_from_supplement(cosine, np.arccos(-cosine))
-
-
-def _kernel_and_supplement(
-    cosine: Float64Array,
-) -> tuple[Float64Array, Float64Array]:
-    r"""Eq. (153) and :math:`\arccos(-u) = \pi - \theta` on cosines in [-1, 1].
-
-    .. math:: k'(u) = \frac{\pi - \arccos u}{2\pi} = \frac{\arccos(-u)}{2\pi}
-
-    (differentiating (153): the square-root terms cancel). One ``arccos`` for
-    the kernel and its derivative, as the gradient of the population loss of
-    features-are-fate's Section 4 needs them
-    (:mod:`implicit_bias.validation.relu_kernels`).
-    """
-    supplement = np.arccos(-cosine)
-    return _kernel_from_supplement(cosine, supplement), supplement
 
 
 def relu_kernel(u: ArrayLike) -> Float64Array:
@@ -205,6 +190,63 @@ def relu_kernel(u: ArrayLike) -> Float64Array:
         "u", cosine, -1.0, 1.0, "a cosine similarity u_ij of two hidden weights"
     )
     return _kernel(cosine)
+
+
+def relu_kernel_and_derivative(u: ArrayLike) -> tuple[Float64Array, Float64Array]:
+    r"""Eq. (153) and its derivative in u, elementwise, from one ``arccos``.
+
+    .. math:: k(u) = \frac{1}{2\pi}\left(\sqrt{1-u^2} + u(\pi - \arccos u)\right),
+              \qquad k'(u) = \frac{\pi - \arccos u}{2\pi}
+
+    (differentiating (153), the square-root terms cancel). ``k`` is
+    :func:`relu_kernel`'s value bit for bit (within :data:`KERNEL_ULPS` ulp);
+    ``k'`` is within a few ulp. The Riemannian gradient of the population
+    loss of features-are-fate's Section 4 needs both at every pair of units
+    (:mod:`implicit_bias.validation.relu_kernels`), :math:`\pi - \arccos u =
+    \arccos(-u)` serving both.
+
+    Args:
+      u: cosines in :math:`[-1, 1]`.
+
+    Returns:
+      ``(k(u), k'(u))``, float64 arrays of the shape of ``u``; :math:`k'`
+      increases from 0 at u = -1 to 1/2 at u = 1.
+
+    Raises:
+      InvalidArgumentError: ``u`` is not finite or lies outside [-1, 1].
+
+    Examples:
+      >>> kernel, slope = relu_kernel_and_derivative([-1.0, 0.0, 1.0])
+      >>> bool(np.all(kernel == relu_kernel([-1.0, 0.0, 1.0])))
+      True
+      >>> bool(np.allclose(slope, [0.0, 0.25, 0.5]))
+      True
+
+    References:
+      Eqs. (152)-(153) of features-are-fate; Cho & Saul (2009).
+    """
+    if _cosines_in_range(u):
+        cosine = u
+    else:
+        cosine = as_finite_array("u", u)
+        check_closed_interval(
+            "u", cosine, -1.0, 1.0, "a cosine similarity u_ij of two hidden weights"
+        )
+    supplement = np.arccos(-cosine)
+    return _kernel_from_supplement(cosine, supplement), supplement * _INV_TWO_PI
+
+
+def _cosines_in_range(u: object) -> TypeGuard[Float64Array]:
+    """Whether ``u`` is a non-empty float64 array within [-1, 1] (NaN is not):
+    two reductions, where the full checks of :func:`relu_kernel` take five
+    passes (a gradient evaluates the kernel at every step of a descent)."""
+    return (
+        isinstance(u, np.ndarray)
+        and u.dtype == np.float64
+        and u.size > 0
+        and bool(u.min() >= -1.0)
+        and bool(u.max() <= 1.0)
+    )
 
 
 def relu_kernel_mp(u: Any, *, dps: int = 50) -> mpmath.mpf:

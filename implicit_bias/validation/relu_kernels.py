@@ -47,8 +47,8 @@ from implicit_bias.numerics.arguments import (
     check_seed,
 )
 from implicit_bias.numerics.relu_kernels import (
-    _kernel_and_supplement,
     relu_gram,
+    relu_kernel_and_derivative,
     relu_rkhs_projection,
 )
 from implicit_bias.validation.relu_networks import UNIT_NORM_TOLERANCE
@@ -73,8 +73,6 @@ __all__ = [
 
 Float64Array = NDArray[np.float64]
 
-#: 1 / (2 pi): k'(u) = arccos(-u) / (2 pi) (eq. (153) differentiated).
-_INV_TWO_PI = 1.0 / (2.0 * np.pi)
 #: Rows of inputs processed at once by the Monte-Carlo estimators.
 _BATCH = 1 << 14
 #: Row norms accepted where the arc-cosine Gram is formed: relu_gram forms the
@@ -802,8 +800,7 @@ class _SourceTerms:
         units = np.concatenate((hidden_weights, self.weights))
         cosine = hidden_weights @ units.T
         np.clip(cosine, -1.0, 1.0, out=cosine)
-        # k'(u) = supplement / (2 pi) (_kernel_and_supplement).
-        kernel, supplement = _kernel_and_supplement(cosine)
+        kernel, slope = relu_kernel_and_derivative(cosine)
         model_part = kernel[:, :width] @ readout / width**2
         source_part = kernel[:, width:] @ self.readout / (width * source_width)
         loss = 0.5 * (
@@ -815,13 +812,12 @@ class _SourceTerms:
         # to the sphere is k'(u_ij)(w_j - u_ij w_i) (source_loss_and_gradients'
         # kappa'_ij): k'(u_ij) c_j / m^2 against the student's units and
         # -k'(u_ik) c_s,k / (m m_s) against the source's give the ambient
-        # gradient in one product, the factors of 1 / (2 pi) and the readouts
-        # carried by the units (m + m_s rows, not m (m + m_s) entries); the
-        # radial part is removed below.
+        # gradient in one product, the readouts carried by the units (m + m_s
+        # rows, not m (m + m_s) entries); the radial part is removed below.
         coupling = np.concatenate(
             (readout / width**2, self.readout / (-width * source_width))
         )
-        ambient = supplement @ (units * (coupling * _INV_TWO_PI)[:, None])
+        ambient = slope @ (units * coupling[:, None])
         ambient *= readout[:, None]
         radial = np.sum(ambient * hidden_weights, axis=1, keepdims=True)
         return (

@@ -366,6 +366,9 @@ SPECS: dict[str, Spec | Exempt] = {
     f"{_N}.relu_kernel": Spec(
         valid=lambda: {"u": 0.3}, domains={"u": _COSINES}, invalid={"u": [1.5, -1.1]}
     ),
+    f"{_N}.relu_kernel_and_derivative": Spec(
+        valid=lambda: {"u": 0.3}, domains={"u": _COSINES}, invalid={"u": [1.5, -1.1]}
+    ),
     f"{_N}.relu_kernel_mp": Spec(
         valid=lambda: {"u": 0.3, "dps": 30},
         domains={"u": _COSINES},

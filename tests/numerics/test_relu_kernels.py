@@ -24,6 +24,7 @@ from implicit_bias.numerics.relu_kernels import (
     KERNEL_ULPS,
     relu_gram,
     relu_kernel,
+    relu_kernel_and_derivative,
     relu_kernel_mp,
     relu_rkhs_projection,
 )
@@ -81,23 +82,24 @@ def test_printed_form_cancels_near_minus_one() -> None:
     assert _ulps(float(relu_kernel(cosine)), cosine) <= KERNEL_ULPS
 
 
-def test_kernel_and_supplement_give_the_kernel_and_its_derivative() -> None:
-    # _kernel_and_supplement (the population-loss gradient of features-are-
-    # fate's Sec. 4) returns relu_kernel's values bit for bit, and arccos(-u),
-    # which over 2 pi is k'(u) of the theory layer's eq. (153) differentiated
-    # by SymPy: within 4 ulp (one arccos and one product, each about 1 ulp).
+def test_kernel_and_derivative_match_the_kernel_and_theory() -> None:
+    # relu_kernel_and_derivative returns relu_kernel's values bit for bit (on
+    # its fast path, a float64 array, and its checked one, a list), and k'(u)
+    # of the theory layer's eq. (153) differentiated by SymPy within 4 ulp
+    # (one arccos and one product, each within about 1 ulp).
     import sympy as sp
 
-    from implicit_bias.numerics.relu_kernels import _kernel_and_supplement
     from implicit_bias.theory import relu_kernels as theory
 
     gaps = 10.0 ** np.random.default_rng(3).uniform(-16, 0, 100)
     cosines = np.concatenate(
         [np.linspace(-1, 1, 201), -1 + gaps, 1 - gaps, [-float(np.cos(1.0))]]
     ).reshape(2, -1)
-    kernel, supplement = _kernel_and_supplement(cosines)
-    slope = supplement / (2 * np.pi)
+    kernel, slope = relu_kernel_and_derivative(cosines)
     np.testing.assert_array_equal(kernel, relu_kernel(cosines))
+    listed = relu_kernel_and_derivative(cosines.tolist())
+    np.testing.assert_array_equal(listed[0], kernel)
+    np.testing.assert_array_equal(listed[1], slope)
     derivative = sp.lambdify(
         theory.u, sp.diff(theory.arc_cosine_kernel(theory.u), theory.u), "mpmath"
     )
@@ -106,6 +108,16 @@ def test_kernel_and_supplement_give_the_kernel_and_its_derivative() -> None:
             exact = derivative(mpmath.mpf(float(cosine)))
             error = abs(mpmath.mpf(float(value)) - exact) / np.spacing(float(exact))
             assert error <= 4
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.array([0.5, 1.5]), np.array([np.nan, 0.0]), np.array([-np.inf]), [2.0], 1.01],
+)
+def test_kernel_and_derivative_reject_bad_cosines(value: Any) -> None:
+    # The fast path's two reductions let no NaN or out-of-range cosine by.
+    with pytest.raises(InvalidArgumentError, match=r"^u"):
+        relu_kernel_and_derivative(value)
 
 
 def test_kernel_shape_dtype_and_range() -> None:
