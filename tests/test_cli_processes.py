@@ -140,6 +140,10 @@ def _gone(pid: int) -> bool:
     return False
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _started(tmp_path: Path, command: subprocess.Popen[str]) -> list[int]:
     """The pids of the worker running the check and of the process it started."""
     record = tmp_path / "worker-pid"
@@ -168,6 +172,10 @@ def test_a_killed_verify_leaves_no_worker(
         stderr=subprocess.PIPE,
         text=True,
         env=_environment(tmp_path),
+        # A test run started in the background by a shell without job control
+        # inherits SIGINT ignored, which Python then keeps: give verify the
+        # terminal's default, as a user's shell does.
+        preexec_fn=_default_sigint,
     )
     worker, sleeper = _started(tmp_path, command)
     command.send_signal(number)
