@@ -283,7 +283,10 @@ def _expected_cost(
     from each claim's last run here, else its cost model, and how many
     claims neither estimates (a first run on a new machine)."""
     # The claims are already the profile's: plan them as run, not re-chosen.
-    entries = plan(to_run, Profile.DEFAULT, last_seconds, measured_first=True)
+    # Rough timings: a cold run's plan is paid before any claim starts.
+    entries = plan(
+        to_run, Profile.DEFAULT, last_seconds, measured_first=True, rough=True
+    )
     if executor is None:
         workers = (
             (os.cpu_count() or 1) if arguments.workers is None else arguments.workers

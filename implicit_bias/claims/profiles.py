@@ -20,6 +20,7 @@ its source reports with a :class:`PowerCalculation` from a pilot run.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import enum
 import math
@@ -121,6 +122,12 @@ def _require_count(name: str, value: object) -> None:
         raise InvalidArgumentError(f"{name}: must be an integer >= 0, got {value!r}")
 
 
+#: Set by :func:`plan` with ``rough=True``: each timing is one call.
+_ROUGH_TIMINGS: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "rough_timings", default=False
+)
+
+
 def measure_step_seconds(
     step: Callable[[], object],
     *,
@@ -138,7 +145,9 @@ def measure_step_seconds(
     calling thread's (``time.thread_time``), so other threads of the process
     are not counted; with more, the process's (``time.process_time``).
     ``step`` should do one gradient step (or one batched step) at the sizes of
-    the configuration whose cost is estimated.
+    the configuration whose cost is estimated. Under :func:`plan` with
+    ``rough=True`` one call is timed after the warm-up, whatever ``steps``
+    and ``repeats`` ask.
     """
     for name, value in (
         ("steps", steps),
@@ -149,6 +158,8 @@ def measure_step_seconds(
             raise InvalidArgumentError(
                 f"{name}: must be an integer >= 1, got {value!r}"
             )
+    if _ROUGH_TIMINGS.get():
+        steps, repeats = 1, 1
     clock = time.thread_time if blas_threads == 1 else time.process_time
     with threadpool_limits(limits=blas_threads):
         step()
@@ -332,6 +343,7 @@ def plan(
     last_seconds: Mapping[str, float] | None = None,
     *,
     measured_first: bool = False,
+    rough: bool = False,
 ) -> list[PlanEntry]:
     """Estimate every claim's cost under ``profile`` before running any.
 
@@ -342,7 +354,23 @@ def plan(
     and says why. With ``measured_first``, a claim's last run is preferred to
     its cost model (a model counts every run at its step cap, an upper bound
     where runs stop at convergence; a measured run is what the claim costs).
+    With ``rough``, the models' timings (:func:`measure_step_seconds`) are one
+    call each instead of their best of several: a noisier estimate at a
+    fraction of the cost, for what ``verify`` says before it starts.
     """
+    token = _ROUGH_TIMINGS.set(rough)
+    try:
+        return _planned(claims, profile, last_seconds, measured_first)
+    finally:
+        _ROUGH_TIMINGS.reset(token)
+
+
+def _planned(
+    claims: Sequence[Claim],
+    profile: Profile | str,
+    last_seconds: Mapping[str, float] | None,
+    measured_first: bool,
+) -> list[PlanEntry]:
     entries: list[PlanEntry] = []
     for claim in claims_for_profile(claims, profile):
         measured = None if last_seconds is None else last_seconds.get(claim.id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import threading
@@ -241,6 +242,25 @@ def test_a_measured_run_comes_before_the_model_when_asked() -> None:
     # A claim never run keeps its model.
     fresh = plan([SIMULATION], "default", {}, measured_first=True)
     assert fresh[0].basis == "model"
+
+
+def test_a_rough_plan_times_each_model_step_once_after_its_warm_up() -> None:
+    calls: list[str] = []
+
+    def timed_cost() -> CostEstimate:
+        seconds = measure_step_seconds(lambda: calls.append("step"), steps=7, repeats=3)
+        return CostEstimate.of_training(10, 100, seconds)
+
+    timed = dataclasses.replace(SIMULATION, cost=timed_cost)
+    (entry,) = plan([timed], "default", rough=True)
+    assert (entry.basis, len(calls)) == ("model", 2)
+    calls.clear()
+    plan([timed], "default")
+    assert len(calls) == 1 + 7 * 3
+    # Rough timings end with the plan that asked for them.
+    calls.clear()
+    measure_step_seconds(lambda: calls.append("step"), steps=7, repeats=3)
+    assert len(calls) == 1 + 7 * 3
 
 
 def test_a_plan_summary_leaves_out_the_wall_time_without_a_process_count() -> None:

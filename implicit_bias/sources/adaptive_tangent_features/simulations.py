@@ -567,6 +567,8 @@ _TIMED_ROWS = 20
 
 
 @functools.cache
+# Claims at the same sizes share one measurement per process.
+@functools.lru_cache(maxsize=16)
 def _mlp_costs(
     samples: int, dimension: int, widths: tuple[int, ...]
 ) -> tuple[float, float, float, float]:

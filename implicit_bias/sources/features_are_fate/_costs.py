@@ -18,6 +18,7 @@ cost is linear in it), or on a slice of the draws.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,6 +88,9 @@ def _step_seconds(run: Callable[[int], object], timed: int) -> float:
     return max(long - short, 0.5 * long) / timed
 
 
+# Several claims' models time the same sizes: one measurement per process
+# keeps a cold `verify`'s plan, printed before anything runs, cheap.
+@functools.lru_cache(maxsize=32)
 def _deep_linear_step(depth: int, samples: int, dimension: int) -> float:
     r"""CPU seconds of one step of a batch of :data:`_TIMED_BATCH` networks.
 
