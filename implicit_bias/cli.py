@@ -30,7 +30,12 @@ from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.engine import Claim, Result, Status, Verdict
 from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
 from implicit_bias.claims.executors import DaskExecutor, Executor, LocalExecutor
-from implicit_bias.claims.mutate import ClaimMutations, Outcome, mutate_claims
+from implicit_bias.claims.mutate import (
+    CLAIM_SECONDS,
+    ClaimMutations,
+    Outcome,
+    mutate_claims,
+)
 from implicit_bias.claims.recording import lint_claim
 from implicit_bias.claims.profiles import (
     Profile,
@@ -606,6 +611,7 @@ def _mutate(arguments: argparse.Namespace) -> int:
         slow=arguments.slow,
         workers=arguments.workers,
         on_done=progress,
+        claim_seconds=arguments.claim_seconds,
     )
     if arguments.json:
         print(json.dumps([r.as_record() for r in reports], indent=2))
@@ -638,6 +644,14 @@ def _add_mutate(commands: Any, source_help: str) -> None:
     mutate.add_argument("--json", action="store_true", help="print JSON records")
     mutate.add_argument("--output", metavar="FILE", help="write the Markdown report")
     mutate.add_argument("--workers", type=int, default=None, help="parallel processes")
+    mutate.add_argument(
+        "--claim-seconds",
+        type=float,
+        default=CLAIM_SECONDS,
+        metavar="S",
+        help="CPU seconds for judging one claim's mutants, spread evenly over "
+        f"its relations when they run out (default {CLAIM_SECONDS:g})",
+    )
     mutate.set_defaults(handler=_mutate)
 
 

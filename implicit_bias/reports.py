@@ -629,7 +629,10 @@ def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
         "*survives* otherwise. Numeric "
         "and simulation claims deciding through `check_close` are run with "
         "the compared value shifted by +-2 and +-5 times the tolerance; a "
-        "shift is detected when the claim's verdict is no longer `holds`.",
+        "shift is detected when the claim's verdict is no longer `holds`. "
+        "A claim's mutants are judged within a CPU budget (`--claim-seconds`) "
+        "in an order spread over its relations; those it leaves are not "
+        "counted, and the claim is listed as mutation-tested in part.",
         "",
         f"Produced by `{command}`.",
         "",
@@ -675,10 +678,16 @@ def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
             f"{escape_markdown(outcome.description)} -- "
             f"{escape_markdown(outcome.detail[:300])}"
         )
-    not_run = [r for r in reports if r.note]
-    if not_run:
-        lines += ["", "## Claims not mutation-tested", ""]
-        lines += [f"- `{r.claim_id}`: {escape_markdown(r.note)}" for r in not_run]
+    # A note on a claim with outcomes says what part of it was left out.
+    in_part = [r for r in reports if r.note and (r.symbolic or r.bias)]
+    not_run = [r for r in reports if r.note and not (r.symbolic or r.bias)]
+    for heading, listed in (
+        ("Claims mutation-tested in part", in_part),
+        ("Claims not mutation-tested", not_run),
+    ):
+        if listed:
+            lines += ["", f"## {heading}", ""]
+            lines += [f"- `{r.claim_id}`: {escape_markdown(r.note)}" for r in listed]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

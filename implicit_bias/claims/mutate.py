@@ -74,6 +74,7 @@ from implicit_bias.claims.engine import (
 
 __all__ = [
     "BIAS_FACTORS",
+    "CLAIM_SECONDS",
     "ClaimMutations",
     "Mutant",
     "MutantOutcome",
@@ -88,6 +89,13 @@ __all__ = [
 BIAS_FACTORS = (2.0, 5.0)
 #: CPU seconds each symbolic step of a check may take while judging mutants.
 STEP_SECONDS = 3.0
+#: CPU seconds for judging one claim's mutants (its judge called, or its check
+#: re-run, on each, and the equivalence tests of the survivors). Mutants are
+#: judged in an order whose every prefix is spread over the relation, so a
+#: claim that runs out is mutation-tested in part, evenly; the few claims
+#: whose judging is that slow (exact limits at several exponents, checks of
+#: seconds re-run) would otherwise take most of a run.
+CLAIM_SECONDS = 30.0
 
 _NEAR = (sp.Rational(1001, 1000), sp.Rational(999, 1000))
 
@@ -265,6 +273,24 @@ def _spread(items: Sequence[_T], limit: int | None) -> list[_T]:
     return [items[int(i * step)] for i in range(limit)]
 
 
+def _prefix_spread_order(count: int) -> list[int]:
+    """The indices ``0 .. count - 1`` in van der Corput order (0, count/2,
+    count/4, 3 count/4, ...): each prefix of :math:`2^j` of them has one index
+    in each :math:`1/2^j` of the range."""
+    if count == 0:
+        return []
+    bits = max(1, (count - 1).bit_length())
+    order: list[int] = []
+    for k in range(1 << bits):
+        # k's bits reversed, as a fraction of 1: 0, 1/2, 1/4, 3/4, 1/8, ...
+        fraction = int(f"{k:0{bits}b}"[::-1], 2) / (1 << bits)
+        index = int(fraction * count)
+        # 2^bits >= count fractions 1/2^bits apart reach every index.
+        if index not in order:
+            order.append(index)
+    return order
+
+
 def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutant]:
     """The single-step mutants of ``relation`` (see the module docstring).
 
@@ -356,7 +382,7 @@ def mutation_outcomes(
     *,
     limit: int | None = 40,
     equivalence_seconds: float = 5.0,
-    replay_seconds: float | None = None,
+    claim_seconds: float | None = CLAIM_SECONDS,
 ) -> list[MutantOutcome]:
     """Judge the mutants of ``claim``'s relation with ``claim``'s own check.
 
@@ -366,24 +392,32 @@ def mutation_outcomes(
         decides through the relation helpers (see the module docstring).
       limit: at most this many mutants (see :func:`symbolic_mutants`).
       equivalence_seconds: CPU time to show a surviving mutant true by itself.
-      replay_seconds: CPU time for re-running a check that is not a
-        ``RelationCheck``, on all its mutants together; by default
-        ``limit`` (or 40) times :data:`STEP_SECONDS`. Fewer mutants, spread
-        as ``limit`` spreads them, are judged when one run costs more than
-        this allows.
+      claim_seconds: CPU time for judging all the mutants (the judge's calls
+        or the check's re-runs, and the equivalence tests); the mutants are
+        judged in an order whose every prefix is spread over the relation,
+        and those left when it is spent are not judged (see
+        :data:`CLAIM_SECONDS`). None: no limit.
 
     Returns:
-      One :class:`MutantOutcome` per mutant; empty when the claim is not
-      expected to hold or its check decides no relation through a helper.
+      One :class:`MutantOutcome` per judged mutant, in the order of
+      :func:`symbolic_mutants`; empty when the claim is not expected to hold
+      or its check decides no relation through a helper.
+
+    Raises:
+      InvalidArgumentError: ``claim_seconds`` is not > 0 or None.
     """
-    return _symbolic_outcomes(claim, limit, equivalence_seconds, replay_seconds)[0]
+    if claim_seconds is not None and not claim_seconds > 0:
+        raise InvalidArgumentError(
+            f"claim_seconds: must be > 0 or None, got {claim_seconds!r}"
+        )
+    return _symbolic_outcomes(claim, limit, equivalence_seconds, claim_seconds)[0]
 
 
 def _symbolic_outcomes(
     claim: Claim,
     limit: int | None,
     equivalence_seconds: float,
-    replay_seconds: float | None,
+    claim_seconds: float | None,
 ) -> tuple[list[MutantOutcome], str]:
     """:func:`mutation_outcomes`, and why some or all mutants were not judged
     ("" if nothing is to be said)."""
@@ -402,26 +436,44 @@ def _symbolic_outcomes(
             )
         if not recorded.calls:
             return [], recorded.why_no_formula()
-        if replay_seconds is None:
-            replay_seconds = (limit or 40) * STEP_SECONDS
         return _replayed_outcomes(
-            claim, recorded, limit, equivalence_seconds, replay_seconds
+            claim, recorded, limit, equivalence_seconds, claim_seconds
         )
-    original = check.relation()
-    outcomes = []
-    for mutant in symbolic_mutants(original, limit):
-        verdict = _judged(check.judge, mutant.relation, claim.budget_bytes)
-        outcomes.append(
-            MutantOutcome(
-                claim.id,
-                mutant.description,
-                _outcome(
-                    verdict, mutant.relation, check.substitutions, equivalence_seconds
-                ),
-                verdict.detail,
-            )
-        )
-    return outcomes, ""
+    judge, substitutions = check.judge, check.substitutions
+
+    def judged(mutant: Mutant) -> MutantOutcome:
+        verdict = _judged(judge, mutant.relation, claim.budget_bytes)
+        outcome = _outcome(verdict, mutant.relation, substitutions, equivalence_seconds)
+        return MutantOutcome(claim.id, mutant.description, outcome, verdict.detail)
+
+    mutants = symbolic_mutants(check.relation(), limit)
+    return _within_budget(
+        [functools.partial(judged, mutant) for mutant in mutants], claim_seconds
+    )
+
+
+def _within_budget(
+    judgements: Sequence[Callable[[], MutantOutcome]],
+    claim_seconds: float | None,
+) -> tuple[list[MutantOutcome], str]:
+    """Run ``judgements`` in :func:`_prefix_spread_order` until they have
+    used ``claim_seconds`` of CPU; their outcomes in their own order, and a
+    note if some were not run."""
+    outcomes: dict[int, MutantOutcome] = {}
+    started = time.process_time()
+    run = 0
+    for index in _prefix_spread_order(len(judgements)):
+        if claim_seconds is not None and time.process_time() - started > claim_seconds:
+            break
+        run += 1
+        outcomes[index] = judgements[index]()
+    note = (
+        f"mutation-tested in part: {run} of {len(judgements)} mutants, spread "
+        f"over its relations, before their judging used its {claim_seconds:g} s"
+        if run < len(judgements)
+        else ""
+    )
+    return [outcomes[i] for i in sorted(outcomes)], note
 
 
 def _outcome(
@@ -450,7 +502,7 @@ def _replayed_outcomes(
     recorded: RecordedCalls,
     limit: int | None,
     equivalence_seconds: float,
-    replay_seconds: float,
+    claim_seconds: float | None,
 ) -> tuple[list[MutantOutcome], str]:
     """Mutants of the recorded calls' relations, each decided by re-running
     the claim's check with the call it came from deciding it."""
@@ -481,31 +533,14 @@ def _replayed_outcomes(
             else f"says {verdict.status}: {verdict.detail[:200]}"
         )
         return [], f"its check, re-run unaltered, {why}"
-    affordable = max(1, int(replay_seconds / max(cost, 1e-3)))
-    chosen = _spread(candidates, min(limit or len(candidates), affordable))
-    note = (
-        f"mutation-tested in part: {len(chosen)} of the mutants (one run of its "
-        f"check takes {cost:.2g} s of the {replay_seconds:g} s for replays)"
-        if len(chosen) < len(_spread(candidates, limit))
-        else ""
-    )
-    outcomes = []
-    spent = 0.0
-    for judged, (index, mutant) in enumerate(chosen):
-        if spent > replay_seconds:
-            note = (
-                f"mutation-tested in part: {judged} of {len(chosen)} mutants, "
-                f"before the replays used their {replay_seconds:g} s"
-            )
-            break
-        started = time.process_time()
+
+    def judged(index: int, mutant: Mutant) -> MutantOutcome:
         with replaced_call(recorded, index, mutant.relation) as replay:
             try:
                 with time_limit(cost + _REPLAY_EXTRA_SECONDS):
                     verdict = _checked(claim)
             except CheckTimeout as error:
                 verdict = Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
-        spent += time.process_time() - started
         if not replay.applied:
             outcome, detail = (
                 Outcome.UNDECIDED,
@@ -525,8 +560,15 @@ def _replayed_outcomes(
                 verdict, mutant.relation, substitutions, equivalence_seconds
             )
             detail = verdict.detail
-        outcomes.append(MutantOutcome(claim.id, mutant.description, outcome, detail))
-    return outcomes, note
+        return MutantOutcome(claim.id, mutant.description, outcome, detail)
+
+    return _within_budget(
+        [
+            functools.partial(judged, index, mutant)
+            for index, mutant in _spread(candidates, limit)
+        ],
+        claim_seconds,
+    )
 
 
 def _judged(
@@ -628,10 +670,12 @@ class ClaimMutations:
         }
 
 
-def _mutations(claim: Claim, limit: int | None, with_bias: bool) -> ClaimMutations:
+def _mutations(
+    claim: Claim, limit: int | None, with_bias: bool, claim_seconds: float | None
+) -> ClaimMutations:
     try:
         with capped_budgets(STEP_SECONDS):
-            symbolic, why = _symbolic_outcomes(claim, limit, 5.0, None)
+            symbolic, why = _symbolic_outcomes(claim, limit, 5.0, claim_seconds)
     except Exception as error:
         return ClaimMutations(
             claim.id,
@@ -669,6 +713,7 @@ def mutate_claims(
     limit: int | None = 40,
     slow: bool = False,
     workers: int | None = None,
+    claim_seconds: float | None = CLAIM_SECONDS,
     on_done: Callable[[ClaimMutations, int, int], None] | None = None,
 ) -> list[ClaimMutations]:
     """Mutation-test ``claims`` in worker processes (see the module docstring).
@@ -679,6 +724,8 @@ def mutate_claims(
       slow: also inject biases into slow claims (each runs its check four
         more times).
       workers: concurrent processes (default: the number of CPUs).
+      claim_seconds: CPU seconds for judging each claim's symbolic mutants
+        (see :func:`mutation_outcomes`); None: no limit.
       on_done: called as ``on_done(mutations, done, total)`` as each ends.
 
     Returns:
@@ -689,6 +736,10 @@ def mutate_claims(
     """
     if limit is not None and limit < 1:
         raise InvalidArgumentError(f"limit: must be >= 1 or None, got {limit!r}")
+    if claim_seconds is not None and not claim_seconds > 0:
+        raise InvalidArgumentError(
+            f"claim_seconds: must be > 0 or None, got {claim_seconds!r}"
+        )
     reports: dict[int, ClaimMutations] = {}
 
     def done(index: int, value: object, seconds: float) -> None:
@@ -707,7 +758,9 @@ def mutate_claims(
         runs = (limit or 40) * STEP_SECONDS * 3 + 4 * claim.budget_seconds
         tasks.append(
             (
-                functools.partial(_mutations, claim, limit, slow or not claim.slow),
+                functools.partial(
+                    _mutations, claim, limit, slow or not claim.slow, claim_seconds
+                ),
                 runs,
             )
         )

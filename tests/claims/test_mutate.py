@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -32,6 +33,7 @@ from implicit_bias.claims.mutate import (
     MutantOutcome,
     Outcome,
     bias_outcomes,
+    _prefix_spread_order,
     _symbolic_outcomes,
     _true_by_itself,
     mutate_claims,
@@ -341,3 +343,54 @@ def test_a_mutant_runs_under_the_claims_memory_budget() -> None:
     for outcome in mutations.symbolic:
         assert outcome.outcome == Outcome.UNDECIDED
         assert "memory budget" in outcome.detail
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 7, 8, 9, 40])
+def test_every_prefix_of_the_judging_order_is_spread(count: int) -> None:
+    order = _prefix_spread_order(count)
+    assert sorted(order) == list(range(count))
+    # Each prefix of 2^k indices has one index in each of 2^k equal blocks.
+    for size in (1, 2, 4, 8):
+        if size <= count and count % size == 0:
+            blocks = {index * size // count for index in order[:size]}
+            assert blocks == set(range(size))
+
+
+def _spinning_judge(seconds: float) -> Callable[[sp.Basic], Verdict]:
+    def judge(relation: sp.Basic) -> Verdict:
+        started = time.process_time()
+        while time.process_time() - started < seconds:
+            pass
+        return check_identity(relation.lhs, relation.rhs)
+
+    return judge
+
+
+def test_a_claim_whose_judging_outruns_its_seconds_is_mutated_in_part_evenly() -> None:
+    claim = _claim(RelationCheck(_binomial, _spinning_judge(0.05)))
+    every = [m.description for m in symbolic_mutants(_binomial())]
+    outcomes, note = _symbolic_outcomes(claim, None, 5.0, 0.3)
+    # The budget is checked before each mutant, and each takes >= 0.05 s of
+    # CPU: at most 0.3 / 0.05 + 1 are judged; the first costs far less than
+    # 0.3 s, so a second is judged too.
+    judged = [o.description for o in outcomes]
+    assert 2 <= len(judged) <= 7 < len(every)
+    assert note.startswith(f"mutation-tested in part: {len(judged)} of {len(every)}")
+    # A prefix of the spread order, reported in the list's order: the first
+    # and the middle mutant among them.
+    order = _prefix_spread_order(len(every))
+    assert judged == [every[i] for i in sorted(order[: len(judged)])]
+    assert {every[0], every[len(every) // 2]} <= set(judged)
+    unlimited, note = _symbolic_outcomes(
+        _claim(relation_check(_binomial)), None, 5.0, None
+    )
+    assert (len(unlimited), note) == (len(every), "")
+
+
+def test_the_seconds_for_a_claim_must_be_positive() -> None:
+    claim = _claim(relation_check(_binomial))
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(InvalidArgumentError, match="claim_seconds"):
+            mutation_outcomes(claim, claim_seconds=bad)
+        with pytest.raises(InvalidArgumentError, match="claim_seconds"):
+            mutate_claims([claim], claim_seconds=bad)
