@@ -35,13 +35,13 @@ import platform
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+from baseline import checkout_at, load_average
+
 HEAVY = ("sympy", "scipy", "mpmath")
 
 
@@ -129,16 +129,7 @@ def measure_numerics_at(revision: str, checkout: Path) -> Measurement:
     the working directory of the runs: ``python -c`` puts it first on
     ``sys.path``, ahead of the installed package.
     """
-    archive = checkout / "package.tar"
-    with archive.open("wb") as out:
-        subprocess.run(
-            ["git", "archive", revision, "implicit_bias"],
-            cwd=REPOSITORY,
-            stdout=out,
-            check=True,
-        )
-    with tarfile.open(archive) as tar:
-        tar.extractall(checkout, filter="data")
+    checkout_at(revision, checkout)
     return Measurement(
         f"import implicit_bias.numerics at {revision}",
         "import implicit_bias.numerics",
@@ -155,10 +146,6 @@ def run_interleaved(
     for _ in range(runs):
         for measurement in measurements:
             measurement.seconds.append(run_once(measurement, pycache))
-
-
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def print_table(

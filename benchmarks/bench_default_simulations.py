@@ -28,17 +28,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+from baseline import REPOSITORY, checkout_at, load_average
+
 
 CLAIMS = (
     "features-are-fate:sec-4:kernel-sparsifies",
@@ -99,25 +98,6 @@ def run_check(state: State, claim: str) -> None:
         )
     state.seconds.setdefault(claim, []).append(result["seconds"])
     state.results[claim] = result
-
-
-def checkout_at(revision: str, directory: Path) -> Path:
-    """The package as of ``revision``, exported into ``directory``."""
-    archive = directory / "package.tar"
-    with archive.open("wb") as out:
-        subprocess.run(
-            ["git", "archive", revision, "implicit_bias"],
-            cwd=REPOSITORY,
-            stdout=out,
-            check=True,
-        )
-    with tarfile.open(archive) as tar:
-        tar.extractall(directory, filter="data")
-    return directory
-
-
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:

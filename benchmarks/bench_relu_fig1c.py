@@ -43,7 +43,6 @@ import os
 import platform
 import subprocess
 import sys
-import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +50,8 @@ from typing import Any
 
 import numpy as np
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+from baseline import REPOSITORY, checkout_at, load_average
+
 
 LABELS = (
     "ptft-benefit-at-rho-1-large",
@@ -142,21 +142,6 @@ def run(state: State, mode: str, labels: tuple[str, ...]) -> None:
                 state.arrays[label] = {name: data[name] for name in data.files}
 
 
-def checkout_at(revision: str, directory: Path) -> Path:
-    """The package as of ``revision``, exported into ``directory``."""
-    archive = directory / "package.tar"
-    with archive.open("wb") as out:
-        subprocess.run(
-            ["git", "archive", revision, "implicit_bias"],
-            cwd=REPOSITORY,
-            stdout=out,
-            check=True,
-        )
-    with tarfile.open(archive) as tar:
-        tar.extractall(directory, filter="data")
-    return directory
-
-
 def relative_difference(before: np.ndarray, now: np.ndarray) -> float:
     """Largest |now - before| / |before| (0 where both are 0)."""
     scale = np.where(before == 0.0, 1.0, np.abs(before))
@@ -216,7 +201,7 @@ def main() -> None:
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}, NumPy {np.__version__}"
     )
-    print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"load average before: {load_average()}")
     with tempfile.TemporaryDirectory(prefix="bench-relu-fig1c-rev-") as directory:
         baseline = State(
             f"before ({options.baseline_rev})",
@@ -233,7 +218,7 @@ def main() -> None:
                     else:
                         run(state, mode, LABELS)
             print(f"round {round_index + 1} of {options.rounds} done", flush=True)
-    print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
 
     print(f"\nCPU seconds of each claim's check, best of {options.rounds}:\n")
     print(f"| mode | claim | {baseline.label} | {current.label} | ratio |")

@@ -30,14 +30,14 @@ import platform
 import resource
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+from baseline import REPOSITORY, checkout_at, load_average
+
 
 #: The command line, run by a fresh interpreter whose first ``sys.path`` entry
 #: is the working directory (the checkout being measured).
@@ -99,21 +99,6 @@ def measure_verify(state: State, workers: int | None) -> None:
     state.records = json.loads(completed.stdout)
 
 
-def checkout_at(revision: str, directory: Path) -> Path:
-    """The package as of ``revision``, exported into ``directory``."""
-    archive = directory / "package.tar"
-    with archive.open("wb") as out:
-        subprocess.run(
-            ["git", "archive", revision, "implicit_bias"],
-            cwd=REPOSITORY,
-            stdout=out,
-            check=True,
-        )
-    with tarfile.open(archive) as tar:
-        tar.extractall(directory, filter="data")
-    return directory
-
-
 def verdict_differences(
     current: list[dict[str, Any]], baseline: list[dict[str, Any]]
 ) -> list[str]:
@@ -134,10 +119,6 @@ def top(records: list[dict[str, Any]], count: int = 10) -> list[tuple[float, str
     """The ``count`` claims that took longest (wall seconds of their worker)."""
     ranked = sorted(((r["seconds"], r["id"]) for r in records), reverse=True)
     return ranked[:count]
-
-
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
