@@ -71,6 +71,7 @@ from implicit_bias.claims.samplers import (
     positive_definite_matrix,
     symmetric_matrix,
 )
+from implicit_bias.claims.inventory import Item, ItemKind
 from implicit_bias.claims.source import Citation, Source
 
 __all__ = [
@@ -81,6 +82,8 @@ __all__ = [
     "Configuration",
     "CostEstimate",
     "Derivation",
+    "Item",
+    "ItemKind",
     "Kind",
     "LoadError",
     "MatrixSampler",

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from implicit_bias.claims.engine import Claim
+from implicit_bias.claims.inventory import Item
 from implicit_bias.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -226,6 +227,10 @@ class Source:
         (``{"sec-3.1": 9.5}``: between (9) and (10)), as for
         :func:`~implicit_bias.claims.engine.in_paper_order`; a chain whose
         equation is such a label and has no position goes last.
+      inventory: every numbered equation, theorem, lemma, proposition and
+        figure of the text (:class:`~implicit_bias.claims.inventory.Item`),
+        in the text's order, for ``implicit-bias coverage``; empty when the
+        source has not declared them (its coverage is then unknown).
     """
 
     id: str
@@ -238,6 +243,7 @@ class Source:
     description: str = ""
     warm_up: Callable[[Collection[str]], object] | None = None
     positions: Mapping[str, float] = field(default_factory=dict)
+    inventory: tuple[Item, ...] = ()
 
     def __post_init__(self) -> None:
         if not _SOURCE_ID.fullmatch(self.id):
@@ -289,6 +295,27 @@ class Source:
             if claim.id in seen:
                 raise InvalidArgumentError(f"claims: duplicate claim id {claim.id!r}")
             seen.add(claim.id)
+        self._check_inventory(seen)
+
+    def _check_inventory(self, claim_ids: Collection[str]) -> None:
+        object.__setattr__(self, "inventory", tuple(self.inventory))
+        labels: set[str] = set()
+        for item in self.inventory:
+            if not isinstance(item, Item):
+                raise InvalidArgumentError(
+                    f"inventory: Item objects, got a {type(item).__name__}"
+                )
+            if item.label in labels:
+                raise InvalidArgumentError(
+                    f"inventory: each item once; {item.label!r} is repeated"
+                )
+            labels.add(item.label)
+            unknown = sorted(set(item.used_by + item.claims) - set(claim_ids))
+            if unknown:
+                raise InvalidArgumentError(
+                    f"inventory: item {item.label!r} names claims the source does "
+                    f"not have: {unknown}"
+                )
 
     def all_claims(self) -> tuple[Claim, ...]:
         """The claims and every derivation's steps, in the order of the text.

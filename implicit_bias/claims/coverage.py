@@ -1,0 +1,199 @@
+r"""How much of a source's text its claims check: ``implicit-bias coverage``.
+
+Every item of a source's :attr:`~implicit_bias.claims.source.Source.inventory`
+gets one status, from the claims that account for it (those whose
+``equation`` is its label or a range of numbers containing it, and those the
+item names) and their verdicts:
+
+* ``checked``: one of its claims has a decided verdict (holds or fails);
+* ``undecided``: it has claims, and every verdict known is inconclusive;
+* ``not run``: it has claims, none with a verdict at hand;
+* ``definition``: a definition, with the claims that use it named;
+* ``not checkable``: the inventory says why it cannot be checked;
+* ``missing``: none of these -- nothing accounts for it.
+
+An item is *accounted for* unless it is missing. The share *checked* is
+counted over the results and proof steps (definitions are used, not checked).
+Claims whose ``equation`` matches no item are listed apart, so that an
+inventory and its claims cannot drift apart unseen.
+
+Examples:
+  >>> from implicit_bias.claims import Basis, Claim, Kind, Source, Status, Verdict
+  >>> from implicit_bias.claims.inventory import Item, ItemKind
+  >>> claim = Claim("note", "2", "a", Kind.IDENTITY, "", print, Status.HOLDS)
+  >>> note = Source("note", "A note", claims=(claim,), inventory=(
+  ...     Item("1", ItemKind.DEFINITION, "Section 1", "the loss", used_by=(claim.id,)),
+  ...     Item("2", ItemKind.RESULT, "Section 1", "its minimum"),
+  ...     Item("3", ItemKind.PROOF_STEP, "Section 2", "a step"),
+  ... ))
+  >>> report = source_coverage(note, {claim.id: Verdict.holds("ok", Basis.PROOF)})
+  >>> [(c.item.label, str(c.status)) for c in report.items]
+  [('1', 'definition'), ('2', 'checked'), ('3', 'missing')]
+  >>> print(report.summary())  # doctest: +NORMALIZE_WHITESPACE
+  note: 3 items, 2 accounted for (66.7%), 1 of 2 results and proof steps
+  checked (50.0%); missing: (3)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from implicit_bias.claims.engine import Status, Verdict
+from implicit_bias.claims.inventory import Item, ItemKind, equation_numbers
+from implicit_bias.claims.source import Source
+
+__all__ = ["CoverageStatus", "ItemCoverage", "SourceCoverage", "source_coverage"]
+
+
+class CoverageStatus(enum.StrEnum):
+    """What accounts for an item (see the module docstring)."""
+
+    CHECKED = "checked"
+    UNDECIDED = "undecided"
+    NOT_RUN = "not run"
+    DEFINITION = "definition"
+    NOT_CHECKABLE = "not checkable"
+    MISSING = "missing"
+
+
+@dataclass(frozen=True)
+class ItemCoverage:
+    """One item, its status, and the claims behind it with their verdicts.
+
+    Attributes:
+      item: the inventory's item.
+      status: a :class:`CoverageStatus`.
+      claims: (claim id, verdict status or "not run") of the claims that
+        check it; for a definition, of the claims that use it.
+    """
+
+    item: Item
+    status: CoverageStatus
+    claims: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class SourceCoverage:
+    """A source's coverage: one :class:`ItemCoverage` per inventory item.
+
+    Attributes:
+      source: the source's id.
+      items: in the inventory's order.
+      unplaced: ids of the source's claims that account for no item.
+    """
+
+    source: str
+    items: tuple[ItemCoverage, ...]
+    unplaced: tuple[str, ...]
+
+    def counts(self) -> dict[str, int]:
+        """Items, accounted for, results and proof steps, and those checked."""
+        checkable = [c for c in self.items if c.item.kind != ItemKind.DEFINITION]
+        return {
+            "items": len(self.items),
+            "accounted": sum(c.status != CoverageStatus.MISSING for c in self.items),
+            "results_and_steps": len(checkable),
+            "checked": sum(c.status == CoverageStatus.CHECKED for c in checkable),
+        }
+
+    def missing(self) -> tuple[str, ...]:
+        """The labels nothing accounts for, in the inventory's order."""
+        return tuple(
+            c.item.label for c in self.items if c.status == CoverageStatus.MISSING
+        )
+
+    def summary(self) -> str:
+        """One line: items accounted for and results checked, with shares."""
+        counts = self.counts()
+        if not counts["items"]:
+            return f"{self.source}: no inventory of its text (coverage unknown)"
+
+        def share(part: int, whole: int) -> str:
+            return f"{100 * part / whole:.1f}%" if whole else "-"
+
+        missing = self.missing()
+        return (
+            f"{self.source}: {counts['items']} items, {counts['accounted']} "
+            f"accounted for ({share(counts['accounted'], counts['items'])}), "
+            f"{counts['checked']} of {counts['results_and_steps']} results and "
+            f"proof steps checked "
+            f"({share(counts['checked'], counts['results_and_steps'])})"
+            + (f"; missing: {', '.join(f'({m})' for m in missing)}" if missing else "")
+        )
+
+    def as_record(self) -> dict[str, object]:
+        """The JSON record of ``implicit-bias coverage --json``."""
+        return {
+            "source": self.source,
+            **self.counts(),
+            "items": [
+                {
+                    "label": c.item.label,
+                    "kind": str(c.item.kind),
+                    "section": c.item.section,
+                    "what": c.item.what,
+                    "status": str(c.status),
+                    "claims": [{"id": i, "status": s} for i, s in c.claims],
+                    "not_checked": c.item.not_checked,
+                }
+                for c in self.items
+            ],
+            "unplaced_claims": list(self.unplaced),
+        }
+
+
+def source_coverage(
+    source: Source, verdicts: Mapping[str, Verdict | Status]
+) -> SourceCoverage:
+    """The coverage of ``source``'s inventory by its claims and their verdicts.
+
+    Args:
+      source: the source, with its inventory.
+      verdicts: claim id -> its verdict (or status); a claim absent from it
+        has not been run.
+    """
+    claims = source.all_claims()
+    by_label: dict[str, list[str]] = {}
+    for claim in claims:
+        for label in equation_numbers(claim.equation):
+            by_label.setdefault(label, []).append(claim.id)
+
+    def status_of(claim_id: str) -> str:
+        verdict = verdicts.get(claim_id)
+        if verdict is None:
+            return str(CoverageStatus.NOT_RUN)
+        return str(verdict.status if isinstance(verdict, Verdict) else verdict)
+
+    placed: set[str] = set()
+    items = []
+    for item in source.inventory:
+        if item.kind == ItemKind.DEFINITION:
+            ids = list(item.used_by)
+        else:
+            ids = [*by_label.get(item.label, []), *item.claims]
+        ids = list(dict.fromkeys(ids))
+        placed.update(ids)
+        statuses = [status_of(i) for i in ids]
+        items.append(
+            ItemCoverage(
+                item, _status(item, statuses), tuple(zip(ids, statuses, strict=True))
+            )
+        )
+    unplaced = tuple(c.id for c in claims if c.id not in placed)
+    return SourceCoverage(source.id, tuple(items), unplaced)
+
+
+def _status(item: Item, statuses: list[str]) -> CoverageStatus:
+    if item.kind == ItemKind.DEFINITION and statuses:
+        return CoverageStatus.DEFINITION
+    if any(s in (Status.HOLDS, Status.FAILS) for s in statuses):
+        return CoverageStatus.CHECKED
+    if any(s == Status.INCONCLUSIVE for s in statuses):
+        return CoverageStatus.UNDECIDED
+    if statuses:
+        return CoverageStatus.NOT_RUN
+    if item.not_checked:
+        return CoverageStatus.NOT_CHECKABLE
+    return CoverageStatus.MISSING

@@ -1,0 +1,100 @@
+"""Coverage: what accounts for each numbered item of a source's text."""
+
+from __future__ import annotations
+
+import json
+
+from implicit_bias.claims import Basis, Claim, Kind, Reason, Source, Status, Verdict
+from implicit_bias.claims.coverage import CoverageStatus, source_coverage
+from implicit_bias.claims.inventory import Item, ItemKind
+
+
+def _claim(equation: str, label: str = "a") -> Claim:
+    return Claim("note", equation, label, Kind.IDENTITY, "", print, Status.HOLDS)
+
+
+RANGE = _claim("3-4")
+ON_FIVE = _claim("5")
+UNDECIDED = _claim("6")
+NOT_RUN = _claim("7")
+SECTION = _claim("sec-2")
+STRAY = _claim("99")
+CLAIMS = (RANGE, ON_FIVE, UNDECIDED, NOT_RUN, SECTION, STRAY)
+INVENTORY = (
+    Item("1", ItemKind.DEFINITION, "Section 1", "the loss", used_by=(ON_FIVE.id,)),
+    Item("2", ItemKind.DEFINITION, "Section 1", "notation", not_checked="no use"),
+    Item("3", ItemKind.PROOF_STEP, "Section 2"),
+    Item("4", ItemKind.PROOF_STEP, "Section 2"),
+    Item("5", ItemKind.RESULT, "Section 2"),
+    Item("6", ItemKind.RESULT, "Section 2"),
+    Item("7", ItemKind.RESULT, "Section 2"),
+    Item("8", ItemKind.RESULT, "Section 3", not_checked="garbled: 'x=y z'"),
+    Item("9", ItemKind.RESULT, "Section 3"),
+    Item("thm-1", ItemKind.RESULT, "Section 2", claims=(SECTION.id,)),
+)
+NOTE = Source("note", "A note", claims=CLAIMS, inventory=INVENTORY)
+VERDICTS = {
+    RANGE.id: Verdict.holds("ok", Basis.PROOF),
+    ON_FIVE.id: Verdict.fails("no", Basis.PROOF, "x = 1"),
+    UNDECIDED.id: Verdict.inconclusive("?", Reason.UNDECIDED),
+    SECTION.id: Status.HOLDS,
+}
+
+
+def test_each_item_gets_the_status_of_what_accounts_for_it() -> None:
+    report = source_coverage(NOTE, VERDICTS)
+    statuses = {c.item.label: c.status for c in report.items}
+    assert statuses == {
+        "1": CoverageStatus.DEFINITION,
+        "2": CoverageStatus.NOT_CHECKABLE,
+        # A claim on the range (3)-(4) checks both.
+        "3": CoverageStatus.CHECKED,
+        "4": CoverageStatus.CHECKED,
+        # A fails is a decided verdict.
+        "5": CoverageStatus.CHECKED,
+        "6": CoverageStatus.UNDECIDED,
+        "7": CoverageStatus.NOT_RUN,
+        "8": CoverageStatus.NOT_CHECKABLE,
+        "9": CoverageStatus.MISSING,
+        "thm-1": CoverageStatus.CHECKED,
+    }
+    by_label = {c.item.label: c for c in report.items}
+    assert by_label["5"].claims == ((ON_FIVE.id, "fails"),)
+    assert by_label["7"].claims == ((NOT_RUN.id, "not run"),)
+    assert by_label["1"].claims == ((ON_FIVE.id, "fails"),)
+    assert report.unplaced == (STRAY.id,)
+    assert report.missing() == ("9",)
+
+
+def test_a_claim_decides_an_item_even_when_another_claim_is_undecided() -> None:
+    second = _claim("6", "b")
+    note = Source("note", "N", claims=(UNDECIDED, second), inventory=INVENTORY[5:6])
+    verdicts = {UNDECIDED.id: VERDICTS[UNDECIDED.id], second.id: Status.HOLDS}
+    (item,) = source_coverage(note, verdicts).items
+    assert item.status == CoverageStatus.CHECKED
+
+
+def test_counts_share_and_record() -> None:
+    report = source_coverage(NOTE, VERDICTS)
+    # Definitions are accounted for but are not results to check.
+    assert report.counts() == {
+        "items": 10,
+        "accounted": 9,
+        "results_and_steps": 8,
+        "checked": 4,
+    }
+    assert report.summary() == (
+        "note: 10 items, 9 accounted for (90.0%), 4 of 8 results and proof "
+        "steps checked (50.0%); missing: (9)"
+    )
+    record = json.loads(json.dumps(report.as_record()))
+    assert record["checked"] == 4
+    assert record["items"][7]["not_checked"] == "garbled: 'x=y z'"
+    assert record["unplaced_claims"] == [STRAY.id]
+
+
+def test_a_source_without_an_inventory_says_its_coverage_is_unknown() -> None:
+    report = source_coverage(Source("note", "N", claims=CLAIMS), VERDICTS)
+    assert report.items == ()
+    assert report.summary() == "note: no inventory of its text (coverage unknown)"
+    assert len(report.unplaced) == len(CLAIMS)
