@@ -17,6 +17,7 @@ from implicit_bias.sources.ptft_relu_penalty.derivation import (
 )
 from implicit_bias.sources.ptft_relu_penalty.derivation import DERIVATIONS
 from implicit_bias.sources.ptft_relu_penalty.fig1c import CLAIMS as FIG1C_CLAIMS
+from implicit_bias.sources.ptft_relu_penalty.inventory import INVENTORY
 from implicit_bias.sources.ptft_relu_penalty.penalty import CLAIMS as PENALTY_CLAIMS
 from implicit_bias.sources.ptft_relu_penalty.section_1_2 import (
     CLAIMS as SECTION_1_2_CLAIMS,
@@ -25,7 +26,15 @@ from implicit_bias.sources.ptft_relu_penalty.section_1_2 import SMALL_GAMMAS
 from implicit_bias.sources.ptft_relu_penalty.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_relu_penalty.source import REGIME, SOURCE_ID
 
-__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "SMALL_GAMMAS", "SOURCE", "SOURCE_ID"]
+__all__ = [
+    "CITATION",
+    "CLAIMS",
+    "DERIVATIONS",
+    "INVENTORY",
+    "SMALL_GAMMAS",
+    "SOURCE",
+    "SOURCE_ID",
+]
 
 CLAIMS = DERIVATION_CLAIMS + PENALTY_CLAIMS + SECTION_1_2_CLAIMS + FIG1C_CLAIMS
 
@@ -63,4 +72,5 @@ SOURCE = Source(
         "finetuning in shallow ReLU networks: eqs. (1)-(11), Section 1.2 and Fig."
         " 1c."
     ),
+    inventory=INVENTORY,
 )
