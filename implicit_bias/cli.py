@@ -1,5 +1,5 @@
 """The command line: ``implicit-bias verify | latex | list | docs | mutate |
-check-source | figure | sweep | new``.
+coverage | check-source | figure | sweep | new``.
 
 Commands that take claims see every installed source (the entry-point group
 ``implicit_bias.sources``) plus those of ``--file FILE`` and ``--module MOD``;
@@ -30,6 +30,7 @@ from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.engine import Claim, Result, Status, Verdict
 from implicit_bias.claims.executors import EXECUTORS as CLAIM_EXECUTORS
 from implicit_bias.claims.executors import DaskExecutor, Executor, LocalExecutor
+from implicit_bias.claims.coverage import coverage_text, source_coverage
 from implicit_bias.claims.mutate import (
     CLAIM_SECONDS,
     ClaimMutations,
@@ -437,7 +438,49 @@ def _verify(arguments: argparse.Namespace) -> int:
                 + ", ".join(r.claim.id for r in unexpected)
             )
         )
+        if not arguments.claim:
+            verdicts = {r.claim.id: r.verdict for r in results}
+            registry = default_registry()
+            for source_id in dict.fromkeys(r.claim.source for r in results):
+                report = source_coverage(registry.source(source_id), verdicts)
+                print(f"coverage: {report.summary()}")
     return 1 if unexpected else 0
+
+
+def _coverage(arguments: argparse.Namespace) -> int:
+    registry = default_registry()
+    source_ids = list(dict.fromkeys(c.source for c in _selected(arguments)))
+    claims = [c for s in source_ids for c in registry.claims(s)]
+    recorded = _recorded(arguments)
+    cache = _cache(arguments)
+    verdicts = gather_verdicts(
+        claims,
+        recorded,
+        run=arguments.run,
+        quick=arguments.quick,
+        workers=arguments.workers,
+        on_result=_progress,
+        cache=cache,
+    )
+    cached = 0
+    if cache is not None:
+        for claim in claims:
+            if claim.id not in verdicts and (hit := cache.get(claim)) is not None:
+                verdicts[claim.id] = hit.verdict
+                cached += 1
+    reports = [source_coverage(registry.source(s), verdicts) for s in source_ids]
+    from_files = sum(1 for c in claims if c.id in recorded)
+    print(
+        f"verdicts: {from_files} recorded, {cached} from the cache, "
+        f"{len(verdicts) - from_files - cached} run, {len(claims) - len(verdicts)} "
+        "not run" + ("" if arguments.run else " (--run checks them)"),
+        file=sys.stderr,
+    )
+    if arguments.json:
+        print(json.dumps([r.as_record() for r in reports], indent=2))
+    else:
+        print("\n\n".join(coverage_text(r) for r in reports))
+    return 0
 
 
 def _recorded(arguments: argparse.Namespace) -> dict[str, Verdict]:
@@ -845,6 +888,26 @@ def _add_latex(commands: Any, source_help: str) -> None:
     latex.set_defaults(handler=_latex)
 
 
+def _add_coverage(commands: Any, source_help: str) -> None:
+    coverage = commands.add_parser(
+        "coverage",
+        help="how much of each source's text its claims check",
+        description="For every numbered equation, theorem, lemma, proposition "
+        "and figure a source lists (Source.inventory): checked (a claim with a "
+        "decided verdict), undecided, not run, a definition with the claims "
+        "that use it, not checkable (and why), or missing; per source and "
+        "section, with the shares. Verdicts come from --verdicts records, the "
+        "verdict cache, and with --run from checking the claims that have none.",
+    )
+    _add_selection_options(coverage, source_help)
+    coverage.add_argument("--json", action="store_true", help="print JSON records")
+    coverage.add_argument(
+        "--run", action="store_true", help="check the claims that have no verdict"
+    )
+    _add_verdict_options(coverage)
+    coverage.set_defaults(handler=_coverage)
+
+
 def _add_list(commands: Any, source_help: str) -> None:
     listing = commands.add_parser("list", help="list the claims, one per line")
     _add_selection_options(listing, source_help)
@@ -1044,6 +1107,7 @@ def _parser() -> argparse.ArgumentParser:
         _add_list,
         _add_docs,
         _add_mutate,
+        _add_coverage,
         _add_check_source,
         _add_figure,
         _add_sweep,

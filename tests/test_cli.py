@@ -927,3 +927,69 @@ def test_docs_api_concerns_the_toolkits_own_sources(
     assert missing == sorted(shipped_registry().sources)
     assert problems[-1].startswith(f"{empty / 'api.md'}: stale or missing")
     assert "third-party-note" not in "\n".join(problems)
+
+
+_INVENTORIED_NOTE = """
+import sympy as sp
+from implicit_bias.claims import (
+    Claim, Item, ItemKind, Kind, Source, Status, relation_check,
+)
+
+x = sp.Symbol("x", positive=True)
+SQUARE = Claim(
+    "inventoried-note", "2", "square", Kind.IDENTITY, "(x+1)^2",
+    relation_check(lambda: sp.Eq((x + 1) ** 2, x**2 + 2 * x + 1)), Status.HOLDS,
+)
+SLIP = Claim(
+    "inventoried-note", "3", "slip", Kind.IDENTITY, "(x+1)^2 as misprinted",
+    relation_check(lambda: sp.Eq((x + 1) ** 2, x**2 + x + 1)), Status.FAILS,
+)
+SOURCE = Source(
+    "inventoried-note", "A note with an inventory", claims=(SQUARE, SLIP),
+    inventory=(
+        Item("1", ItemKind.DEFINITION, "Section 1", "x", used_by=(SQUARE.id,)),
+        Item("2", ItemKind.RESULT, "Section 1", "the square"),
+        Item("3", ItemKind.PROOF_STEP, "Section 2", "a step"),
+        Item("4", ItemKind.PROOF_STEP, "Section 2", "the next step"),
+    ),
+)
+"""
+
+
+def test_coverage_reports_each_item_and_verify_prints_the_total(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    note = tmp_path / "inventoried.py"
+    note.write_text(_INVENTORIED_NOTE, encoding="utf-8")
+    common = ["--file", str(note), "--cache-dir", str(tmp_path / "cache")]
+    # Nothing run yet: the results are "not run", and coverage says so.
+    assert cli.main(["coverage", *common, "--json"]) == 0
+    captured = capsys.readouterr()
+    (record,) = json.loads(captured.out)
+    assert [i["status"] for i in record["items"]] == [
+        "definition",
+        "not run",
+        "not run",
+        "missing",
+    ]
+    assert "0 recorded, 0 from the cache, 0 run, 2 not run (--run checks" in (
+        captured.err
+    )
+    # verify prints the one-line total, and coverage then reads the cache.
+    assert cli.main(["verify", *common]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "coverage: inventoried-note: 4 items, 3 accounted for (75.0%), 2 of 3 "
+        "results and proof steps checked (66.7%); missing: (4)"
+    ) in out
+    assert cli.main(["coverage", *common]) == 0
+    captured = capsys.readouterr()
+    assert "0 recorded, 2 from the cache, 0 run, 0 not run" in captured.err
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("inventoried-note: 4 items, 3 accounted for")
+    assert "    (3) proof step, checked: inventoried-note:3:slip (fails)" in lines
+    assert "    (4) proof step, missing: the next step" in lines
+    assert (
+        "    (1) definition, definition: used by inventoried-note:2:square (holds)"
+        in lines
+    )

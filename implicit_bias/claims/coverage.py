@@ -44,7 +44,14 @@ from implicit_bias.claims.engine import Status, Verdict
 from implicit_bias.claims.inventory import Item, ItemKind, equation_numbers
 from implicit_bias.claims.source import Source
 
-__all__ = ["CoverageStatus", "ItemCoverage", "SourceCoverage", "source_coverage"]
+__all__ = [
+    "CoverageStatus",
+    "ItemCoverage",
+    "SourceCoverage",
+    "coverage_markdown",
+    "coverage_text",
+    "source_coverage",
+]
 
 
 class CoverageStatus(enum.StrEnum):
@@ -81,7 +88,8 @@ class SourceCoverage:
     Attributes:
       source: the source's id.
       items: in the inventory's order.
-      unplaced: ids of the source's claims that account for no item.
+      unplaced: ids of the source's claims that account for no item (none
+        when the source has no inventory).
     """
 
     source: str
@@ -181,7 +189,8 @@ def source_coverage(
                 item, _status(item, statuses), tuple(zip(ids, statuses, strict=True))
             )
         )
-    unplaced = tuple(c.id for c in claims if c.id not in placed)
+    # Without an inventory nothing is placed: the summary says so once.
+    unplaced = tuple(c.id for c in claims if c.id not in placed and items)
     return SourceCoverage(source.id, tuple(items), unplaced)
 
 
@@ -197,3 +206,76 @@ def _status(item: Item, statuses: list[str]) -> CoverageStatus:
     if item.not_checked:
         return CoverageStatus.NOT_CHECKABLE
     return CoverageStatus.MISSING
+
+
+def _claims_in_words(coverage: ItemCoverage) -> str:
+    if coverage.status == CoverageStatus.NOT_CHECKABLE:
+        return f"not checkable: {coverage.item.not_checked}"
+    used = "used by " if coverage.item.kind == ItemKind.DEFINITION else ""
+    return used + ", ".join(f"{i} ({s})" for i, s in coverage.claims)
+
+
+def coverage_text(report: SourceCoverage) -> str:
+    """The report as text: the summary, then each section's items, one a line."""
+    lines = [report.summary()]
+    section = None
+    for coverage in report.items:
+        if coverage.item.section != section:
+            section = coverage.item.section
+            lines += ["", f"  {section}"]
+        lines.append(
+            f"    ({coverage.item.label}) {coverage.item.kind}, "
+            f"{coverage.status}: {_claims_in_words(coverage) or coverage.item.what}"
+        )
+    if report.unplaced:
+        lines += ["", f"  claims on no numbered item: {', '.join(report.unplaced)}"]
+    return "\n".join(lines)
+
+
+def coverage_markdown(report: SourceCoverage) -> str:
+    """The report as a Markdown section: totals, a table per section, what is
+    missing and the claims on no numbered item."""
+    counts = report.counts()
+    if not counts["items"]:
+        return (
+            "## Coverage\n\nThis source does not list the numbered items of its "
+            "text (`Source.inventory`): how much of it is checked is unknown.\n"
+        )
+    lines = ["## Coverage", "", report.summary() + ".", ""]
+    by_section: dict[str, list[ItemCoverage]] = {}
+    for coverage in report.items:
+        by_section.setdefault(coverage.item.section, []).append(coverage)
+    for section, items in by_section.items():
+        checkable = [c for c in items if c.item.kind != ItemKind.DEFINITION]
+        checked = sum(c.status == CoverageStatus.CHECKED for c in checkable)
+        lines += [
+            f"### {section} ({checked} of {len(checkable)} results and proof "
+            "steps checked)",
+            "",
+            "| item | kind | status | what | claims |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        lines += [
+            f"| ({c.item.label}) | {c.item.kind} | {c.status} | "
+            f"{_cell(c.item.what)} | {_cell(_claims_in_words(c))} |"
+            for c in items
+        ]
+        lines.append("")
+    missing = report.missing()
+    if missing:
+        lines += [
+            "Not accounted for: " + ", ".join(f"({m})" for m in missing) + ".",
+            "",
+        ]
+    if report.unplaced:
+        lines += [
+            "Claims on no numbered item: "
+            + ", ".join(f"`{i}`" for i in report.unplaced)
+            + ".",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
