@@ -11,6 +11,7 @@ networks against the implicit-bias predictions (Appendices A, B.1 and E.1).
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import representations as representations_theory
+from implicit_bias.sources.ptft_diagonal_networks.inventory import INVENTORY
 from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS, warm_up
 from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
@@ -19,7 +20,7 @@ from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
 )
 from implicit_bias.sources.ptft_diagonal_networks.symbolic import DERIVATIONS
 
-__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "SOURCE", "SOURCE_ID"]
+__all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "INVENTORY", "SOURCE", "SOURCE_ID"]
 
 CLAIMS = SYMBOLIC_CLAIMS + NUMERIC_CLAIMS
 
@@ -62,4 +63,5 @@ SOURCE = Source(
         "learning in diagonal linear networks (eqs. (6)-(35)), the q-norm, "
         "participation ratio and ENSD, and trained networks against them."
     ),
+    inventory=INVENTORY,
 )

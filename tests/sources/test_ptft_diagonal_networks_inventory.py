@@ -1,0 +1,84 @@
+"""ptft-diagonal-networks' inventory: every numbered item of its text, its claims."""
+
+from __future__ import annotations
+
+from implicit_bias.claims.coverage import source_coverage
+from implicit_bias.claims.inventory import ItemKind
+from implicit_bias.sources.ptft_diagonal_networks import SOURCE
+
+# Appendices A-G continue the main text's numbering: their equations are
+# (6)-(35), N = 30; (1)-(5) are the main text's. No gap: (12) is a bare tag.
+EQUATIONS = tuple(str(n) for n in range(6, 36))
+# Figs. 4-8; Fig. 5 by panel (the Appendix E.1 claims check 5a and 5b). The
+# text numbers no theorem, lemma, proposition or definition.
+FIGURES = (
+    "fig-4",
+    *(f"fig-5{panel}" for panel in "abcdef"),
+    "fig-6",
+    "fig-7",
+    "fig-8",
+)
+# The Appendix G claims check the participation ratio and ENSD, which the text
+# displays without a number.
+UNPLACED = tuple(
+    f"ptft-diagonal-networks:sec-G:{label}"
+    for label in (
+        "pr-trace-forms",
+        "pr-eigenvalues",
+        "pr-range",
+        "ensd-cka",
+        "ensd-subset",
+        "ensd-subset-equal-variances",
+        "ensd-disjoint",
+        "numerics",
+    )
+)
+
+
+def test_the_inventory_lists_equations_6_to_35_then_the_figures() -> None:
+    labels = tuple(item.label for item in SOURCE.inventory)
+    assert labels == EQUATIONS + FIGURES
+    assert len(EQUATIONS) == 30
+
+
+def test_kinds_follow_the_text() -> None:
+    kinds = {item.label: item.kind for item in SOURCE.inventory}
+    definitions = [
+        label for label, kind in kinds.items() if kind == ItemKind.DEFINITION
+    ]
+    assert definitions == ["6", "7", "23", "24", "25", "26", "32"]
+    assert [label for label in EQUATIONS if kinds[label] == ItemKind.RESULT] == [
+        "22",
+        "30",
+        "35",
+    ]
+    assert all(kinds[label] == ItemKind.RESULT for label in FIGURES)
+
+
+def test_every_definition_names_the_claims_that_use_it() -> None:
+    claim_ids = {claim.id for claim in SOURCE.all_claims()}
+    for item in SOURCE.inventory:
+        if item.kind == ItemKind.DEFINITION:
+            assert item.used_by, item.label
+            assert set(item.used_by) <= claim_ids, item.label
+
+
+def test_only_the_bare_tag_12_is_not_checkable() -> None:
+    assert [item.label for item in SOURCE.inventory if item.not_checked] == ["12"]
+
+
+def test_every_claim_but_those_on_unnumbered_displays_accounts_for_an_item() -> None:
+    assert source_coverage(SOURCE, {}).unplaced == UNPLACED
+
+
+def test_only_the_unchecked_figures_are_missing() -> None:
+    assert source_coverage(SOURCE, {}).missing() == (
+        "fig-4",
+        "fig-5c",
+        "fig-5d",
+        "fig-5e",
+        "fig-5f",
+        "fig-6",
+        "fig-7",
+        "fig-8",
+    )
