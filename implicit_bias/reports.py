@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from implicit_bias.claims.coverage import coverage_markdown, source_coverage
 from implicit_bias.claims.profiles import Configuration
 from implicit_bias.claims.engine import (
     Basis,
@@ -536,6 +537,11 @@ def source_page(
         _summary(claims, verdicts),
         "",
         *_categories(claims, verdicts),
+        *(
+            [coverage_markdown(source_coverage(record, verdicts))]
+            if record is not None
+            else []
+        ),
         "## Claim by claim",
         "",
         "Each claim is headed by its reference in the LaTeX ledger (the paper's "

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from implicit_bias.claims.coverage import source_coverage
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -131,6 +132,24 @@ def test_page_shows_every_claim_with_formula_verdict_and_evidence(source: str) -
         if formula is not None:
             assert f"$$\n{formula}\n$$" in page
     assert page.count("$$\n") == 2 * sum(1 for c in claims if c.formula is not None)
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_page_reports_the_coverage_of_the_text_from_its_verdicts(source: str) -> None:
+    claims = claims_for(source)
+    verdicts = _made_up(source)
+    page = source_page(source, claims, verdicts)
+    record = default_registry().source(source)
+    report = source_coverage(record, verdicts)
+    coverage = page.split("## Coverage\n", 1)[1].split("## Claim by claim", 1)[0]
+    if not record.inventory:
+        assert "how much of it is checked is unknown" in coverage
+        return
+    assert report.summary() + "." in coverage
+    for item in report.items:
+        assert f"| ({item.item.label}) | {item.item.kind} | {item.status} |" in (
+            coverage
+        )
 
 
 def test_page_links_corrections_both_ways() -> None:
