@@ -5,11 +5,13 @@
 :mod:`.numeric` checks the effective and joint penalties (eqs. (11)-(12),
 Propositions 3-4) against their references; :mod:`.simulations` solves the
 relaxed problems directly (Theorem 1, Lemma 5) and trains NumPy MLPs (Figure 1,
-eq. (19)); :mod:`.notation` holds the symbols of the claims' formulas.
+eq. (19)); :mod:`.notation` holds the symbols of the claims' formulas, and
+:mod:`.inventory` the text's numbered items for ``implicit-bias coverage``.
 """
 
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.sources.adaptive_tangent_features import appendix_a, notation
+from implicit_bias.sources.adaptive_tangent_features.inventory import INVENTORY
 from implicit_bias.theory import tangent_features as tangent_features_theory
 from implicit_bias.sources.adaptive_tangent_features.numeric import (
     CLAIMS as NUMERIC_CLAIMS,
@@ -65,6 +67,7 @@ SOURCE = Source(
     },
     regimes={},
     positions=_POSITIONS,
+    inventory=INVENTORY,
     description=(
         "Linear models in tangent feature space with learned feature "
         "transformations: eqs. (1)-(32), Theorems 1-2, Propositions 3-4, Lemma 5,"
