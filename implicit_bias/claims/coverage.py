@@ -112,6 +112,13 @@ class SourceCoverage:
             c.item.label for c in self.items if c.status == CoverageStatus.MISSING
         )
 
+    def _missing_in_words(self) -> str:
+        return ", ".join(
+            _label(c.item).removesuffix(" (unnumbered)")
+            for c in self.items
+            if c.status == CoverageStatus.MISSING
+        )
+
     def summary(self) -> str:
         """One line: items accounted for and results checked, with shares."""
         counts = self.counts()
@@ -121,14 +128,14 @@ class SourceCoverage:
         def share(part: int, whole: int) -> str:
             return f"{100 * part / whole:.1f}%" if whole else "-"
 
-        missing = self.missing()
+        missing = self._missing_in_words()
         return (
             f"{self.source}: {counts['items']} items, {counts['accounted']} "
             f"accounted for ({share(counts['accounted'], counts['items'])}), "
             f"{counts['checked']} of {counts['results_and_steps']} results and "
             f"proof steps checked "
             f"({share(counts['checked'], counts['results_and_steps'])})"
-            + (f"; missing: {', '.join(f'({m})' for m in missing)}" if missing else "")
+            + (f"; missing: {missing}" if missing else "")
         )
 
     def as_record(self) -> dict[str, object]:
@@ -139,6 +146,7 @@ class SourceCoverage:
             "items": [
                 {
                     "label": c.item.label,
+                    "numbered": c.item.numbered,
                     "kind": str(c.item.kind),
                     "section": c.item.section,
                     "what": c.item.what,
@@ -224,7 +232,7 @@ def coverage_text(report: SourceCoverage) -> str:
             section = coverage.item.section
             lines += ["", f"  {section}"]
         lines.append(
-            f"    ({coverage.item.label}) {coverage.item.kind}, "
+            f"    {_label(coverage.item)} {coverage.item.kind}, "
             f"{coverage.status}: {_claims_in_words(coverage) or coverage.item.what}"
         )
     if report.unplaced:
@@ -256,17 +264,14 @@ def coverage_markdown(report: SourceCoverage) -> str:
             "| --- | --- | --- | --- | --- |",
         ]
         lines += [
-            f"| ({c.item.label}) | {c.item.kind} | {c.status} | "
+            f"| {_label(c.item)} | {c.item.kind} | {c.status} | "
             f"{_cell(c.item.what)} | {_cell(_claims_in_words(c))} |"
             for c in items
         ]
         lines.append("")
-    missing = report.missing()
+    missing = report._missing_in_words()
     if missing:
-        lines += [
-            "Not accounted for: " + ", ".join(f"({m})" for m in missing) + ".",
-            "",
-        ]
+        lines += [f"Not accounted for: {missing}.", ""]
     if report.unplaced:
         lines += [
             "Claims on no numbered item: "
@@ -275,6 +280,11 @@ def coverage_markdown(report: SourceCoverage) -> str:
             "",
         ]
     return "\n".join(lines)
+
+
+def _label(item: Item) -> str:
+    """``(11)`` for a numbered item, ``[sec-G:pr] (unnumbered)`` otherwise."""
+    return f"({item.label})" if item.numbered else f"[{item.label}] (unnumbered)"
 
 
 def _cell(text: str) -> str:

@@ -48,7 +48,7 @@ class ItemKind(enum.StrEnum):
     PROOF_STEP = "proof step"
 
 
-_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.'_-]*$")
+_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.:'_-]*$")
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,9 @@ class Item:
         numbers containing it, are found without being named.
       not_checked: why the item cannot be checked ("" when it can): for
         example an equation the text extraction garbled, quoted as it stands.
+      numbered: False for a display or statement the text does not number
+        but claims check (``"sec-G:participation-ratio"``), so that every
+        claim has an item to account for.
     """
 
     label: str
@@ -77,6 +80,7 @@ class Item:
     used_by: tuple[str, ...] = ()
     claims: tuple[str, ...] = ()
     not_checked: str = ""
+    numbered: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.label, str) or not _LABEL.fullmatch(self.label):

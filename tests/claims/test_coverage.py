@@ -5,7 +5,12 @@ from __future__ import annotations
 import json
 
 from implicit_bias.claims import Basis, Claim, Kind, Reason, Source, Status, Verdict
-from implicit_bias.claims.coverage import CoverageStatus, source_coverage
+from implicit_bias.claims.coverage import (
+    CoverageStatus,
+    coverage_markdown,
+    coverage_text,
+    source_coverage,
+)
 from implicit_bias.claims.inventory import Item, ItemKind
 
 
@@ -98,3 +103,28 @@ def test_a_source_without_an_inventory_says_its_coverage_is_unknown() -> None:
     assert report.items == ()
     assert report.summary() == "note: no inventory of its text (coverage unknown)"
     assert report.unplaced == ()
+
+
+def test_an_unnumbered_display_is_an_item_marked_as_such() -> None:
+    display = Item(
+        "sec-2:display",
+        ItemKind.RESULT,
+        "Section 2",
+        "a display the text does not number",
+        claims=(SECTION.id,),
+        numbered=False,
+    )
+    bare = Item("sec-3:remark", ItemKind.RESULT, "Section 3", numbered=False)
+    note = Source("note", "N", claims=(SECTION,), inventory=(display, bare))
+    report = source_coverage(note, {SECTION.id: Status.HOLDS})
+    assert report.unplaced == ()
+    assert report.missing() == ("sec-3:remark",)
+    assert report.summary().endswith("; missing: [sec-3:remark]")
+    text = coverage_text(report)
+    assert (
+        "    [sec-2:display] (unnumbered) result, checked: note:sec-2:a (holds)" in text
+    )
+    assert "| [sec-2:display] (unnumbered) | result | checked |" in (
+        coverage_markdown(report)
+    )
+    assert [i["numbered"] for i in report.as_record()["items"]] == [False, False]
