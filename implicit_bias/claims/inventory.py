@@ -15,11 +15,6 @@ Examples:
   >>> item = Item("11", ItemKind.RESULT, "Section 1.2", "the PT+FT penalty")
   >>> item.kind
   <ItemKind.RESULT: 'result'>
-  >>> try:
-  ...     Item("2", ItemKind.DEFINITION, "Section 1", "the parameter norm")
-  ... except ValueError as error:
-  ...     print(error)  # doctest: +ELLIPSIS
-  Item 2: a definition names the claims that use it (used_by) or why it ...
 """
 
 from __future__ import annotations
@@ -61,7 +56,8 @@ class Item:
       kind: definition, result or proof step (:class:`ItemKind`).
       section: where the text prints it (``"Appendix B.2"``).
       what: what it is, in a few words.
-      used_by: for a definition, the ids of the claims that use it.
+      used_by: for a definition, the ids of the claims that use it (a
+        definition no claim uses is not accounted for).
       claims: ids of claims that check the item although their ``equation``
         names another label (a claim on a range ``"10-17"`` or a section
         ``"sec-4"``); claims whose ``equation`` is the label, or a range of
@@ -106,11 +102,6 @@ class Item:
                     f"Item {self.label}: {name} is a tuple of claim ids, got {ids!r}"
                 )
             object.__setattr__(self, name, tuple(ids))
-        if self.kind == ItemKind.DEFINITION and not (self.used_by or self.not_checked):
-            raise InvalidArgumentError(
-                f"Item {self.label}: a definition names the claims that use it "
-                "(used_by) or why it cannot be checked (not_checked)"
-            )
 
 
 def equation_numbers(equation: str) -> tuple[str, ...]:

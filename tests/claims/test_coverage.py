@@ -128,3 +128,10 @@ def test_an_unnumbered_display_is_an_item_marked_as_such() -> None:
         coverage_markdown(report)
     )
     assert [i["numbered"] for i in report.as_record()["items"]] == [False, False]
+
+
+def test_a_definition_no_claim_uses_is_missing() -> None:
+    unused = Item("1", ItemKind.DEFINITION, "Section 1", "a loss no claim uses")
+    note = Source("note", "N", claims=(ON_FIVE,), inventory=(unused,))
+    (item,) = source_coverage(note, {}).items
+    assert (item.status, item.claims) == (CoverageStatus.MISSING, ())

@@ -24,7 +24,6 @@ def test_an_item_keeps_its_fields_and_takes_its_kind_by_name() -> None:
         (("(11)", ItemKind.RESULT, "S"), "label"),
         (("11", "lemma", "S"), "kind must be one of"),
         (("11", ItemKind.RESULT, " "), "section"),
-        (("11", ItemKind.DEFINITION, "S"), "a definition names the claims"),
     ],
 )
 def test_a_malformed_item_is_refused(arguments: tuple, message: str) -> None:
