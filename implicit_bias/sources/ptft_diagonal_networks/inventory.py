@@ -18,8 +18,9 @@ The numbers are those of the appendix text the claims quote; which arXiv
 version of Lippl and Lindsey's paper that text was taken from is not
 recorded, so the numbers may differ from another version's.
 
-The claims on Appendix G (label ``sec-G``) check the unnumbered displays and
-sentences on the participation ratio and the ENSD; they stay unplaced.
+The claims on Appendix G (label ``sec-G``) check the displays and sentences
+on the participation ratio and the ENSD, which the text does not number: two
+unnumbered items, ``sec-G:participation-ratio`` and ``sec-G:ensd``, place them.
 """
 
 from __future__ import annotations
@@ -281,5 +282,35 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.RESULT,
         "Appendix G",
         "participation ratio and ENSD before and after finetuning",
+    ),
+    Item(
+        "sec-G:participation-ratio",
+        ItemKind.RESULT,
+        "Appendix G",
+        "the participation ratio PR = tr(C)^2 / tr(C^2) of C = X^T X / n, its "
+        "eigenvalue form and range",
+        claims=tuple(
+            f"{SOURCE_ID}:sec-G:{label}"
+            for label in ("pr-trace-forms", "pr-eigenvalues", "pr-range", "numerics")
+        ),
+        numbered=False,
+    ),
+    Item(
+        "sec-G:ensd",
+        ItemKind.RESULT,
+        "Appendix G",
+        "the ENSD of two representations, CKA times the geometric mean of their "
+        "PRs, and its examples (a subset of units, disjoint units)",
+        claims=tuple(
+            f"{SOURCE_ID}:sec-G:{label}"
+            for label in (
+                "ensd-cka",
+                "ensd-subset",
+                "ensd-subset-equal-variances",
+                "ensd-disjoint",
+                "numerics",
+            )
+        ),
+        numbered=False,
     ),
 )
