@@ -16,6 +16,8 @@ The proofs' printed chains are derivation chains
 :mod:`.ridge_transfer` and (152)-(153) in :mod:`.kernels`. :mod:`.notation`
 names what the claims measure (Monte Carlo means, trained endpoints, float64
 values) so that every claim's formula says what its check compares.
+:mod:`.inventory` lists every numbered item of the text for
+``implicit-bias coverage``.
 """
 
 from collections.abc import Collection
@@ -30,6 +32,7 @@ from implicit_bias.claims.engine import in_paper_order
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.inventory import INVENTORY
 from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
 from implicit_bias.sources.features_are_fate.kernels import (
     DERIVATIONS as KERNEL_DERIVATIONS,
@@ -149,4 +152,5 @@ SOURCE = Source(
         " of Appendix C, and deep linear networks trained by gradient descent."
     ),
     warm_up=_warm_up,
+    inventory=INVENTORY,
 )
