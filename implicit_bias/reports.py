@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from implicit_bias.claims.coverage import coverage_markdown, source_coverage
+from implicit_bias.claims.findings import errors_markdown
 from implicit_bias.claims.profiles import Configuration
 from implicit_bias.claims.engine import (
     Basis,
@@ -239,8 +240,8 @@ def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> s
 CATEGORIES = {
     "error in the source": "printed or prose claims that fail: an error in the "
     "source, shown by a counterexample",
-    "non-replication": "simulations that do not reproduce a printed or prose "
-    "claim under our protocol (failing, or undecided by the statistics)",
+    "non-replication": "simulations whose statistics do not reproduce a printed "
+    "or prose claim under our protocol (failing or undecided by them)",
     "reading that does not hold": "our interpretations of the text that fail",
     "extension": "statements beyond the text (other domains, corrected forms, "
     "consequences the source does not draw)",
@@ -252,9 +253,11 @@ CATEGORIES = {
 def category(claim: Claim, verdict: Verdict) -> str:
     """Which of :data:`CATEGORIES` a claim's verdict belongs to.
 
-    A simulation's ``fails`` or statistically undecided verdict on a printed
-    or prose claim is a non-replication under our protocol, not an error
-    shown in the source; an ``extension`` is one whatever its verdict.
+    A simulation's statistical verdict (a ``fails`` on a statistical basis,
+    or undecided by the statistics) on a printed or prose claim is a
+    non-replication under our protocol; a ``fails`` from converged
+    deterministic runs or a proof is an error in the source, whatever the
+    kind of claim; an ``extension`` is one whatever its verdict.
     """
     reading = claim.reading
     if reading == Reading.EXTENSION:
@@ -262,7 +265,10 @@ def category(claim: Claim, verdict: Verdict) -> str:
     if (
         reading in (Reading.PRINTED, Reading.PROSE)
         and claim.kind == Kind.SIMULATION
-        and (verdict.status == Status.FAILS or verdict.reason == Reason.STATISTICAL)
+        and (
+            verdict.reason == Reason.STATISTICAL
+            or (verdict.status == Status.FAILS and verdict.basis == Basis.STATISTICAL)
+        )
     ):
         return "non-replication"
     if verdict.status == Status.FAILS:
@@ -538,7 +544,10 @@ def source_page(
         "",
         *_categories(claims, verdicts),
         *(
-            [coverage_markdown(source_coverage(record, verdicts))]
+            [
+                errors_markdown(record.slips, claims, verdicts),
+                coverage_markdown(source_coverage(record, verdicts)),
+            ]
             if record is not None
             else []
         ),

@@ -147,9 +147,12 @@ def test_page_reports_the_coverage_of_the_text_from_its_verdicts(source: str) ->
         return
     assert report.summary() + "." in coverage
     for item in report.items:
-        assert f"| ({item.item.label}) | {item.item.kind} | {item.status} |" in (
-            coverage
+        label = (
+            f"({item.item.label})"
+            if item.item.numbered
+            else f"[{item.item.label}] (unnumbered)"
         )
+        assert f"| {label} | {item.item.kind} | {item.status} |" in coverage
 
 
 def test_page_links_corrections_both_ways() -> None:
@@ -419,6 +422,21 @@ def _categorised(reading: Reading, kind: Kind, verdict: Verdict) -> str:
             Kind.SIMULATION,
             Verdict.inconclusive("", Reason.STATISTICAL),
             "non-replication",
+        ),
+        # Converged deterministic runs refuting a printed formula: an error in
+        # the source, whatever the kind of claim (issue 20).
+        (
+            Reading.PRINTED,
+            Kind.SIMULATION,
+            Verdict.fails("", Basis.NUMERICAL),
+            "error in the source",
+        ),
+        # A statistical holds is a confirmation, not a non-replication.
+        (
+            Reading.PROSE,
+            Kind.SIMULATION,
+            Verdict.holds("", Basis.STATISTICAL),
+            "confirmed",
         ),
         (
             Reading.INTERPRETATION,

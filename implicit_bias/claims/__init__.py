@@ -4,7 +4,10 @@ This is the authoring API (see ``docs/authoring.md``): a :class:`Source`
 holds a paper's (or a note's) :class:`Claim` objects and :class:`Derivation`
 chains; checks from :mod:`implicit_bias.claims.checks` decide them and return
 a :class:`Verdict`, drawing the points of a numeric check with the samplers
-of :mod:`implicit_bias.claims.samplers`. Sources are found through the
+of :mod:`implicit_bias.claims.samplers` (inside a symbol's interval, stated
+with :func:`bounded`; :mod:`implicit_bias.claims.intervals`), and deciding
+results that depend on parameters at exact parameter values
+(:mod:`implicit_bias.claims.parametric`). Sources are found through the
 entry-point group ``implicit_bias.sources``
 (:mod:`implicit_bias.claims.discovery`).
 """
@@ -47,6 +50,10 @@ from implicit_bias.claims.engine import (
     conjunction,
     run_claims,
 )
+from implicit_bias.claims.intervals import BoundedSymbol, bounded, interval_of
+from implicit_bias.claims.parametric import decide_at_points, depends_on_parameters
+from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt, check_loewner
+from implicit_bias.claims.matrix_checks import matrices_at
 from implicit_bias.claims.profiles import (
     Configuration,
     CostEstimate,
@@ -71,12 +78,14 @@ from implicit_bias.claims.samplers import (
     positive_definite_matrix,
     symmetric_matrix,
 )
+from implicit_bias.claims.findings import Severity, Slip
 from implicit_bias.claims.inventory import Item, ItemKind
 from implicit_bias.claims.source import Citation, Source
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Basis",
+    "BoundedSymbol",
     "Citation",
     "Claim",
     "Configuration",
@@ -86,6 +95,8 @@ __all__ = [
     "ItemKind",
     "Kind",
     "LoadError",
+    "LoewnerLe",
+    "LoewnerLt",
     "MatrixSampler",
     "PowerCalculation",
     "Profile",
@@ -95,11 +106,14 @@ __all__ = [
     "RelationCheck",
     "Result",
     "Sampler",
+    "Severity",
+    "Slip",
     "Source",
     "Status",
     "Step",
     "Verdict",
     "all_claims",
+    "bounded",
     "check_against_reference",
     "check_close",
     "check_convergence_order",
@@ -109,21 +123,26 @@ __all__ = [
     "check_inequality",
     "check_integral",
     "check_limit",
+    "check_loewner",
     "check_mean",
     "check_series",
     "claim_for_profile",
     "claims_for",
     "conjunction",
+    "decide_at_points",
     "default_registry",
+    "depends_on_parameters",
     "discover",
     "from_assumptions",
     "gaussian_matrix",
     "get_claim",
     "integers",
     "interval",
+    "interval_of",
     "judge_relation",
     "log_uniform",
     "low_rank_matrix",
+    "matrices_at",
     "measure_step_seconds",
     "nonnegative",
     "orthogonal_matrix",

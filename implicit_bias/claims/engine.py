@@ -393,6 +393,10 @@ class Claim:
       paper: the claim at the source's own configuration, run by
         ``verify --profile paper``
         (:class:`~implicit_bias.claims.profiles.Configuration`).
+      slip: for a printed or prose claim that fails, the id of the error in
+        the source it shows, one of the source's ``slips``
+        (:class:`~implicit_bias.claims.findings.Slip`: its severity, where
+        and by how much); claims showing one error share it.
     """
 
     source: str
@@ -414,6 +418,7 @@ class Claim:
     cost: Callable[[], CostEstimate] | None = None
     paper: Configuration | None = None
     budget_bytes: int | None = None
+    slip: str | None = None
 
     def __post_init__(self) -> None:
         if self.expected == Status.INCONCLUSIVE:
@@ -443,6 +448,15 @@ class Claim:
             )
         if self.reading is not None:
             object.__setattr__(self, "reading", Reading(self.reading))
+        if self.slip is not None and self.reading not in (
+            Reading.PRINTED,
+            Reading.PROSE,
+        ):
+            raise InvalidArgumentError(
+                f"slip: claim {self.id} names an error of the source "
+                f"({self.slip!r}), so it reads the text as printed or prose, "
+                f"not {self.reading}"
+            )
         relation = getattr(self.check, "relation", None)
         if self.formula is None and callable(relation):
             # A check that takes its relation (checks.RelationCheck) typesets it.

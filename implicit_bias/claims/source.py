@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from implicit_bias.claims.engine import Claim
+from implicit_bias.claims.findings import Slip
 from implicit_bias.claims.inventory import Item
 from implicit_bias.errors import InvalidArgumentError
 
@@ -231,6 +232,9 @@ class Source:
         figure of the text (:class:`~implicit_bias.claims.inventory.Item`),
         in the text's order, for ``implicit-bias coverage``; empty when the
         source has not declared them (its coverage is then unknown).
+      slips: the errors in the text its failing printed or prose claims show
+        (:class:`~implicit_bias.claims.findings.Slip`), each named by at
+        least one claim's ``slip``.
     """
 
     id: str
@@ -244,6 +248,7 @@ class Source:
     warm_up: Callable[[Collection[str]], object] | None = None
     positions: Mapping[str, float] = field(default_factory=dict)
     inventory: tuple[Item, ...] = ()
+    slips: tuple[Slip, ...] = ()
 
     def __post_init__(self) -> None:
         if not _SOURCE_ID.fullmatch(self.id):
@@ -296,6 +301,28 @@ class Source:
                 raise InvalidArgumentError(f"claims: duplicate claim id {claim.id!r}")
             seen.add(claim.id)
         self._check_inventory(seen)
+        self._check_slips()
+
+    def _check_slips(self) -> None:
+        object.__setattr__(self, "slips", tuple(self.slips))
+        ids = [slip.id for slip in self.slips if isinstance(slip, Slip)]
+        if len(ids) != len(self.slips):
+            raise InvalidArgumentError("slips: Slip objects")
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise InvalidArgumentError(f"slips: each slip once; repeated: {repeated}")
+        named = {c.slip for c in self.all_claims() if c.slip is not None}
+        unknown = sorted(named - set(ids))
+        if unknown:
+            raise InvalidArgumentError(
+                f"slips: claims name slips the source does not declare: {unknown}"
+            )
+        unused = [i for i in ids if i not in named]
+        if unused:
+            raise InvalidArgumentError(
+                f"slips: no claim shows {unused}: a slip is an error a failing "
+                "claim shows"
+            )
 
     def _check_inventory(self, claim_ids: Collection[str]) -> None:
         object.__setattr__(self, "inventory", tuple(self.inventory))
