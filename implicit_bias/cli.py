@@ -453,15 +453,7 @@ def _coverage(arguments: argparse.Namespace) -> int:
     claims = [c for s in source_ids for c in registry.claims(s)]
     recorded = _recorded(arguments)
     cache = _cache(arguments)
-    verdicts = gather_verdicts(
-        claims,
-        recorded,
-        run=arguments.run,
-        quick=arguments.quick,
-        workers=arguments.workers,
-        on_result=_progress,
-        cache=cache,
-    )
+    verdicts = _gathered(arguments, claims, recorded, run=arguments.run, cache=cache)
     cached = 0
     if cache is not None:
         for claim in claims:
@@ -487,6 +479,27 @@ def _recorded(arguments: argparse.Namespace) -> dict[str, Verdict]:
     return read_verdicts(arguments.verdicts or ())
 
 
+def _gathered(
+    arguments: argparse.Namespace,
+    claims: Sequence[Claim],
+    recorded: Mapping[str, Verdict],
+    *,
+    run: bool,
+    cache: VerdictCache | None,
+) -> dict[str, Verdict]:
+    """:func:`gather_verdicts` with the ``--quick`` and ``--workers`` options,
+    printing each claim run."""
+    return gather_verdicts(
+        claims,
+        recorded,
+        run=run,
+        quick=arguments.quick,
+        workers=arguments.workers,
+        on_result=_progress,
+        cache=cache,
+    )
+
+
 def _latex(arguments: argparse.Namespace) -> int:
     claims = _selected(arguments)
     if arguments.bibliography is not None:
@@ -504,14 +517,8 @@ def _latex(arguments: argparse.Namespace) -> int:
         print(claims_latex(claims), end="")
         return 0
     recorded = _recorded(arguments)
-    verdicts = gather_verdicts(
-        claims,
-        recorded,
-        run=arguments.run,
-        quick=arguments.quick,
-        workers=arguments.workers,
-        on_result=_progress,
-        cache=_cache(arguments),
+    verdicts = _gathered(
+        arguments, claims, recorded, run=arguments.run, cache=_cache(arguments)
     )
     if arguments.output is None:
         print(ledgers_latex(claims, verdicts), end="")
@@ -576,14 +583,8 @@ def _docs(arguments: argparse.Namespace) -> int:
         return 1 if problems else 0
     claims = _selected(arguments) if chosen is None else chosen
     sources = list(dict.fromkeys(claim.source for claim in claims))
-    verdicts = gather_verdicts(
-        claims,
-        _recorded(arguments),
-        run=True,
-        quick=arguments.quick,
-        workers=arguments.workers,
-        on_result=_progress,
-        cache=_cache(arguments),
+    verdicts = _gathered(
+        arguments, claims, _recorded(arguments), run=True, cache=_cache(arguments)
     )
     kept = [c for c in claims if c.id not in verdicts]
     if kept:
