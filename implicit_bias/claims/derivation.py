@@ -64,6 +64,8 @@ class Step:
       quote: the source's words or formula for this step, verbatim.
       expected: the verdict the step is known to have.
       expected_reason: for an expected ``inconclusive``, its :class:`Reason`.
+      slip: for a step that fails as printed, the id of the error in the
+        source it shows (its claim's ``slip``, one of the source's ``slips``).
       judge: decides the step's relation; by default
         :func:`~implicit_bias.claims.checks.judge_relation` with the chain's
         samplers, substitutions and budget, its evidence opening on which of
@@ -79,6 +81,7 @@ class Step:
     expected: Status = Status.HOLDS
     expected_reason: Reason | None = None
     judge: Callable[[sp.Basic], Verdict] | None = None
+    slip: str | None = None
 
     def __post_init__(self) -> None:
         _require_builder("expression", self.expression)
@@ -267,6 +270,7 @@ class Derivation:
                     quote=step.quote or self.quote,
                     reading=self.reading,
                     regime=self.regime,
+                    slip=step.slip,
                 )
             )
             previous = step.expression

@@ -6,6 +6,7 @@ import pytest
 import sympy as sp
 
 from implicit_bias.claims import Basis, Derivation, Kind, Source, Status, Step, Verdict
+from implicit_bias.claims.findings import Severity, Slip
 from implicit_bias.errors import InvalidArgumentError
 
 x = sp.Symbol("x", positive=True)
@@ -51,6 +52,22 @@ def test_a_wrong_step_fails_on_its_own_with_a_counterexample() -> None:
     assert [v.status for v in verdicts] == [Status.HOLDS, Status.FAILS, Status.HOLDS]
     assert verdicts[1].basis in (Basis.PROOF, Basis.CERTIFIED)
     assert chain.claims[1].expected == Status.FAILS
+
+
+def test_a_step_names_the_slip_its_claim_shows() -> None:
+    chain = _chain(
+        Step(lambda: -2 * sp.sinh(x), "e^-x - e^x = -2 sinh x"),
+        Step(
+            lambda: -sp.sinh(x),
+            "a dropped factor 2",
+            expected=Status.FAILS,
+            slip="factor-2-in-4",
+        ),
+    )
+    assert [claim.slip for claim in chain.claims] == [None, "factor-2-in-4"]
+    slip = Slip("factor-2-in-4", Severity.TYPO, "step 2 drops the factor 2 of step 1")
+    source = Source("note", "A note", derivations=(chain,), slips=(slip,))
+    assert source.slips == (slip,)
 
 
 def test_steps_of_chains_are_claims_of_their_source() -> None:
