@@ -71,9 +71,9 @@ from implicit_bias.latex import (
     typeset_counts,
 )
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
+from implicit_bias.mutation_report import mutation_page
 from implicit_bias.reports import (
     gather_verdicts,
-    mutation_page,
     read_verdicts,
     stale_docs,
     write_docs,

@@ -32,7 +32,8 @@ from implicit_bias.claims.engine import Claim, Status, Verdict
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.profiles import claim_for_profile
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.reports import escape_markdown, read_verdicts, text_markdown
+from implicit_bias.markdown import escape_markdown, text_markdown
+from implicit_bias.reports import read_verdicts
 
 __all__ = [
     "PAGE",

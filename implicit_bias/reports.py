@@ -24,15 +24,7 @@ generated, and ``implicit-bias verify`` re-checks it at any time.
 
 from __future__ import annotations
 
-import ast
-import enum
-import importlib
-import inspect
 import json
-import pkgutil
-import re
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,33 +43,25 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
-from implicit_bias.claims.mutate import ClaimMutations, Outcome
 from implicit_bias.claims.cache import VerdictCache, run_claims_cached
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.source import Citation
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.latex import equation_references, formula_latex, split_math
+from implicit_bias.latex import equation_references, formula_latex
+from implicit_bias.markdown import COMMAND, escape_markdown, text_markdown
+from implicit_bias.api_reference import api_page
 
 __all__ = [
     "CATEGORIES",
-    "COMMAND",
-    "api_page",
     "category",
-    "escape_markdown",
     "gather_verdicts",
-    "mutation_page",
-    "mutation_summary",
-    "public_modules",
     "read_verdicts",
     "source_page",
     "stale_docs",
-    "text_markdown",
     "verdicts_json",
     "write_docs",
 ]
 
-#: The command that regenerates every page, as the pages cite it.
-COMMAND = "implicit-bias docs --output docs/"
 
 _STATUSES = {str(status): status for status in Status}
 _REASONS = {str(reason): reason for reason in Reason}
@@ -283,43 +267,6 @@ def category(claim: Claim, verdict: Verdict) -> str:
 
 
 # --- Markdown pages of the sources
-
-# Characters that start emphasis, code, links, HTML, math or strikethrough
-# anywhere in a line; the others matter only at its start (below).
-_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<$~])")
-
-
-def escape_markdown(text: str) -> str:
-    r"""``text`` with Markdown's (and GitHub's math) special characters escaped.
-
-    Examples:
-      >>> escape_markdown("m_h * x <= $5")
-      'm\\_h \\* x \\<= \\$5'
-      >>> escape_markdown("- 1")
-      '\\- 1'
-      >>> escape_markdown("2. x")
-      '2\\. x'
-    """
-    escaped = _MARKDOWN_SPECIALS.sub(r"\\\1", text)
-    # A leading "-", "+", ">", "#" or "1." would start a list, quote or heading.
-    escaped = re.sub(r"^([-+>#])", r"\\\1", escaped, flags=re.MULTILINE)
-    return re.sub(r"^([0-9]+)\.", r"\1\\.", escaped, flags=re.MULTILINE)
-
-
-def text_markdown(text: str) -> str:
-    r"""An author's text (a statement, a quote, a regime) for a page: its
-    ``$...$`` mathematics as written, which GitHub renders, the rest escaped
-    (:func:`escape_markdown`); the rule is
-    :func:`~implicit_bias.latex.split_math`'s.
-
-    Examples:
-      >>> text_markdown(r"$\hat\beta_s$ fits m_h * x")
-      '$\\hat\\beta_s$ fits m\\_h \\* x'
-    """
-    return "".join(
-        f"${piece}$" if is_math else escape_markdown(piece)
-        for is_math, piece in split_math(text)
-    )
 
 
 def _short_id(claim: Claim) -> str:
@@ -569,335 +516,6 @@ def source_page(
         lines += _claim_section(
             claim, verdicts[claim.id], references[claim.id], corrected_by
         )
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-# --- mutation testing
-
-
-def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, int]]:
-    """Counts per source: symbolic mutants by outcome, and biased comparisons.
-
-    Keys of each source's counts: ``claims``, ``relation_claims`` (claims
-    whose check takes its relation), ``mutants``, one per
-    :class:`~implicit_bias.claims.mutate.Outcome`, ``bias_claims`` (claims
-    whose comparisons were shifted), ``detected_5x`` and ``detected_2x``
-    (of them, those whose verdict changed under both signs of the shift).
-    """
-    counts: dict[str, dict[str, int]] = {}
-    for report in reports:
-        source = counts.setdefault(
-            report.source,
-            dict.fromkeys(
-                (
-                    "claims",
-                    "relation_claims",
-                    "mutants",
-                    Outcome.KILLED,
-                    Outcome.UNDECIDED,
-                    Outcome.EQUIVALENT,
-                    Outcome.SURVIVED,
-                    "bias_claims",
-                    "detected_5x",
-                    "detected_2x",
-                ),
-                0,
-            ),
-        )
-        source["claims"] += 1
-        source["relation_claims"] += bool(report.symbolic)
-        source["mutants"] += len(report.symbolic)
-        for outcome in report.symbolic:
-            source[outcome.outcome] += 1
-        if report.bias:
-            source["bias_claims"] += 1
-            for factor, key in ((5, "detected_5x"), (2, "detected_2x")):
-                shifted = [o for o in report.bias if abs(o.factor or 0) == factor]
-                # The shift is the only change: any verdict but holds noticed it.
-                source[key] += all(o.outcome != Outcome.SURVIVED for o in shifted)
-    return counts
-
-
-def _rate(killed: int, total: int) -> str:
-    return f"{100 * killed / total:.1f}%" if total else "-"
-
-
-def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
-    """The Markdown report of ``implicit-bias mutate``: rates, then survivors.
-
-    Args:
-      reports: the outcomes, one per claim.
-      command: the command that produced them, quoted in the page.
-    """
-    lines = [
-        f"<!-- Generated by `{command}`. Do not edit: run it again. -->",
-        "",
-        "# Mutation testing: can each check fail?",
-        "",
-        "Each claim whose check takes its relation as input is judged again "
-        "on altered copies of that relation (a constant times 1 +- 1e-3 or "
-        "+- 1, a term's sign flipped or the term dropped, an exponent +- 1, "
-        "two symbols of equal assumptions swapped); a mutant is *killed* "
-        "when the check says `fails`, *undecided* when the check is "
-        "inconclusive on it (not counted as killed), *equivalent* when SymPy "
-        "shows the mutant true by itself (no sound check could kill it), and "
-        "*survives* otherwise. Numeric "
-        "and simulation claims deciding through `check_close` are run with "
-        "the compared value shifted by +-2 and +-5 times the tolerance; a "
-        "shift is detected when the claim's verdict is no longer `holds`. "
-        "A claim's mutants are judged within a CPU budget (`--claim-seconds`) "
-        "in an order spread over its relations; those it leaves are not "
-        "counted, and the claim is listed as mutation-tested in part.",
-        "",
-        f"Produced by `{command}`.",
-        "",
-        "| source | claims | with a relation | mutants | killed | undecided | "
-        "equivalent | survived | kill rate | bias-tested | 5x detected | "
-        "2x detected |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for source, c in mutation_summary(reports).items():
-        decided = c["mutants"] - c[Outcome.EQUIVALENT]
-        lines.append(
-            f"| {source} | {c['claims']} | {c['relation_claims']} | "
-            f"{c['mutants']} | {c[Outcome.KILLED]} | {c[Outcome.UNDECIDED]} | "
-            f"{c[Outcome.EQUIVALENT]} | {c[Outcome.SURVIVED]} | "
-            f"{_rate(c[Outcome.KILLED], decided)} | {c['bias_claims']} | "
-            f"{c['detected_5x']} | {c['detected_2x']} |"
-        )
-    lines += [
-        "",
-        "The kill rate is killed / (mutants - equivalent).",
-        "",
-        "## Survivors and undetected shifts",
-        "",
-    ]
-    # An undecided mutant is not counted as killed; a shifted comparison that
-    # leaves holds for any other verdict has been noticed.
-    weak = [
-        (report, outcome)
-        for report in reports
-        for outcome in report.symbolic
-        if outcome.outcome in (Outcome.SURVIVED, Outcome.UNDECIDED)
-    ] + [
-        (report, outcome)
-        for report in reports
-        for outcome in report.bias
-        if outcome.outcome == Outcome.SURVIVED
-    ]
-    if not weak:
-        lines += ["None.", ""]
-    for report, outcome in weak:
-        lines.append(
-            f"- `{report.claim_id}` ({outcome.outcome}): "
-            f"{escape_markdown(outcome.description)} -- "
-            f"{escape_markdown(outcome.detail[:300])}"
-        )
-    # A note on a claim with outcomes says what part of it was left out.
-    in_part = [r for r in reports if r.note and (r.symbolic or r.bias)]
-    not_run = [r for r in reports if r.note and not (r.symbolic or r.bias)]
-    for heading, listed in (
-        ("Claims mutation-tested in part", in_part),
-        ("Claims not mutation-tested", not_run),
-    ):
-        if listed:
-            lines += ["", f"## {heading}", ""]
-            lines += [f"- `{r.claim_id}`: {escape_markdown(r.note)}" for r in listed]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-# --- the API reference
-
-
-def public_modules() -> list[types.ModuleType]:
-    """Every module of :mod:`implicit_bias` that declares ``__all__``, by name."""
-    package = importlib.import_module("implicit_bias")
-    names = [package.__name__] + [
-        info.name
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
-    ]
-    modules = [importlib.import_module(name) for name in sorted(names)]
-    return [module for module in modules if hasattr(module, "__all__")]
-
-
-def _markdown_roles(text: str) -> str:
-    r"""reStructuredText roles as GitHub Markdown: ``:math:`x``` is ``$x$``,
-    which GitHub renders as mathematics; ``:func:``, ``:class:``, ``:mod:``
-    (and the other cross-reference roles) and double-backquoted literals
-    are code, a ``~`` prefix keeping the last dotted name as Sphinx does.
-
-    Examples:
-      >>> _markdown_roles(r"Decide :math:`x \le y` with :func:`~a.b.check`.")
-      'Decide $x \\le y$ with `check`.'
-    """
-    text = re.sub(r":math:`([^`]+)`", r"$\1$", text)
-
-    def code(match: re.Match[str]) -> str:
-        target = match.group(1)
-        if target.startswith("~"):
-            target = target[1:].rsplit(".", 1)[-1]
-        return f"`{target}`"
-
-    text = re.sub(
-        r":(?:py:)?(?:func|class|mod|meth|attr|data|exc|obj):`([^`]+)`", code, text
-    )
-    return re.sub(r"``([^`]+)``", r"`\1`", text)
-
-
-def _first_line(text: str | None) -> str:
-    lines = [line.strip() for line in (text or "").strip().splitlines()]
-    if not lines:
-        return ""
-    first = lines[0]
-    # A formula that runs on to the next lines is taken whole.
-    for line in lines[1:]:
-        if not re.search(r":math:`[^`]*$", first):
-            break
-        first += " " + line
-    return _markdown_roles(first)
-
-
-def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
-    """Names bound at module level -> (their ``#:`` doc, the assigned source text)."""
-    try:
-        source = inspect.getsource(module)
-    except (OSError, TypeError):
-        return {}
-    lines = source.splitlines()
-    names: dict[str, tuple[str, str]] = {}
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names[node.name] = ("", "")
-            continue
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, ast.AnnAssign):
-            targets = [node.target]
-        comment: list[str] = []
-        row = node.lineno - 2
-        while row >= 0 and lines[row].lstrip().startswith("#:"):
-            comment.insert(0, lines[row].lstrip().removeprefix("#:").strip())
-            row -= 1
-        value = getattr(node, "value", None)
-        text = (ast.get_source_segment(source, value) or "") if value else ""
-        for target in targets:
-            if isinstance(target, ast.Name):
-                names[target.id] = (" ".join(comment), " ".join(text.split()))
-    return names
-
-
-class _Annotation(str):
-    """A string annotation that prints without quotes in a signature."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _signature(value: Any) -> str | None:
-    try:
-        signature = inspect.signature(value)
-    except (TypeError, ValueError):
-        return None
-
-    def plain(annotation: Any) -> Any:
-        if isinstance(annotation, typing.ForwardRef):
-            annotation = annotation.__forward_arg__
-        return _Annotation(annotation) if isinstance(annotation, str) else annotation
-
-    signature = signature.replace(
-        parameters=[
-            parameter.replace(annotation=plain(parameter.annotation))
-            for parameter in signature.parameters.values()
-        ],
-        return_annotation=plain(signature.return_annotation),
-    )
-    # Object reprs carry memory addresses, which change from run to run.
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", str(signature))
-
-
-def _entry(name: str, value: Any, comment: str, assigned: str) -> str:
-    if inspect.ismodule(value):
-        return f"- module `{name}` (`{value.__name__}`): {_first_line(value.__doc__)}"
-    if inspect.isclass(value):
-        if issubclass(value, enum.Enum):
-            members = ", ".join(f"`{member.name}`" for member in value)
-            return f"- enum `{name}` ({members}): {_first_line(inspect.getdoc(value))}"
-        signature = _signature(value) or ""
-        return f"- class `{name}{signature}`: {_first_line(inspect.getdoc(value))}"
-    if typing.get_origin(value) is not None:
-        # The source text, not the repr, which spells private module paths.
-        alias = assigned or repr(value)
-        return f"- type `{name} = {alias}`" + (
-            f": {_markdown_roles(comment)}" if comment else ""
-        )
-    if inspect.isroutine(value):
-        signature = _signature(value) or "(...)"
-        return f"- `{name}{signature}`: {_first_line(inspect.getdoc(value))}"
-    kind = type(value).__name__
-    if isinstance(value, str | int | float):
-        kind += f" = {value!r}"
-    return f"- `{name}` ({kind})" + (f": {_markdown_roles(comment)}" if comment else "")
-
-
-def api_page() -> str:
-    """``docs/api.md``: every public name of every module, with signature and doc.
-
-    A name a package re-exports from one of its modules is listed under the
-    package with a pointer to the module, where its signature and first
-    docstring line are given.
-    """
-    modules = public_modules()
-    defined = {module.__name__: _defined_names(module) for module in modules}
-    by_name = {module.__name__: module for module in modules}
-
-    def home(module: types.ModuleType, name: str, value: Any) -> str | None:
-        """The other documented module that defines ``name``, if any."""
-        if inspect.ismodule(value):
-            return None
-        owner = getattr(value, "__module__", None)
-        if not isinstance(owner, str) or not (
-            inspect.isclass(value) or inspect.isfunction(value)
-        ):
-            owner = next(
-                (
-                    other
-                    for other, names in defined.items()
-                    if other != module.__name__
-                    and name in names
-                    and getattr(by_name[other], name, None) is value
-                ),
-                None,
-            )
-        if (
-            owner is None
-            or owner == module.__name__
-            or owner not in by_name
-            or name not in getattr(by_name[owner], "__all__", ())
-        ):
-            return None
-        return owner
-
-    lines = [
-        f"<!-- Generated by `{COMMAND}`; do not edit. -->",
-        "",
-        "# Python API",
-        "",
-        "Every name in the `__all__` of every module of `implicit_bias`, with its "
-        "signature and the first line of its docstring (`help()` gives the rest).",
-        "",
-    ]
-    for module in modules:
-        lines += [f"## `{module.__name__}`", "", _first_line(module.__doc__), ""]
-        for name in module.__all__:
-            value = getattr(module, name)
-            owner = home(module, name, value)
-            if owner is not None:
-                lines.append(f"- `{name}`: from `{owner}`")
-            else:
-                comment, assigned = defined[module.__name__].get(name, ("", ""))
-                lines.append(_entry(name, value, comment, assigned))
-        lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -33,20 +33,16 @@ from implicit_bias.claims.discovery import default_registry, shipped_registry
 from implicit_bias.claims.registry import claims_for, get_claim
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.latex import equation_references, formula_latex
+from implicit_bias.api_reference import api_page, public_modules
+from implicit_bias.markdown import COMMAND, escape_markdown, text_markdown
+from implicit_bias.mutation_report import mutation_page, mutation_summary
 from implicit_bias.reports import (
     CATEGORIES,
-    COMMAND,
-    api_page,
     category,
-    escape_markdown,
     gather_verdicts,
-    mutation_page,
-    mutation_summary,
-    public_modules,
     read_verdicts,
     source_page,
     stale_docs,
-    text_markdown,
     verdicts_json,
     write_docs,
 )
