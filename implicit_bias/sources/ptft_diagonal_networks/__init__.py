@@ -11,6 +11,7 @@ networks against the implicit-bias predictions (Appendices A, B.1 and E.1).
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import representations as representations_theory
+from implicit_bias.sources.ptft_diagonal_networks.findings import SLIPS
 from implicit_bias.sources.ptft_diagonal_networks.inventory import INVENTORY
 from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS, warm_up
 from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
@@ -64,4 +65,5 @@ SOURCE = Source(
         "participation ratio and ENSD, and trained networks against them."
     ),
     inventory=INVENTORY,
+    slips=SLIPS,
 )

@@ -339,6 +339,7 @@ CLAIMS: tuple[Claim, ...] = (
             r"r(t) \circ \vec{w}^{(2)}(t)"
         ),
         reading=Reading.PRINTED,
+        slip="gradient-sign-8-9",
         regime=(
             "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
             r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
@@ -395,6 +396,7 @@ CLAIMS: tuple[Claim, ...] = (
             r"r(t) \circ \vec{w}^{(1)}(t)"
         ),
         reading=Reading.PRINTED,
+        slip="gradient-sign-8-9",
         regime=(
             "all real weights and data, explicit instance $D = 2$, $n = 2$ with real "
             r"symbolic $X$, $y$ and weights; $r = \tilde X(w_1 \odot w_2) - y$ "
@@ -599,8 +601,9 @@ _HALVES = (theory.s_plus, theory.d_plus, theory.s_minus, theory.d_minus)
 _INITIAL = (theory.s0_d, theory.d0_d, theory.x_int_r_d)
 
 #: Eqs. (15)-(21), one coordinate d: beta(t) from the weights to the sinh form.
-#: Steps 3 and 4 fail as printed (a spurious factor 2 in (18)-(19), dropped
-#: again in (20)); 18-19:corrected and 20:sinh-form correct them.
+#: Steps 3 and 4 fail as printed, both from one misprint: a spurious factor 2
+#: in (18)-(19), which the right (20) does not carry; 18-19:corrected and
+#: 20:sinh-form correct them.
 BETA = Derivation(
     source=SOURCE_ID,
     equation="15-21",
@@ -635,15 +638,18 @@ BETA = Derivation(
             equation="18-19",
             quote=_EQ18_19_QUOTE,
             expected=Status.FAILS,
+            slip="factor-2-in-18-19",
             judge=_judge_with_flow,
         ),
         Step(
             lambda: theory.beta_eq20(*_INITIAL),
             "e^{-x} - e^{x} = 2 sinh(-x) and e^{x} - e^{-x} = -2 sinh(-x); fails as "
-            "printed: (18)-(19) is twice (20), which drops the spurious factor 2",
+            "printed: (18)-(19) is twice (20), which drops the spurious factor 2; "
+            "(20) itself is right, the one misprint in (18)-(19) fails both steps",
             equation="20",
             quote=_EQ20_QUOTE,
             expected=Status.FAILS,
+            slip="factor-2-in-18-19",
             judge=_judge_eq20_step,
         ),
         Step(

@@ -385,6 +385,7 @@ CLAIMS: tuple[Claim, ...] = (
             "associated - weights will be zero."
         ),
         reading=Reading.PROSE,
+        slip="one-branch-zero-26",
         regime=(
             "O = 1 and O = 2 outputs, real unconstrained weights at fixed beta_d "
             "(exact rational minimizers): the text's minimum of (26) for given "

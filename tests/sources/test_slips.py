@@ -1,0 +1,81 @@
+"""Every printed or prose claim recorded as failing names the error it shows.
+
+The recorded verdicts are docs/verdicts/<source>.json. The tables below are the
+severities decided from each paper's text (issue 20), written out claim by
+claim, so that a change of slip, of severity or of what counts as a possible
+extraction artefact shows here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from implicit_bias.claims.engine import Reading
+from implicit_bias.claims.findings import Severity
+from implicit_bias.claims.source import Source
+
+VERDICTS = Path(__file__).resolve().parents[2] / "docs" / "verdicts"
+
+SUBSTANTIVE, MINOR, TYPO = Severity.SUBSTANTIVE, Severity.MINOR, Severity.TYPO
+
+#: source id -> {claim id without the source: (slip id, severity)}.
+SLIPS = {
+    "ptft-diagonal-networks": {
+        "8:as-printed": ("gradient-sign-8-9", TYPO),
+        "9:as-printed": ("gradient-sign-8-9", TYPO),
+        "18-19:beta-step-3": ("factor-2-in-18-19", TYPO),
+        "20:beta-step-4": ("factor-2-in-18-19", TYPO),
+        "26:one-branch-zero": ("one-branch-zero-26", MINOR),
+    },
+}
+
+#: source id -> the slips that may be artefacts of the text extraction.
+ARTEFACTS: dict[str, set[str]] = {
+    "ptft-diagonal-networks": set(),
+}
+
+
+def _source(source_id: str) -> Source:
+    package = source_id.replace("-", "_")
+    source = importlib.import_module(f"implicit_bias.sources.{package}").SOURCE
+    assert isinstance(source, Source)
+    return source
+
+
+def _recorded_failures(source: Source) -> set[str]:
+    records = json.loads((VERDICTS / f"{source.id}.json").read_text("utf-8"))
+    failing = {r["id"] for r in records if r["status"] == "fails"}
+    return {
+        claim.id.removeprefix(f"{source.id}:")
+        for claim in source.all_claims()
+        if claim.reading in (Reading.PRINTED, Reading.PROSE) and claim.id in failing
+    }
+
+
+@pytest.mark.parametrize("source_id", sorted(SLIPS))
+def test_each_recorded_failure_names_its_slip_at_the_decided_severity(
+    source_id: str,
+) -> None:
+    source = _source(source_id)
+    severity = {slip.id: slip.severity for slip in source.slips}
+    named = {
+        claim.id.removeprefix(f"{source.id}:"): claim.slip
+        for claim in source.all_claims()
+        if claim.slip is not None
+    }
+    assert set(named) == _recorded_failures(source)
+    assert {c: (s, severity[s]) for c, s in named.items()} == SLIPS[source_id]
+
+
+@pytest.mark.parametrize("source_id", sorted(SLIPS))
+def test_possible_extraction_artefacts_are_the_decided_ones(source_id: str) -> None:
+    source = _source(source_id)
+    artefacts = {slip.id for slip in source.slips if not slip.counted}
+    assert artefacts == ARTEFACTS[source_id]
+    for slip in source.slips:
+        # A summary says where: the paper's equation numbers, in parentheses.
+        assert "(" in slip.summary
