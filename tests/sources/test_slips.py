@@ -24,6 +24,23 @@ SUBSTANTIVE, MINOR, TYPO = Severity.SUBSTANTIVE, Severity.MINOR, Severity.TYPO
 
 #: source id -> {claim id without the source: (slip id, severity)}.
 SLIPS = {
+    "features-are-fate": {
+        "thm-2.2:dudley-as-printed": ("dudley-half-thm-2.2", SUBSTANTIVE),
+        "28:dudley-step-2": ("dudley-half-thm-2.2", SUBSTANTIVE),
+        "16:monte-carlo": ("finetune-endpoint-142", SUBSTANTIVE),
+        "142:as-printed": ("finetune-endpoint-142", SUBSTANTIVE),
+        "142:gd-as-printed": ("finetune-endpoint-142", SUBSTANTIVE),
+        "34:choice-as-printed": ("kl-threshold-34", MINOR),
+        "50:as-printed": ("rank-one-order-50", MINOR),
+        "141:strictly-increasing": ("strict-increase-141", MINOR),
+        "13:interval-as-printed": ("interval-endpoints-13", TYPO),
+        "32:kl-step-2": ("kl-factor-32", TYPO),
+        "33:kl-step-3": ("kl-factor-32", TYPO),
+        "117:inverse-norm-step-1": ("inverse-norm-sign-117", TYPO),
+        "118:inverse-norm-step-2": ("inverse-norm-sign-117", TYPO),
+        "137:as-printed": ("stirling-factor-137", TYPO),
+        "150-151:as-printed": ("eigenvalue-square-150", TYPO),
+    },
     "ptft-diagonal-networks": {
         "8:as-printed": ("gradient-sign-8-9", TYPO),
         "9:as-printed": ("gradient-sign-8-9", TYPO),
@@ -35,6 +52,7 @@ SLIPS = {
 
 #: source id -> the slips that may be artefacts of the text extraction.
 ARTEFACTS: dict[str, set[str]] = {
+    "features-are-fate": {"kl-factor-32", "inverse-norm-sign-117"},
     "ptft-diagonal-networks": set(),
 }
 

@@ -32,6 +32,7 @@ from implicit_bias.claims.engine import in_paper_order
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.findings import SLIPS
 from implicit_bias.sources.features_are_fate.inventory import INVENTORY
 from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
 from implicit_bias.sources.features_are_fate.kernels import (
@@ -153,4 +154,5 @@ SOURCE = Source(
     ),
     warm_up=_warm_up,
     inventory=INVENTORY,
+    slips=SLIPS,
 )

@@ -1329,6 +1329,7 @@ CLAIMS: tuple[Claim, ...] = (
         "||f||_k^2 = sum_l c_l^2 / lambda_l^2 (151)",
         _check_eq150_as_printed,
         Status.FAILS,
+        slip="eigenvalue-square-150",
         formula=lambda: nt.both(
             nt.eq(nt.mercer_image, nt.eigenvalue * nt.mercer_function),
             nt.eq(nt.rkhs_norm, _mode_sum()),

@@ -474,6 +474,7 @@ DERIVATIONS: tuple[Derivation, ...] = (
                 equation="117",
                 quote="= S_{n−1}/(2π)^{n/2} ∫_0^∞ r^{n−3} e^{r²/2} dr (117)",
                 expected=Status.FAILS,
+                slip="inverse-norm-sign-117",
                 judge=_judge_eq117_as_printed,
             ),
             Step(
@@ -483,6 +484,7 @@ DERIVATIONS: tuple[Derivation, ...] = (
                 equation="118",
                 quote="= S_{n−1}/(4π^{n/2}) ∫_0^∞ e^{−t} t^{n/2−2} dt (118)",
                 expected=Status.FAILS,
+                slip="inverse-norm-sign-117",
                 judge=_judge_substitution,
             ),
             Step(

@@ -549,7 +549,8 @@ def _check_eq137_as_printed() -> Verdict:
     detail = (
         f"eq. (137) / eq. (138) = {sp.sstr(ratio)} (e.g. {sp.N(ratio.subs(at), 6)} "
         "at n = 10): (137) multiplies (135) by Stirling's form of S_{n-1} alone and "
-        "drops the 1/(2 pi)^{n/2} of (136)"
+        "drops the 1/(2 pi)^{n/2} of (136); (138), which follows from (136), is "
+        "right (137:angular-factor)"
     )
     if sp.simplify(ratio - 1) == 0:
         return Verdict.holds(f"exact: {detail}", Basis.PROOF)
@@ -902,6 +903,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(138)",
         _check_eq137_as_printed,
         Status.FAILS,
+        slip="stirling-factor-137",
         formula=lambda: sp.Eq(theory.ridge_i1_eq137(), theory.ridge_i1_eq138()),
         quote="≈ nπ^{n/2}/√(πn) (n/2)^{−n/2} e^{n/2} √(πn) n^{n/2} e^{−n/2}/(n + nλ)² "
         "(137) = 1/(n(1+λ)²) (138)",
@@ -1019,6 +1021,7 @@ CLAIMS: tuple[Claim, ...] = (
         "[0, pi/2]",
         _check_ridge_strictly_increasing,
         Status.FAILS,
+        slip="strict-increase-141",
         formula=lambda: nt.gt(sp.Derivative(theory.ridge_risk_eq141(), _lam), 0),
         quote="This is a strictly increasing function in λ ≥ 0 for any θ ∈ [0, π/2], "
         "which implies that the optimal regularization value is λ∗ = 0.",

@@ -484,6 +484,7 @@ CLAIMS: tuple[Claim, ...] = (
         "p_g) >= delta (Dudley metric)",
         _check_dudley_as_printed,
         Status.FAILS,
+        slip="dudley-half-thm-2.2",
         assumptions=_THM_22,
         formula=lambda: sp.Ge(td.dudley_metric, td.delta),
         budget_seconds=_BUDGET,
@@ -642,6 +643,7 @@ CLAIMS: tuple[Claim, ...] = (
         "delta",
         _check_kl_choice_as_printed,
         Status.FAILS,
+        slip="kl-threshold-34",
         assumptions=(*_THM_22, "f != 0"),
         formula=lambda: sp.Ge(
             td.kl_of_reflected_target().subs(td.alpha, td.kl_scale_printed()), td.delta
@@ -713,6 +715,7 @@ DERIVATIONS: tuple[Derivation, ...] = (
                 equation="28",
                 quote="≥ e^{−σ²/2}/2 ∫ [f(x)² + g(x)²] p(x) dx (28)",
                 expected=Status.FAILS,
+                slip="dudley-half-thm-2.2",
                 judge=_judge_eq28_as_printed,
             ),
         ),
@@ -746,6 +749,7 @@ DERIVATIONS: tuple[Derivation, ...] = (
                 quote="= 1/√(2πσ²) ∫ p(x) e^{−(y−f(x))²/(2σ²)} [g(x)² − f(x)² − "
                 "2yg(x) + 2yf(x)] dx dy (32)",
                 expected=Status.FAILS,
+                slip="kl-factor-32",
                 judge=_judge_eq32_as_printed,
             ),
             Step(
@@ -756,6 +760,7 @@ DERIVATIONS: tuple[Derivation, ...] = (
                 equation="33",
                 quote="= 1/(2σ²) [∥f∥²_{L2} + ∥g∥²_{L2} − 2⟨f, g⟩] (33)",
                 expected=Status.FAILS,
+                slip="kl-factor-32",
                 judge=_judge_integrals,
             ),
             Step(
