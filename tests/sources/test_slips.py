@@ -48,12 +48,17 @@ SLIPS = {
         "20:beta-step-4": ("factor-2-in-18-19", TYPO),
         "26:one-branch-zero": ("one-branch-zero-26", MINOR),
     },
+    "ptft-relu-penalty": {
+        "6:divergence": ("divergence-at-zero-6", MINOR),
+        "sec-1.2:log-derivative": ("log-derivative-sec-1.2", MINOR),
+    },
 }
 
 #: source id -> the slips that may be artefacts of the text extraction.
 ARTEFACTS: dict[str, set[str]] = {
     "features-are-fate": {"kl-factor-32", "inverse-norm-sign-117"},
     "ptft-diagonal-networks": set(),
+    "ptft-relu-penalty": set(),
 }
 
 

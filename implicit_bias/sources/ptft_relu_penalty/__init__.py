@@ -17,6 +17,7 @@ from implicit_bias.sources.ptft_relu_penalty.derivation import (
 )
 from implicit_bias.sources.ptft_relu_penalty.derivation import DERIVATIONS
 from implicit_bias.sources.ptft_relu_penalty.fig1c import CLAIMS as FIG1C_CLAIMS
+from implicit_bias.sources.ptft_relu_penalty.findings import SLIPS
 from implicit_bias.sources.ptft_relu_penalty.inventory import INVENTORY
 from implicit_bias.sources.ptft_relu_penalty.penalty import CLAIMS as PENALTY_CLAIMS
 from implicit_bias.sources.ptft_relu_penalty.section_1_2 import (
@@ -73,4 +74,5 @@ SOURCE = Source(
         " 1c."
     ),
     inventory=INVENTORY,
+    slips=SLIPS,
 )

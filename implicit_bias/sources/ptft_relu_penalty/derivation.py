@@ -379,6 +379,7 @@ CLAIMS: tuple[Claim, ...] = (
         "m_h)",
         _DIVERGENCE_AT_ZERO,
         Status.FAILS,
+        slip="divergence-at-zero-6",
         assumptions=("u > 0", "m_h = 0 (a unit with zero readout)"),
         formula=_DIVERGENCE_AT_ZERO.relation,
         quote=(

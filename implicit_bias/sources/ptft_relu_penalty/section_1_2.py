@@ -363,6 +363,7 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         _check_log_derivative_as_printed,
         Status.FAILS,
+        slip="log-derivative-sec-1.2",
         formula=lambda: sp.Derivative(sp.log(theory.penalty), m),
         quote=(
             "If this derivative is closer to 2, the norm behaves more like an "
