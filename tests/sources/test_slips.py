@@ -24,6 +24,13 @@ SUBSTANTIVE, MINOR, TYPO = Severity.SUBSTANTIVE, Severity.MINOR, Severity.TYPO
 
 #: source id -> {claim id without the source: (slip id, severity)}.
 SLIPS = {
+    "adaptive-tangent-features": {
+        "17-18:as-printed": ("adapted-kernel-17-18", SUBSTANTIVE),
+        "prop-3:strict-increase-as-proved": ("finite-minimizer-prop-3", MINOR),
+        "prop-3-proof:conjugate-as-printed": ("conjugate-prop-3", MINOR),
+        "26:case-split-as-printed": ("case-split-26", MINOR),
+        "27:alignment-as-printed": ("alignment-lemma-5", MINOR),
+    },
     "features-are-fate": {
         "thm-2.2:dudley-as-printed": ("dudley-half-thm-2.2", SUBSTANTIVE),
         "28:dudley-step-2": ("dudley-half-thm-2.2", SUBSTANTIVE),
@@ -56,6 +63,7 @@ SLIPS = {
 
 #: source id -> the slips that may be artefacts of the text extraction.
 ARTEFACTS: dict[str, set[str]] = {
+    "adaptive-tangent-features": set(),
     "features-are-fate": {"kl-factor-32", "inverse-norm-sign-117"},
     "ptft-diagonal-networks": set(),
     "ptft-relu-penalty": set(),

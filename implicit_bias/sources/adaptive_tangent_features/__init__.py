@@ -11,6 +11,7 @@ eq. (19)); :mod:`.notation` holds the symbols of the claims' formulas, and
 
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.sources.adaptive_tangent_features import appendix_a, notation
+from implicit_bias.sources.adaptive_tangent_features.findings import SLIPS
 from implicit_bias.sources.adaptive_tangent_features.inventory import INVENTORY
 from implicit_bias.theory import tangent_features as tangent_features_theory
 from implicit_bias.sources.adaptive_tangent_features.numeric import (
@@ -68,6 +69,7 @@ SOURCE = Source(
     regimes={},
     positions=_POSITIONS,
     inventory=INVENTORY,
+    slips=SLIPS,
     description=(
         "Linear models in tangent feature space with learned feature "
         "transformations: eqs. (1)-(32), Theorems 1-2, Propositions 3-4, Lemma 5,"

@@ -1053,6 +1053,7 @@ CLAIMS: tuple[Claim, ...] = (
         "values of B (proof of Lemma 5)",
         _check_alignment_as_printed,
         Status.FAILS,
+        slip="alignment-lemma-5",
         quote=(
             r"is minimized when \mathbf{U} and \mathbf{V} are chosen to align the "
             r"smallest values of \mathbf{S}_{1}^{-1} and \mathbf{S}_{1}^{-2} with the "
