@@ -38,6 +38,7 @@ from implicit_bias.claims.certify import (
     exact_point,
 )
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.claims.parametric import decide_parametric, depends_on_parameters
 from implicit_bias.claims.samplers import (
     Sampler,
     from_assumptions,
@@ -618,7 +619,13 @@ def check_equal(
     ``fails`` when one is infinite and the other not (or a different infinity),
     when SymPy shows the difference nonzero, or when :func:`check_identity`
     finds a point where it is; ``inconclusive`` on NaN, a timeout or an
-    undecided numeric sample.
+    undecided numeric sample. A result that depends on its parameters through
+    an infinity, a ``sign``, a ``Piecewise``, an ``Abs``...
+    (:func:`~implicit_bias.claims.parametric.depends_on_parameters`) is never
+    decided by SymPy's ``is_zero`` / ``is_infinite``, which may hold for some
+    parameter values only, but at exact parameter values drawn from the
+    symbols' domains and intervals
+    (:func:`~implicit_bias.claims.parametric.decide_at_points`).
 
     Args:
       value: the computed result; ``what`` names it in the evidence.
@@ -637,6 +644,10 @@ def check_equal(
         return Verdict.holds(f"exact: {what} = {sp.sstr(value)}", Basis.PROOF)
     if value is sp.nan or expected is sp.nan:
         return Verdict.inconclusive(f"{what} is {sp.sstr(value)}", Reason.UNDECIDED)
+    if depends_on_parameters(value) or depends_on_parameters(expected):
+        return decide_parametric(
+            value, expected, what=what, budget_seconds=_budget(budget_seconds)
+        )
     if value.is_infinite or expected.is_infinite:
         # Two different infinities, or an infinity and a finite value.
         return Verdict.fails(

@@ -45,6 +45,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from implicit_bias.claims.intervals import interval_of, within_interval
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = [
@@ -82,6 +83,9 @@ _END_PROBABILITY = 0.1
 _GRID_BITS = 20
 #: numpy's integers() draws spans up to the int64 range.
 _MAX_SPAN = 2**63 - 1
+#: Draws a sampler on a symbol's interval makes before giving up: a draw lands
+#: outside only through rounding at an end (probability about 1e-16).
+_INTERVAL_ATTEMPTS = 1000
 
 
 def _integer(name: str, value: object) -> int:
@@ -367,7 +371,14 @@ def from_assumptions(symbol: sp.Symbol) -> Sampler:
       :func:`nonnegative`);
     * ``negative`` or ``nonpositive`` real: the negatives of those;
     * any other real (or a symbol with no assumptions): log-uniform magnitude
-      on :math:`[10^{-3}, 10^3]` with a random sign.
+      on :math:`[10^{-3}, 10^3]` with a random sign;
+    * a symbol on an interval :math:`(a, b)`
+      (:func:`~implicit_bias.claims.intervals.bounded`) is drawn strictly
+      inside it, exactly: uniformly (:func:`interval`) when both ends are
+      finite, :math:`a + x` or :math:`b - x` with :math:`x` drawn by
+      :func:`positive` when one is infinite; an ``integer`` one from the
+      integers of the interval that satisfy its assumptions, at most 100 on
+      either side of the one nearest 0.
 
     Args:
       symbol: a SymPy ``Symbol`` that is real or may be.
@@ -391,6 +402,10 @@ def from_assumptions(symbol: sp.Symbol) -> Sampler:
       True
       >>> from_assumptions(sp.Symbol("s", negative=True))(rng) < 0
       True
+      >>> from implicit_bias.claims.intervals import bounded
+      >>> share = from_assumptions(bounded(sp.Symbol("q", positive=True), 0, 1))
+      >>> all(0 < share(rng) < 1 for _ in range(200))
+      True
     """
     if not isinstance(symbol, sp.Symbol):
         raise InvalidArgumentError(
@@ -400,13 +415,15 @@ def from_assumptions(symbol: sp.Symbol) -> Sampler:
         raise InvalidArgumentError(
             f"symbol={symbol!r} is not real: the numeric checks evaluate real points"
         )
+    bounds = interval_of(symbol)
     if symbol.is_integer:
         facts = symbol.assumptions0
+        low, high = _integer_window(bounds)
         # SymPy decides every assumption of an Integer, by the rules it uses
         # for the symbol: keeping the integers that agree honours them all.
         candidates = [
             k
-            for k in range(-_INTEGER_BOUND, _INTEGER_BOUND + 1)
+            for k in range(low, high + 1)
             if all(
                 getattr(sp.Integer(k), f"is_{fact}") == value
                 for fact, value in facts.items()
@@ -414,15 +431,71 @@ def from_assumptions(symbol: sp.Symbol) -> Sampler:
         ]
         if not candidates:
             raise InvalidArgumentError(
-                f"symbol={symbol!r}: no integer in [-{_INTEGER_BOUND}, "
-                f"{_INTEGER_BOUND}] satisfies its assumptions; pass a sampler"
+                f"symbol={symbol!r}: no integer in [{low}, {high}] satisfies its "
+                "assumptions; pass a sampler"
             )
         return _choice(candidates)
+    if bounds is not None:
+        return _inside(symbol, *bounds)
     if symbol.is_nonnegative:
         return positive()
     if symbol.is_nonpositive:
         return _negated(positive())
     return log_uniform(1e-3, 1e3, signed=True)
+
+
+def _integer_window(bounds: tuple[sp.Expr, sp.Expr] | None) -> tuple[int, int]:
+    """The integers an integer symbol is drawn from: those of its interval (all
+    of them if it has none) at most :data:`_INTEGER_BOUND` from the one nearest 0."""
+    low, high = -_INTEGER_BOUND, _INTEGER_BOUND
+    if bounds is None:
+        return low, high
+    lower, upper = bounds
+    first = None if lower == -sp.oo else int(sp.floor(lower)) + 1
+    last = None if upper == sp.oo else int(sp.ceiling(upper)) - 1
+    centre = 0
+    if first is not None and first > 0:
+        centre = first
+    if last is not None and last < 0:
+        centre = last
+    low, high = centre - _INTEGER_BOUND, centre + _INTEGER_BOUND
+    return (
+        low if first is None else max(low, first),
+        high if last is None else min(high, last),
+    )
+
+
+def _inside(symbol: sp.Symbol, lower: sp.Expr, upper: sp.Expr) -> Sampler:
+    """Reals strictly inside ``(lower, upper)``, the interval of ``symbol``."""
+    if lower.is_finite and upper.is_finite:
+        draw = interval(float(lower), float(upper))
+    elif lower.is_finite:
+        above, start = positive(), mpmath.mpf(float(lower))
+
+        def draw(rng: np.random.Generator) -> mpmath.mpf:
+            return start + above(rng)
+    elif upper.is_finite:
+        below, start = positive(), mpmath.mpf(float(upper))
+
+        def draw(rng: np.random.Generator) -> mpmath.mpf:
+            return start - below(rng)
+    else:
+        draw = log_uniform(1e-3, 1e3, signed=True)
+
+    def sample(rng: np.random.Generator) -> int | mpmath.mpf:
+        # The float ends round, and so may a sum: a draw counts only if it is
+        # inside the exact interval.
+        for _ in range(_INTERVAL_ATTEMPTS):
+            with mpmath.workdps(50):
+                value = draw(rng)
+            if within_interval(symbol, value):
+                return value
+        raise InvalidArgumentError(
+            f"symbol={symbol!r}: {_INTERVAL_ATTEMPTS} draws missed its interval "
+            f"({lower}, {upper}), too narrow for float64 ends; pass a sampler"
+        )
+
+    return sample
 
 
 def _gaussian_entries(rng: np.random.Generator, rows: int, columns: int) -> sp.Matrix:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -179,6 +180,64 @@ def test_equal_values() -> None:
     assert check_equal(sp.oo, 1).status == Status.FAILS  # type: ignore[arg-type]
     assert check_equal(sp.nan, sp.Integer(2)).status == Status.INCONCLUSIVE
     assert check_equal(sp.Limit(1 / y, y, 0), sp.oo).reason == Reason.UNEVALUATED
+
+
+#: A ratio with only its sign stated: q**t -> 0 for q < 1 and oo for q > 1.
+ratio = sp.Symbol("q", positive=True)
+steps = sp.Symbol("t")
+
+
+def test_a_parametric_limit_is_refuted_at_a_certified_point_not_by_is_zero() -> None:
+    # sympy.limit gives exp(oo*sign(log(q))), which SymPy calls nonzero (it is
+    # 0 for q < 1): the refutation must be a point q > 1 where the limit is oo.
+    verdict = check_limit(ratio**steps, steps, sp.oo, 0)
+    assert (verdict.status, verdict.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert verdict.point is not None
+    at = Fraction(verdict.point["q"])
+    assert at > 1, verdict.point
+    assert sp.limit(ratio**steps, steps, sp.oo).subs(ratio, sp.Rational(at)) == sp.oo
+    assert verdict.counterexample is not None
+    assert "limit = oo, not 0" in verdict.counterexample
+
+
+def test_an_infinity_times_a_sign_is_decided_at_points() -> None:
+    # x**2 - 2x + 2 = (x - 1)**2 + 1 > 0, which SymPy's assumptions miss: the
+    # product is oo everywhere, not "different from oo".
+    positive_sign = check_equal(sp.oo * sp.sign(x**2 - 2 * x + 2), sp.oo)
+    assert (positive_sign.status, positive_sign.basis) == (
+        Status.HOLDS,
+        Basis.NUMERICAL,
+    ), positive_sign.detail
+    assert "at 40 points" in positive_sign.detail
+    # oo * sign(y) is oo for y > 0: only a point y < 0 refutes it.
+    either_sign = check_equal(sp.oo * sp.sign(y), sp.oo)
+    assert (either_sign.status, either_sign.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert either_sign.point is not None
+    assert Fraction(either_sign.point["y"]) < 0
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (sp.sign(y), sp.Integer(1)),
+        (sp.Piecewise((0, x < 1), (1, True)), sp.Integer(0)),
+        (sp.Heaviside(y), sp.Integer(1)),
+        (sp.Max(y, 0), y),
+    ],
+)
+def test_sign_and_piecewise_results_fail_at_an_exact_point(
+    value: sp.Expr, expected: sp.Expr
+) -> None:
+    # Ball arithmetic has no sign or Piecewise: these were "not certified".
+    verdict = check_equal(value, expected)
+    assert (verdict.status, verdict.basis) == (Status.FAILS, Basis.CERTIFIED)
+    assert verdict.point is not None
+    point = {
+        s: sp.Rational(Fraction(verdict.point[str(s)]))
+        for s in value.free_symbols | expected.free_symbols
+    }
+    # The point reads back exactly, and the two really differ there.
+    assert value.xreplace(point) != expected.xreplace(point)
 
 
 def test_a_true_inequality_is_proven_when_sympy_can() -> None:
