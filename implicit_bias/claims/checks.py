@@ -295,6 +295,10 @@ def check_identity(
 ) -> Verdict:
     """Decide ``lhs == rhs``: exactly if SymPy can, else at 50 digits numerically.
 
+    Sides that are matrices, or hold them (a trace), are decided by
+    :func:`~implicit_bias.claims.matrix_checks.check_matrix_identity`: exactly,
+    else at exact rational instances.
+
     Args:
       lhs, rhs: the two sides.
       samplers: how to draw each free symbol for the numeric fallback (default
@@ -328,6 +332,20 @@ def check_identity(
             symbolic=symbolic,
         )
         return _two_sided("check_identity", sp.Eq, again, lhs, rhs, substitutions)
+    # Imported here: matrix_checks builds on this module.
+    from implicit_bias.claims import matrix_checks
+
+    if matrix_checks.involves_matrices(lhs) or matrix_checks.involves_matrices(rhs):
+        return matrix_checks.check_matrix_identity(
+            lhs,
+            rhs,
+            samplers=samplers,
+            substitutions=substitutions,
+            budget_seconds=budget_seconds,
+            points=points,
+            seed=seed,
+            symbolic=symbolic,
+        )
     difference = sp.sympify(lhs - rhs)
     if substitutions:
         difference = sp.expand(difference).subs(substitutions)

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
 from implicit_bias.claims.recording import (
@@ -160,13 +161,13 @@ def _node_mutants(node: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
             others = [*node.args[:index], *node.args[index + 1 :]]
             yield f"term {term} -> {-term}", sp.Add(*others, -term, evaluate=False)
             yield f"term {term} dropped", sp.Add(*others, evaluate=False)
-    if isinstance(node, sp.Pow) and node.exp.is_Integer:
+    if isinstance(node, (sp.Pow, sp.MatPow)) and node.exp.is_Integer:
         for shift in (1, -1):
             exponent = node.exp + shift
             if exponent != 0:
                 yield (
                     f"exponent of {node} -> {exponent}",
-                    sp.Pow(node.base, exponent, evaluate=False),
+                    node.func(node.base, exponent, evaluate=False),
                 )
 
 
@@ -182,13 +183,24 @@ def _tree_mutants(
         yield path, description, mutated
     # Exponents are mutated as exponents, not as the constants they are; a
     # limit, derivative or integral only in its argument (not its variable or
-    # bounds); a series' remainder O(x**n) not at all.
-    children = expression.args
-    if isinstance(expression, (sp.Pow, sp.Limit, sp.Derivative, sp.Integral)):
-        children = expression.args[:1]
-    if isinstance(expression, sp.Order):
-        children = ()
-    for index, child in enumerate(children):
+    # bounds); a series' remainder O(x**n) not at all. A shape is no constant:
+    # a matrix symbol (name, rows, columns), an identity or zero matrix is not
+    # mutated, an explicit matrix only in its entries, an entry A[i, j] only
+    # in its matrix.
+    children = list(enumerate(expression.args))
+    if isinstance(
+        expression,
+        (sp.Pow, sp.MatPow, sp.Limit, sp.Derivative, sp.Integral, MatrixElement),
+    ):
+        children = children[:1]
+    if isinstance(expression, sp.MatrixBase):
+        children = [(i, a) for i, a in children if isinstance(a, sp.Tuple)]
+    if isinstance(
+        expression,
+        (sp.Order, sp.MatrixSymbol, sp.Identity, sp.ZeroMatrix, sp.OneMatrix),
+    ):
+        children = []
+    for index, child in children:
         yield from _tree_mutants(child, (*path, index))
 
 

@@ -394,3 +394,25 @@ def test_the_seconds_for_a_claim_must_be_positive() -> None:
             mutation_outcomes(claim, claim_seconds=bad)
         with pytest.raises(InvalidArgumentError, match="claim_seconds"):
             mutate_claims([claim], claim_seconds=bad)
+
+
+def test_mutants_never_change_a_shape() -> None:
+    w = sp.MatrixSymbol("W", 3, 3)
+    explicit = sp.ImmutableMatrix([[2 * x, 1], [0, 3]])
+    relation = sp.Eq(2 * w * w.T + sp.Identity(3), w**2 + 2 * x * w, evaluate=False)
+    for mutant in [
+        *symbolic_mutants(relation),
+        *symbolic_mutants(sp.Eq(explicit, explicit.T, evaluate=False)),
+    ]:
+        shapes = {m.shape for m in mutant.relation.atoms(sp.MatrixSymbol, sp.Identity)}
+        assert shapes <= {(3, 3)}, mutant.description
+        for side in mutant.relation.args:
+            if isinstance(side, sp.MatrixBase):
+                assert side.shape == (2, 2), mutant.description
+    # The coefficients and the exponent are mutated, and an explicit matrix's
+    # entries.
+    descriptions = [m.description for m in symbolic_mutants(relation)]
+    assert any("2 -> 2 + 1" in d for d in descriptions)
+    assert any("exponent of W**2" in d for d in descriptions)
+    entries = symbolic_mutants(sp.Eq(explicit, explicit.T, evaluate=False))
+    assert any("3 -> 3 + 1" in m.description for m in entries)
