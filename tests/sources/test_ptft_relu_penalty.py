@@ -18,16 +18,20 @@ from implicit_bias.sources.ptft_relu_penalty import (
     SOURCE,
     derivation,
     penalty,
+    reduction,
     section_1_2,
 )
 from implicit_bias.theory import relu_penalty as theory
 from implicit_bias.theory.symbols import m, m0, rho, u
 from tests.claims.claim_checks import assert_failures_are_refutations
 
-# Eqs. (6)-(11) and Section 1.2, with the steps of the chains of eqs. (6)-(10);
+# Eqs. (2)-(11) and Section 1.2, with the steps of the chains of eqs. (5)-(10);
 # the Fig. 1c simulations have their own test file.
-STEPS = tuple(c for chain in derivation.DERIVATIONS for c in chain.claims)
-CLAIMS = derivation.CLAIMS + penalty.CLAIMS + section_1_2.CLAIMS + STEPS
+CHAINS = reduction.DERIVATIONS + derivation.DERIVATIONS
+STEPS = tuple(c for chain in CHAINS for c in chain.claims)
+CLAIMS = (
+    reduction.CLAIMS + derivation.CLAIMS + penalty.CLAIMS + section_1_2.CLAIMS + STEPS
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +47,9 @@ def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -
         assert result.verdict.basis is not None, claim.id
 
 
-def test_every_numbered_equation_6_to_11_has_a_claim_or_a_step() -> None:
+def test_every_numbered_result_or_step_4_to_11_has_a_claim_or_a_step() -> None:
     equations = {c.equation for c in CLAIMS}
-    assert {"6", "7", "8", "9", "10", "11", "sec-1.2"} <= equations
+    assert {"4", "6", "7", "8", "9", "10", "11", "sec-1.2"} <= equations
 
 
 def test_every_failing_claim_has_a_correction() -> None:
@@ -95,7 +99,7 @@ def test_failures_are_refutations(results: dict[str, Result]) -> None:
 
 
 def test_the_source_registers_the_chains() -> None:
-    assert SOURCE.derivations == derivation.DERIVATIONS
+    assert SOURCE.derivations == CHAINS
     ids = {c.id for c in SOURCE.all_claims()}
     assert {c.id for c in STEPS} <= ids
 

@@ -1,5 +1,7 @@
-r"""Claims of ptft-relu-penalty: eqs. (6)-(11), Section 1.2 and Fig. 1c.
+r"""Claims of ptft-relu-penalty: eqs. (2)-(11), Section 1.2 and Fig. 1c.
 
+:mod:`.reduction` checks the reduction of the minimization (3) over all
+units' weights to a sum over units (4) of the one-variable problems (5)-(6);
 :mod:`.derivation` checks the reduction to :math:`p(u)` and the quartic of
 eqs. (6)-(10), as two derivation chains; :mod:`.penalty` the penalty
 :math:`\tilde r` of eq. (11), its slope and its limits; :mod:`.section_1_2`
@@ -15,11 +17,22 @@ from implicit_bias.theory import relu_penalty as relu_penalty_theory
 from implicit_bias.sources.ptft_relu_penalty.derivation import (
     CLAIMS as DERIVATION_CLAIMS,
 )
-from implicit_bias.sources.ptft_relu_penalty.derivation import DERIVATIONS
+from implicit_bias.sources.ptft_relu_penalty.derivation import (
+    DERIVATIONS as DERIVATION_CHAINS,
+)
 from implicit_bias.sources.ptft_relu_penalty.fig1c import CLAIMS as FIG1C_CLAIMS
 from implicit_bias.sources.ptft_relu_penalty.findings import SLIPS
 from implicit_bias.sources.ptft_relu_penalty.inventory import INVENTORY
 from implicit_bias.sources.ptft_relu_penalty.penalty import CLAIMS as PENALTY_CLAIMS
+from implicit_bias.sources.ptft_relu_penalty.reduction import (
+    CLAIMS as REDUCTION_CLAIMS,
+)
+from implicit_bias.sources.ptft_relu_penalty.reduction import (
+    DERIVATIONS as REDUCTION_CHAINS,
+)
+from implicit_bias.sources.ptft_relu_penalty.reduction import (
+    GLYPHS as REDUCTION_GLYPHS,
+)
 from implicit_bias.sources.ptft_relu_penalty.section_1_2 import (
     CLAIMS as SECTION_1_2_CLAIMS,
 )
@@ -37,7 +50,15 @@ __all__ = [
     "SOURCE_ID",
 ]
 
-CLAIMS = DERIVATION_CLAIMS + PENALTY_CLAIMS + SECTION_1_2_CLAIMS + FIG1C_CLAIMS
+CLAIMS = (
+    REDUCTION_CLAIMS
+    + DERIVATION_CLAIMS
+    + PENALTY_CLAIMS
+    + SECTION_1_2_CLAIMS
+    + FIG1C_CLAIMS
+)
+#: The derivation chains, in the order of the text: (5)-(6), (6)-(8), (9)-(10).
+DERIVATIONS = REDUCTION_CHAINS + DERIVATION_CHAINS
 
 #: The bibliographic record of the paper.
 CITATION = Citation(
@@ -66,7 +87,7 @@ SOURCE = Source(
     derivations=DERIVATIONS,
     # The theory's notation, and this package's: vector coordinates and the
     # measured quantities (imported after every claim module has named them).
-    glyphs={**relu_penalty_theory.GLYPHS, **SOURCE_GLYPHS},
+    glyphs={**relu_penalty_theory.GLYPHS, **SOURCE_GLYPHS, **REDUCTION_GLYPHS},
     regimes={"source regime": REGIME},
     description=(
         "The appendix on the implicit regularization penalty of pretraining + "

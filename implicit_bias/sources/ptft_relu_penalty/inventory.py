@@ -16,7 +16,8 @@ Claims on the prose of Section 1.2 (label ``sec-1.2``) are placed on the
 panel whose finding they check (``claims=``): the penalty curves of Fig. 1a,
 the log-derivative of Fig. 1b. The claim that pretraining leaves
 :math:`m_{0h}^{(1)} = \sqrt{m^{aux}}` checks a sentence of Section 1.2 that
-the text does not number, and stays unplaced.
+the text does not number: it has an unnumbered item of its own,
+``sec-1.2:pretrained-norm``.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ _FIG_1C = _ids(
 #: eq. (5) over the weights themselves (validation.relu_networks); for one
 #: hidden unit, eq. (3) is eq. (5).
 _DIRECT_MINIMIZATION = _ids("6", "direct-minimization")
+#: The reduction of (3) to a sum over units (4) of the problems (5), and of (5)
+#: to the one-variable p(u) of (6) (module reduction).
+_DECOMPOSITION = _ids("4", "objective-splits", "unit-decomposition")
+_UNIT_PROBLEM = (*_ids("6", "constraint-curve"), *_ids("6", "unit-problem-step-1"))
 
 INVENTORY: tuple[Item, ...] = (
     Item(
@@ -62,14 +67,14 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.DEFINITION,
         _SECTION_1_1,
         "R(w | w_0, gamma), the squared deviation from the initialization",
-        used_by=_DIRECT_MINIMIZATION,
+        used_by=_DECOMPOSITION + _DIRECT_MINIMIZATION,
     ),
     Item(
         "3",
         ItemKind.DEFINITION,
         _SECTION_1_1,
         "R~(w_hat, m), the least deviation for given directions and magnitudes",
-        used_by=_DIRECT_MINIMIZATION,
+        used_by=_DECOMPOSITION + _DIRECT_MINIMIZATION,
     ),
     Item(
         "4",
@@ -82,7 +87,7 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.DEFINITION,
         _SECTION_1_1,
         "r~(w_hat_h, m_h), the per-unit constrained minimum",
-        used_by=_DIRECT_MINIMIZATION,
+        used_by=_DECOMPOSITION[1:] + _UNIT_PROBLEM + _DIRECT_MINIMIZATION,
     ),
     Item(
         "6",
@@ -106,6 +111,15 @@ INVENTORY: tuple[Item, ...] = (
         "the penalty r~ as p(u*)",
         # Eq. (11) at m_0h = gamma = 0: the exactly l1 penalty of a fresh unit.
         claims=_ids("sec-1.2", "fresh-unit-l1"),
+    ),
+    Item(
+        "sec-1.2:pretrained-norm",
+        ItemKind.RESULT,
+        _SECTION_1_2,
+        "after pretraining, m_0h = sqrt(m_aux) if the pretrained solution minimizes "
+        "the parameter norm",
+        claims=_ids("sec-1.2", "pretrained-norm"),
+        numbered=False,
     ),
     Item(
         "fig-1a",
