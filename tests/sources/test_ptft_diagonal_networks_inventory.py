@@ -21,13 +21,38 @@ FIGURES = (
 # The text displays the participation ratio and the ENSD of Appendix G
 # without a number: two unnumbered items place the claims on them.
 UNNUMBERED = ("sec-G:participation-ratio", "sec-G:ensd")
+# The sentence between (26) and (27) that a claim checks, unnumbered too.
+ONE_BRANCH_ZERO = "sec-B.1:one-branch-zero"
 
 
 def test_the_inventory_lists_equations_6_to_35_then_the_figures() -> None:
     labels = tuple(item.label for item in SOURCE.inventory)
-    assert labels == EQUATIONS + FIGURES + UNNUMBERED
-    assert [i.label for i in SOURCE.inventory if not i.numbered] == list(UNNUMBERED)
+    after_26 = EQUATIONS.index("27")
+    assert labels == (
+        *EQUATIONS[:after_26],
+        ONE_BRANCH_ZERO,
+        *EQUATIONS[after_26:],
+        *FIGURES,
+        *UNNUMBERED,
+    )
+    assert [i.label for i in SOURCE.inventory if not i.numbered] == [
+        ONE_BRANCH_ZERO,
+        *UNNUMBERED,
+    ]
     assert len(EQUATIONS) == 30
+
+
+def test_the_failing_sentence_after_26_is_not_placed_on_27() -> None:
+    # The sentence fails while (27), the reduction it justifies, is right: on
+    # (27) its verdict would say (27) is wrong.
+    claims = {
+        c.item.label: [claim_id for claim_id, _ in c.claims]
+        for c in source_coverage(SOURCE, {}).items
+    }
+    one_branch_zero = f"{SOURCE.id}:26:one-branch-zero"
+    assert one_branch_zero not in claims["27"]
+    assert claims["27"] == [f"{SOURCE.id}:27:wlog-plus-branch"]
+    assert claims[ONE_BRANCH_ZERO] == [one_branch_zero]
 
 
 def test_kinds_follow_the_text() -> None:

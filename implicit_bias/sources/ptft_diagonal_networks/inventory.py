@@ -21,6 +21,10 @@ recorded, so the numbers may differ from another version's.
 The claims on Appendix G (label ``sec-G``) check the displays and sentences
 on the participation ratio and the ENSD, which the text does not number: two
 unnumbered items, ``sec-G:participation-ratio`` and ``sec-G:ensd``, place them.
+Likewise the sentence between (26) and (27) ("either all its associated +
+weights or all its associated - weights will be zero"), which a claim checks
+and finds wrong while the reduction to (27) stands, is the unnumbered item
+``sec-B.1:one-branch-zero``.
 """
 
 from __future__ import annotations
@@ -171,14 +175,18 @@ INVENTORY: tuple[Item, ...] = (
         used_by=_ids("26", "one-branch-zero") + _ids("27", "wlog-plus-branch"),
     ),
     Item(
-        "27",
+        "sec-B.1:one-branch-zero",
         ItemKind.PROOF_STEP,
         _B1,
-        "the parameter norm with the - weights zero",
-        # The sentence before (27) that justifies it: "either all its associated
-        # + weights or all its associated - weights will be zero".
+        "the sentence after (26): in the minimum parameter norm solution all + or "
+        "all - weights of an input dimension are zero",
+        # Its own item, not (27)'s: the sentence fails (minimizers with both
+        # branches nonzero exist), while (27), the reduction it justifies, is
+        # right (27:wlog-plus-branch); on (27) its verdict would accuse (27).
         claims=_ids("26", "one-branch-zero"),
+        numbered=False,
     ),
+    Item("27", ItemKind.PROOF_STEP, _B1, "the parameter norm with the - weights zero"),
     Item(
         "28", ItemKind.PROOF_STEP, _B1, "one dimension's norm as z_d^2 + ||b||^2/z_d^2"
     ),
