@@ -10,20 +10,21 @@ LaTeX ledger typesets it, and ``implicit-bias mutate`` alters it.
 
 Every relation helper (``check_identity``, ``check_inequality``,
 ``check_limit``, ``check_series``, ``check_integral``, ``check_equal``,
-``judge_relation``) routes its call through :func:`helper_call`, which reads a
-context variable:
+``check_loewner``, ``judge_relation``) routes its call through
+:func:`helper_call`, which reads a context variable:
 
 * **normally** the helper decides its own arguments, as if nothing were
   there (one context-variable lookup per call);
 * **recording** (:func:`recorded_calls`): each helper call records the
   relation it was handed (a :class:`HelperCall`: ``Eq(lhs, rhs)``, ``lhs <=
   rhs``, ``Eq(Limit(f, x, a), L)``, ``Eq(f, g + O(x**n))``,
-  ``Eq(Integral(f, (x, a, b)), I)``) and returns at once a placeholder
-  ``holds`` without deciding anything. The check therefore runs on along the
-  path on which every relation holds -- the path of a claim expected to hold
-  -- and the next calls are recorded too: a conjunction of helper calls
-  records every part, a helper called in a loop records each pass, and a
-  call made only once an earlier verdict holds is reached. What the check
+  ``Eq(Integral(f, (x, a, b)), I)``, ``LoewnerLe(lower, upper)``) and
+  returns at once a placeholder ``holds`` without deciding anything. The
+  check therefore runs on along the path on which every relation holds --
+  the path of a claim expected to hold -- and the next calls are recorded
+  too: a conjunction of helper calls records every part, a helper called in
+  a loop records each pass, and a call made only once an earlier verdict
+  holds is reached. What the check
   computes before and between its helper calls (a simplification, a
   simulation) runs for real, so the run is budgeted
   (:data:`RECORDING_SECONDS` of CPU, :func:`~implicit_bias.claims.engine.time_limit`)
@@ -119,6 +120,7 @@ RELATION_HELPERS = (
     "check_series",
     "check_integral",
     "check_equal",
+    "check_loewner",
     "judge_relation",
 )
 

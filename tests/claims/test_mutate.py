@@ -288,7 +288,8 @@ def test_a_check_deciding_no_relation_says_why_it_is_not_mutated() -> None:
     assert reports[1].note == (
         "not instrumented: its check calls no relation helper (check_identity, "
         "check_inequality, check_limit, check_series, check_integral, "
-        "check_equal, judge_relation); decide the relation it states through a "
+        "check_equal, check_loewner, judge_relation); decide the relation it "
+        "states through a "
         "relation helper (check_identity, check_inequality, check_limit, "
         "check_series, check_integral, relation_check)"
     )
