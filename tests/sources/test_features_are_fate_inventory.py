@@ -118,3 +118,27 @@ def test_sections_follow_the_text() -> None:
     assert sections["91"] == sections["103"] == "Appendix B.5"
     assert sections["142"] == sections["144"] == "Appendix B.8"
     assert sections["145"] == sections["159"] == "Appendix C"
+
+
+def test_theorem_2_2_carries_the_claims_on_its_statement_only() -> None:
+    # The proof's failing threshold (34:choice-as-printed) would accuse the KL
+    # half, which holds; the proof's steps sit on (28) and (31)-(34).
+    claims = {
+        c.item.label: [claim_id for claim_id, _ in c.claims]
+        for c in source_coverage(SOURCE, {}).items
+    }
+    assert claims["thm-2.2"] == [
+        f"{SOURCE.id}:thm-2.2:dudley-as-printed",
+        f"{SOURCE.id}:thm-2.2:wasserstein",
+        f"{SOURCE.id}:34:choice-corrected",
+    ]
+    assert f"{SOURCE.id}:34:choice-as-printed" in claims["34"]
+
+
+def test_definitions_name_only_claims_whose_checks_use_them() -> None:
+    used_by = {item.label: item.used_by for item in SOURCE.inventory}
+    # D_l is invariant from any initialization: the check does not use (22).
+    assert f"{SOURCE.id}:35:conservation-law" not in used_by["22"]
+    # (158) has no K_*.
+    assert f"{SOURCE.id}:158:normal-equations" not in used_by["155"]
+    assert f"{SOURCE.id}:159:pythagoras" in used_by["155"]
