@@ -20,9 +20,11 @@ from implicit_bias.claims.engine import (
     Kind,
     Result,
     Status,
+    Verdict,
     run_claims,
     unique_ids,
 )
+from implicit_bias.claims.checks import judge_relation
 from tests.claims.claim_checks import assert_failures_are_refutations
 
 STEPS = tuple(claim for chain in appendix_a.DERIVATIONS for claim in chain.claims)
@@ -31,14 +33,16 @@ QUICK = [claim for claim in CLAIMS if not claim.slow]
 
 #: Equations and statements of the paper this module must cover (the brief's
 #: scope: (8)-(9), (11)-(12), (17)-(18), Propositions 3-4, Lemma 5 (27)-(29),
-#: A.1 (21)-(22), the proof of Proposition 3 and (24)-(26)).
+#: A.1 (21)-(22), the proof of Proposition 3 and (24)-(26); and (13), (20)).
 COVERED = {
     "6",
     "8",
     "9",
     "11",
     "12",
+    "13",
     "17-18",
+    "20",
     "21",
     "22",
     "23",
@@ -125,3 +129,40 @@ def test_every_claim_has_a_formula_in_paper_notation() -> None:
 
 def test_failures_are_refutations(results: dict[str, Result]) -> None:
     assert_failures_are_refutations(results)
+
+
+def _refuted(verdict: Verdict) -> bool:
+    return (
+        verdict.status == Status.FAILS
+        and verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+        and bool(verdict.counterexample)
+    )
+
+
+def test_eq13_refutes_the_other_kronecker_order() -> None:
+    # (z^T M) (x) I_C on a column-stacked vec(W_L) is not the output W_L^T M z.
+    def swapped(features: sp.Matrix, m1: sp.Matrix, outputs: int) -> sp.Matrix:
+        return sp.kronecker_product(features.T * m1, sp.eye(outputs))
+
+    assert _refuted(symbolic._eq13_verdict(swapped))
+
+
+def test_eq13_needs_a_symmetric_transformation() -> None:
+    # With z_theta = M z_theta0 and M not symmetric, (13) is W^T M^T z, not
+    # W^T M z: the regime (M_L^(1) symmetric) is what the claim holds on.
+    verdict = symbolic._eq13_verdict(
+        symbolic._eq13_features_as_printed, symmetric=False
+    )
+    assert _refuted(verdict)
+
+
+def test_eq20_final_features_are_not_the_average() -> None:
+    # grad f_0 M_theta (the transformation at the end of the path) in place of
+    # the path average: Section 4's "average features vs. final features".
+    _, average = symbolic._eq20_relations()
+    final = average.rhs.replace(
+        lambda node: isinstance(node, sp.Integral),
+        lambda node: node.function.subs(symbolic.t, 1),
+    )
+    verdict = judge_relation(sp.Eq(average.lhs, final, evaluate=False))
+    assert _refuted(verdict)

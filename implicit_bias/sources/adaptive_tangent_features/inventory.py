@@ -14,8 +14,7 @@ of arXiv:2308.15478 that text is was not recorded (see the citation's
 ``version_note``), so another version may number differently.
 
 Items no claim checks yet are left without ``not_checked``, so that coverage
-reports them as missing: eq. (13) (the last layer in Kronecker form), Theorem
-2's solution (14)-(16), eq. (20) (the average transformation) and Figure 3.
+reports them as missing: Theorem 2's solution (14)-(16) and Figure 3.
 A theorem, proposition or lemma names the claims that check its statement
 (Theorem 1: those on what (8) and (9) assert; Lemma 5: the direct solutions
 of (27)), not those on steps of its proof, which their equations place.
@@ -128,6 +127,11 @@ _JOINT_PENALTY = (
 #: The claims on the one-layer Kronecker structure (theory.tangent_features.
 #: layer_transform, through kernel_change_exact).
 _KRONECKER_LAYER = ("17-18:as-printed", "17-18:all-pairs", "19:last-layer")
+
+#: The claims that apply (10)'s Kronecker form to Model A's tangent features of
+#: the final weight matrix (item 4, with M_L^(2) = I_C), or per layer along a
+#: path (our M_theta' of (20)).
+_KRONECKER_FEATURES = ("13:tangent-features", "20:average-transformation")
 
 #: Every numbered item of the text, in the text's order.
 INVENTORY: tuple[Item, ...] = (
@@ -249,14 +253,14 @@ INVENTORY: tuple[Item, ...] = (
         "Section 3.2",
         "Model A: per-layer transforms M1 W M2 with spectral penalties, fixed "
         "M_L^(2) = I_C",
-        used_by=_ids(*_KRONECKER_LAYER),
+        used_by=_ids(*_KRONECKER_LAYER, "13:tangent-features"),
     ),
     Item(
         "10",
         _DEFINITION,
         "Section 3.2",
         "the Kronecker-factored feature transformation of one weight matrix",
-        used_by=_ids(*_KRONECKER_LAYER),
+        used_by=_ids(*_KRONECKER_LAYER, *_KRONECKER_FEATURES),
     ),
     Item(
         "11",

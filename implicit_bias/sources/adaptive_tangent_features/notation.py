@@ -69,6 +69,20 @@ M1, M2, W, U, V, S1, S2, Sigma, U_t, V_t = sp.symbols(
     "M_1 M_2 W U V S_1 S_2 Sigma U_T V_T", commutative=False
 )
 M_gd, theta_gd, theta_0 = sp.symbols("M_GD theta_GD theta_0", commutative=False)
+#: Eq. (13): the final weight matrix, its transformation and the features.
+W_L_t, M_L1, z_0, last_features, vec_W_L = sp.symbols(
+    "W_L_T M_L1 z_0 kron_features vec_W_L", commutative=False
+)
+#: Model A's tangent features of W_L (item 4) and (10)'s M_L with M_L^(2) = I_C.
+model_a_features, last_layer_transform = sp.symbols(
+    "model_A_features M_L", commutative=False
+)
+#: Eq. (20): the average features, the tangent features at theta_0, M_theta'.
+average_features, tangent_features_0, M_path = sp.symbols(
+    "average_features grad_f0 M_theta_path", commutative=False
+)
+#: The position t in [0, 1] along the path from theta_0 to theta in (2), (20).
+path_position = sp.Symbol("t_path", nonnegative=True)
 
 # --- kernels and measured quantities
 kernel = sp.Symbol("K_xx")
@@ -144,6 +158,19 @@ GLYPHS: dict[sp.Symbol, str] = {
     M_gd: r"\widehat{\mathbf{M}}_{\mathrm{GD}}",
     theta_gd: r"\widehat{\boldsymbol{\theta}}_{\mathrm{GD}}",
     theta_0: r"\boldsymbol{\theta}_{0}",
+    W_L_t: r"\mathbf{W}_{L}^{\mathsf{T}}",
+    M_L1: r"\mathbf{M}_{L}^{(1)}",
+    z_0: r"\mathbf{z}_{\boldsymbol{\theta}_{0}}(\mathbf{x})",
+    last_features: r"(\mathbf{I}_{C}\otimes(\mathbf{z}_{\boldsymbol{\theta}_{0}}"
+    r"(\mathbf{x})^{\mathsf{T}}\mathbf{M}_{L}^{(1)}))",
+    vec_W_L: r"\mathrm{vec}(\mathbf{W}_{L})",
+    model_a_features: r"(\mathbf{I}_{C}\otimes\mathbf{z}(\mathbf{x})^{\mathsf{T}})",
+    last_layer_transform: r"(\mathbf{I}_{C}\otimes\mathbf{M}_{L}^{(1)})",
+    average_features: r"\overline{\nabla f_{\boldsymbol{\theta}}}(\mathbf{x})",
+    tangent_features_0: r"\nabla_{\boldsymbol{\theta}_{0}}"
+    r"f_{\boldsymbol{\theta}_{0}}(\mathbf{x})",
+    M_path: r"\mathbf{M}_{\boldsymbol{\theta}^{\prime}}",
+    path_position: "t",
     kernel: r"K(\mathbf{x},\mathbf{x}^{\prime})",
     kernel_0: r"K_{0}(\mathbf{x},\mathbf{x}^{\prime})",
     change_x: r"(f_{\widehat{\boldsymbol{\theta}}}(\mathbf{x})"

@@ -4,9 +4,10 @@ Theorem 1 (8)-(9) on an explicit :math:`P = 3` instance with symbolic entries;
 the closed forms of the scalar effective penalty (12) and the joint penalty
 (11) for the penalties of Figure 2 and :math:`|z-1|^p`; Proposition 3's
 small-v and tail behaviour; the Legendre-Fenchel step of its proof; the Taylor
-argument (24)-(26); Theorem 2's kernel (17)-(18) on explicit rational
-orthogonal matrices; and Appendix A.1 (21)-(22), tied to eq. (30) of
-ptft-diagonal-networks.
+argument (24)-(26); the final layer's Kronecker form (13) and Theorem 2's
+kernel (17)-(18) on explicit matrices (symbolic entries, rational orthogonal
+factors); the average transformation (20) on a two-layer linear network; and
+Appendix A.1 (21)-(22), tied to eq. (30) of ptft-diagonal-networks.
 
 Closed forms of (12) are parametrized by the minimizer :math:`w = z^* - 1`
 (:mod:`implicit_bias.theory.tangent_features`); since :math:`v^2(w)` is
@@ -19,7 +20,7 @@ and 4 over families of penalties, Lemma 5's reductions) are in :mod:`.numeric`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import sympy as sp
@@ -927,6 +928,229 @@ def _check_eq19() -> Verdict:
     return check_identity(kernel, printed)
 
 
+# --- Section 3.2, eq. (13): the output through the final weight matrix
+#
+# The text's model before (13): f_theta(x) = W_L^T z_theta(x) with W_L of
+# shape P_L x C, z_theta(x) = M_L^(1) z_theta0(x), and vec stacking columns
+# (its Notation; SymPy's Matrix.vec() does the same). Both are checked at two
+# shapes, (P_L, C) = (3, 2) and (2, 3), with every entry a symbol: the C
+# outputs are contracted with a symbolic vector c, so that one scalar
+# identity in all entries and c is the vector identity.
+
+#: (P_L, C) at which eq. (13) is checked: a non-square W_L either way.
+_EQ13_SHAPES = ((3, 2), (2, 3))
+
+
+def _generic_matrix(name: str, rows: int, columns: int) -> sp.Matrix:
+    """A matrix whose entries are distinct real symbols ``name_ij``."""
+    return sp.Matrix(
+        rows, columns, lambda i, j: sp.Symbol(f"{name}_{i + 1}{j + 1}", real=True)
+    )
+
+
+def _generic_symmetric(name: str, size: int) -> sp.Matrix:
+    """A symmetric matrix of distinct real symbols ``name_ij``, i <= j."""
+    return sp.Matrix(
+        size,
+        size,
+        lambda i, j: sp.Symbol(f"{name}_{min(i, j) + 1}{max(i, j) + 1}", real=True),
+    )
+
+
+def _eq13_features_as_printed(
+    features: sp.Matrix, m1: sp.Matrix, outputs: int
+) -> sp.Matrix:
+    r"""The underbraced features of (13), :math:`I_C \otimes (z^\top M_L^{(1)})`."""
+    return sp.kronecker_product(sp.eye(outputs), features.T * m1)
+
+
+def _eq13_verdict(
+    kronecker_features: Callable[[sp.Matrix, sp.Matrix, int], sp.Matrix],
+    *,
+    symmetric: bool = True,
+) -> Verdict:
+    """Compare the model's output with ``kronecker_features(z, M, C) vec(W_L)``."""
+    parts = []
+    for rows, outputs in _EQ13_SHAPES:
+        weights = _generic_matrix("w", rows, outputs)
+        m1 = (
+            _generic_symmetric("m", rows)
+            if symmetric
+            else _generic_matrix("m", rows, rows)
+        )
+        features = _generic_matrix("z", rows, 1)
+        contraction = _generic_matrix("c", outputs, 1)
+        # f_theta(x) = W_L^T z_theta(x) with z_theta(x) = M_L^(1) z_theta0(x).
+        model = weights.T * (m1 * features)
+        printed = kronecker_features(features, m1, outputs) * weights.vec()
+        verdict = check_identity(
+            (contraction.T * model)[0, 0], (contraction.T * printed)[0, 0]
+        )
+        if verdict.status != Status.HOLDS:
+            return verdict.with_detail(f"P_L = {rows}, C = {outputs}: {verdict.detail}")
+        parts.append(verdict)
+    return conjunction(
+        parts,
+        "exact, every entry symbolic, at (P_L, C) = (3, 2) and (2, 3): c^T W_L^T "
+        "(M_L^(1) z) = c^T (I_C (x) (z^T M_L^(1))) vec(W_L) for symmetric M_L^(1), "
+        "vec stacking columns",
+    )
+
+
+def _check_eq13_kronecker_form() -> Verdict:
+    return _eq13_verdict(_eq13_features_as_printed)
+
+
+def _check_eq13_tangent_features() -> Verdict:
+    parts = []
+    for rows, outputs in _EQ13_SHAPES:
+        weights = _generic_matrix("w", rows, outputs)
+        m1 = _generic_matrix("m", rows, rows)
+        features = _generic_matrix("z", rows, 1)
+        left = _generic_matrix("c", outputs, 1)
+        right = _generic_matrix("d", rows * outputs, 1)
+        # Model A item 4: the tangent features of W_L at theta_0, by
+        # differentiating f_theta0(x) = W_L^T z(x) in vec(W_L).
+        jacobian = (weights.T * features).jacobian(weights.vec())
+        model_a = sp.kronecker_product(sp.eye(outputs), features.T)
+        # (10) with M_L^(2) = I_C: the features times M_L^(2)T (x) M_L^(1).
+        transformed = jacobian * theory.layer_transform(m1, sp.eye(outputs))
+        printed = _eq13_features_as_printed(features, m1, outputs)
+        for name, lhs, rhs in (
+            ("Model A item 4", jacobian, model_a),
+            ("(10) applied to item 4", transformed, printed),
+        ):
+            verdict = check_identity(
+                (left.T * lhs * right)[0, 0], (left.T * rhs * right)[0, 0]
+            )
+            if verdict.status != Status.HOLDS:
+                return verdict.with_detail(
+                    f"P_L = {rows}, C = {outputs}, {name}: {verdict.detail}"
+                )
+            parts.append(verdict)
+    return conjunction(
+        parts,
+        "exact, every entry symbolic, at (P_L, C) = (3, 2) and (2, 3), any "
+        "M_L^(1): the Jacobian of W_L^T z in vec(W_L) (columns stacked) is I_C (x) "
+        "z^T (Model A, item 4), and times (10)'s M_L = I_C (x) M_L^(1) it is "
+        "I_C (x) (z^T M_L^(1)), the underbraced features of (13)",
+    )
+
+
+# --- Section 4, eq. (20): the average features as an average transformation
+#
+# A model in which the text's M_theta' exists for every x: the two-layer
+# linear network f_theta(x) = a^T B x (C = 1, B of shape H x D = 2 x 2, a of
+# H = 2), theta = concat(vec(B), a) as Section 3.2 orders the layers. Its
+# tangent features are x^T (x) a^T in vec(B) and x^T B^T in a, so with B_0
+# invertible and a_0 != 0,
+#   M_theta' = blockdiag(I_D (x) (I_H + a_0 (a' - a_0)^T / ||a_0||^2),
+#                        B_0^-T B'^T)
+# maps the initial features to those at theta' = (B', a'): per layer, and in
+# (10)'s Kronecker form on vec(B); at theta_0 it is I_P, as the text's
+# M_theta0 = I_P. (The text does not say which M_theta' it means when several
+# exist; (20) holds for any that maps the features, so this one decides it.)
+
+_EQ20_HIDDEN = 2
+_EQ20_INPUTS = 2
+
+
+def _eq20_network() -> dict[str, sp.Matrix]:
+    """The symbols of the two-layer instance: theta_0, theta, x, a test vector."""
+    hidden, inputs = _EQ20_HIDDEN, _EQ20_INPUTS
+    return {
+        "b0": _generic_matrix("B0", hidden, inputs),
+        "b": _generic_matrix("B", hidden, inputs),
+        "a0": _generic_matrix("a0", hidden, 1),
+        "a": _generic_matrix("a", hidden, 1),
+        "x": _generic_matrix("x", inputs, 1),
+        "d": _generic_matrix("d", hidden * inputs + hidden, 1),
+    }
+
+
+def _eq20_output(b: sp.Matrix, a: sp.Matrix, x: sp.Matrix) -> sp.Expr:
+    return (a.T * b * x)[0, 0]
+
+
+def _eq20_path_transformation(
+    b0: sp.Matrix, b: sp.Matrix, a0: sp.Matrix, a: sp.Matrix
+) -> sp.Matrix:
+    r"""Our :math:`M_{\theta'}` at :math:`\theta' = (B', a')`, with
+    :math:`\nabla_{\theta'} f_{\theta'}(x) = \nabla_{\theta_0} f_{\theta_0}(x)
+    M_{\theta'}` for every x."""
+    hidden, inputs = b0.shape
+    first = theory.layer_transform(
+        sp.eye(hidden) + a0 * (a - a0).T / (a0.T * a0)[0, 0], sp.eye(inputs)
+    )
+    last = b0.T.inv() * b.T
+    return sp.diag(first, last)
+
+
+def _eq20_features(b: sp.Matrix, a: sp.Matrix, x: sp.Matrix) -> sp.Matrix:
+    """The tangent features at (B, a), by differentiating the output."""
+    parameters = sp.Matrix.vstack(b.vec(), a)
+    flat = sp.Matrix(sp.symbols(f"q1:{parameters.rows + 1}", real=True))
+    hidden, inputs = b.shape
+    output = _eq20_output(
+        sp.Matrix(inputs, hidden, list(flat[: hidden * inputs])).T,
+        flat[hidden * inputs :, :],
+        x,
+    )
+    return (
+        sp.Matrix([output])
+        .jacobian(flat)
+        .subs(dict(zip(flat, parameters, strict=True)))
+    )
+
+
+def _eq20_relations() -> tuple[sp.Eq, sp.Eq]:
+    r"""The defining property of :math:`M_{\theta'}` along the path, and (20),
+    each contracted with a symbolic vector d."""
+    n = _eq20_network()
+    b0, b, a0, a, x, d = (n[key] for key in ("b0", "b", "a0", "a", "x", "d"))
+    b_path, a_path = b0 + t * (b - b0), a0 + t * (a - a0)
+    features_0 = _eq20_features(b0, a0, x)
+    features_path = _eq20_features(b_path, a_path, x)
+    transformation = _eq20_path_transformation(b0, b_path, a0, a_path)
+    identity = sp.eye(transformation.rows)
+    defining = sp.Eq(
+        (features_path * d)[0, 0],
+        (features_0 * transformation * d)[0, 0],
+        evaluate=False,
+    )
+    average = sp.Eq(
+        sp.Integral((features_path * d)[0, 0], (t, 0, 1)),
+        (features_0 * d)[0, 0]
+        + sp.Integral((features_0 * (transformation - identity) * d)[0, 0], (t, 0, 1)),
+        evaluate=False,
+    )
+    return defining, average
+
+
+def _check_eq20_average_transformation() -> Verdict:
+    defining, average = _eq20_relations()
+    n = _eq20_network()
+    at_start = _eq20_path_transformation(n["b0"], n["b0"], n["a0"], n["a0"])
+    if at_start.applyfunc(sp.cancel) != sp.eye(at_start.rows):
+        # Not the text's kind of transformation: the instance decides nothing.
+        return _undecided(f"our M_theta' at theta_0 is {at_start}, not I_P")
+    maps = check_identity(defining.lhs, defining.rhs)
+    return conjunction(
+        [
+            maps.with_detail(
+                "M_theta' along the path: grad_theta' f_theta'(x) = grad f_0(x) "
+                f"M_theta' for all t, x: {maps.detail}"
+            ),
+            judge_relation(average),
+        ],
+        "exact, every entry symbolic, f_theta(x) = a^T B x with B 2 x 2, a in "
+        "R^2: our M_theta' (per-layer Kronecker form, exactly I_P at theta_0) maps the "
+        "initial tangent features to those at every point of the path, and the "
+        "path average of the tangent features (the t-integral of (2)) equals "
+        "grad f_0(x) (I_P + int_0^1 (M_theta' - I_P) dt)",
+    )
+
+
 # --- formulas: what each check compares, for the ledger
 
 
@@ -1013,6 +1237,24 @@ def _formula_last_layer() -> sp.Basic:
     return sp.Eq(
         nt.last_layer_change,
         (nt.last_scale**2 - 1) * nt.beta_l_norm**-2 * nt.features_x * nt.features_x2,
+    )
+
+
+def _formula_eq13() -> sp.Basic:
+    return sp.Eq(nt.W_L_t * nt.M_L1 * nt.z_0, nt.last_features * nt.vec_W_L)
+
+
+def _formula_eq13_features() -> sp.Basic:
+    return sp.Eq(nt.last_features, nt.model_a_features * nt.last_layer_transform)
+
+
+def _formula_eq20() -> sp.Basic:
+    return sp.Eq(
+        nt.average_features,
+        nt.tangent_features_0
+        * (
+            nt.identity + sp.Integral(nt.M_path - nt.identity, (nt.path_position, 0, 1))
+        ),
     )
 
 
@@ -1567,6 +1809,100 @@ CLAIMS: tuple[Claim, ...] = (
         ),
         assumptions=("P_L = 3, M_L^(1) of the form (8)",),
         formula=_formula_last_layer,
+    ),
+    Claim(
+        SOURCE_ID,
+        "13",
+        "kronecker-form",
+        Kind.IDENTITY,
+        (
+            r"the output $f_\theta(x) = W_L^\top z_\theta(x)$ with $z_\theta(x) = "
+            r"M_L^{(1)} z_{\theta_0}(x)$ is $(I_C \otimes (z_{\theta_0}(x)^\top "
+            r"M_L^{(1)}))\,\mathrm{vec}(W_L)$, vec stacking columns"
+        ),
+        _check_eq13_kronecker_form,
+        Status.HOLDS,
+        quote=(
+            r"f_{\bm{\theta}}(\mathbf{x})=\underbrace{(\mathbf{I}_{C}\otimes(\mathb"
+            r"f{z}_{{\bm{\theta}}_{0}}(\mathbf{x})^{\mathsf{T}}\mathbf{M}_{L}^{(1)}))"
+            r"}_{\overline{\nabla_{\mathrm{vec}(\mathbf{W}_{L})}f_{\bm{\theta}}}(\ma"
+            r"thbf{x})}\mathrm{vec}(\mathbf{W}_{L})"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "the model the text states before (13), f_theta(x) = W_L^T z_theta(x), "
+            "z_theta(x) = M_L^(1) z_theta0(x), W_L in R^(P_L x C), with M_L^(1) "
+            "symmetric (Section 3 takes M symmetric PSD 'without loss of "
+            "generality'; Theorem 2's M_hat^(1) = U S U^T); (P_L, C) = (3, 2) "
+            "and (2, 3), every entry symbolic"
+        ),
+        assumptions=(
+            "vec stacks columns (the text's Notation)",
+            "M_L^(1) symmetric",
+        ),
+        formula=_formula_eq13,
+    ),
+    Claim(
+        SOURCE_ID,
+        "13",
+        "tangent-features",
+        Kind.IDENTITY,
+        (
+            r"the underbraced features $I_C \otimes (z_{\theta_0}(x)^\top "
+            r"M_L^{(1)})$ are Model A's tangent features of $W_L$, $I_C \otimes "
+            r"z(x)^\top$ (the Jacobian of $W_L^\top z$ in vec($W_L$)), transformed "
+            r"by (10)'s $M_L = M_L^{(2)\top} \otimes M_L^{(1)}$ with "
+            r"$M_L^{(2)} = I_C$"
+        ),
+        _check_eq13_tangent_features,
+        Status.HOLDS,
+        quote=(
+            r"\underbrace{(\mathbf{I}_{C}\otimes(\mathbf{z}_{{\bm{\theta}}_{0}}(\ma"
+            r"thbf{x})^{\mathsf{T}}\mathbf{M}_{L}^{(1)}))}_{\overline{\nabla_{\mathrm"
+            r"{vec}(\mathbf{W}_{L})}f_{\bm{\theta}}}(\mathbf{x})}"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            "Model A, items 2 and 4, with (10) and M_L^(2) = I_C, any M_L^(1) (not "
+            "only symmetric); (P_L, C) = (3, 2) and (2, 3), every entry symbolic: "
+            "our reading of the underbrace as (10) applied to item 4"
+        ),
+        assumptions=("vec stacks columns (the text's Notation)",),
+        formula=_formula_eq13_features,
+    ),
+    Claim(
+        SOURCE_ID,
+        "20",
+        "average-transformation",
+        Kind.IDENTITY,
+        (
+            r"if $\nabla_{\theta'} f_{\theta'}(x) = \nabla_{\theta_0} "
+            r"f_{\theta_0}(x) M_{\theta'}$ along the path, the average features "
+            r"of (2) are $\nabla_{\theta_0} f_{\theta_0}(x)(I_P + \int_0^1 "
+            r"(M_{\theta'} - I_P)\,dt)$"
+        ),
+        _check_eq20_average_transformation,
+        Status.HOLDS,
+        quote=(
+            r"\overline{\nabla f_{{\bm{\theta}}}}(\mathbf{x})=\nabla_{{\bm{\theta}}"
+            r"_{0}}f_{{\bm{\theta}}_{0}}(\mathbf{x})\mathbf{M}=\nabla_{{\bm{\theta}}_"
+            r"{0}}f_{{\bm{\theta}}_{0}}(\mathbf{x})\Big{(}\mathbf{I}_{P}+\int_{0}^{1}"
+            r"(\mathbf{M}_{{\bm{\theta}}^{\prime}}-\mathbf{I}_{P})\big{|}_{{\bm{\th"
+            r"eta}}^{\prime}=(1-t){\bm{\theta}}_{0}+t{\bm{\theta}}}dt\Big{)}"
+        ),
+        reading=Reading.PRINTED,
+        regime=(
+            "the two-layer linear network f_theta(x) = a^T B x (C = 1, B in "
+            "R^(2x2), a in R^2, theta = concat(vec(B), a)), B_0 invertible, a_0 != "
+            "0, every entry symbolic, with our M_theta' = blockdiag(I_2 (x) (I_2 + "
+            "a_0 (a' - a_0)^T / ||a_0||^2), B_0^-T B'^T): one transformation of "
+            "the kind the text asks for, I_P at theta_0"
+        ),
+        assumptions=(
+            "B_0 invertible, a_0 != 0",
+            "vec stacks columns (the text's Notation)",
+        ),
+        formula=_formula_eq20,
     ),
     Claim(
         SOURCE_ID,
