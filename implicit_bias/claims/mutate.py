@@ -270,7 +270,10 @@ def _described(
 def _swaps(relation: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
     symbols = sorted(relation.free_symbols, key=str)
     for first, second in itertools.combinations(symbols, 2):
-        if first.assumptions0 == second.assumptions0:
+        # Matrix symbols of different shapes are not swapped: a shape is no
+        # symbol to mutate (and SymPy refuses the product it would make).
+        same_shape = getattr(first, "shape", None) == getattr(second, "shape", None)
+        if first.assumptions0 == second.assumptions0 and same_shape:
             swapped = relation.xreplace({first: second, second: first})
             if not isinstance(swapped, sp.core.relational.Relational):
                 continue

@@ -417,3 +417,15 @@ def test_mutants_never_change_a_shape() -> None:
     assert any("exponent of W**2" in d for d in descriptions)
     entries = symbolic_mutants(sp.Eq(explicit, explicit.T, evaluate=False))
     assert any("3 -> 3 + 1" in m.description for m in entries)
+
+
+def test_matrix_symbols_are_swapped_only_with_one_of_their_shape() -> None:
+    # Before, swapping A (2 x 3) and B (3 x 2) raised a ShapeError, and the
+    # claim was not mutated at all.
+    a, b = sp.MatrixSymbol("A", 2, 3), sp.MatrixSymbol("B", 3, 2)
+    c, d = sp.MatrixSymbol("C", 2, 2), sp.MatrixSymbol("D", 2, 2)
+    relation = sp.Eq(a * b + c * d, d * c + a * b, evaluate=False)
+    swaps = [
+        m.description for m in symbolic_mutants(relation) if "<->" in m.description
+    ]
+    assert swaps == ["C <-> D"]
