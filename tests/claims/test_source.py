@@ -282,7 +282,16 @@ def test_a_shipped_source_lists_its_chains_at_their_places() -> None:
         else claim.label.partition("-step-")[0]
         for claim in source.all_claims()
     ]
-    # Chains p-of-u (eqs. 6-8) and stationary-points (9-10) between the
-    # claims of (6) and (8), and of (8) and (10).
+    # Chains unit-problem (eqs. 5-6) between the claims of (4) and (6),
+    # p-of-u (eqs. 6-8) and stationary-points (9-10) between the claims of
+    # (6) and (8), and of (8) and (10).
     runs = [e for i, e in enumerate(equations) if i == 0 or equations[i - 1] != e]
-    assert runs[:5] == ["6", "p-of-u", "8", "stationary-points", "10"]
+    assert runs[:7] == [
+        "4",
+        "unit-problem",
+        "6",
+        "p-of-u",
+        "8",
+        "stationary-points",
+        "10",
+    ]
