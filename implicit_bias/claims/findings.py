@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from implicit_bias.claims.engine import Reading, Status, Verdict
+from implicit_bias.claims.engine import Basis, Kind, Reading, Status, Verdict
 from implicit_bias.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ def errors_markdown(
 ) -> str:
     """The "Errors in the source" section of a source's page, from the records.
 
-    The slips at least one of whose claims fails in ``verdicts``, ranked by
+    The slips at least one of whose claims fails in ``verdicts`` (a
+    simulation failing on its statistics is a non-replication, not an error
+    shown), ranked by
     :data:`SEVERITY_ORDER` (then in the order declared), each with the claims
     showing it; then the possible extraction artefacts (not counted); then the
     failing printed or prose claims that name no slip (not yet assessed).
@@ -121,12 +123,7 @@ def errors_markdown(
       claims: its claims, in the paper's order.
       verdicts: a verdict for every claim, by id.
     """
-    failing = [
-        c
-        for c in claims
-        if c.reading in (Reading.PRINTED, Reading.PROSE)
-        and verdicts[c.id].status == Status.FAILS
-    ]
+    failing = [c for c in claims if _shows_an_error(c, verdicts[c.id])]
     shown: dict[str, list[Claim]] = {}
     for claim in failing:
         if claim.slip is not None:
@@ -178,6 +175,18 @@ def errors_markdown(
             + ".",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _shows_an_error(claim: Claim, verdict: Verdict) -> bool:
+    """Whether ``verdict`` on ``claim`` shows an error in the source: a printed
+    or prose claim that fails, except a simulation refuted by its statistics,
+    a non-replication under our protocol (as
+    :func:`implicit_bias.reports.category` files it), not an error shown."""
+    return (
+        claim.reading in (Reading.PRINTED, Reading.PROSE)
+        and verdict.status == Status.FAILS
+        and not (claim.kind == Kind.SIMULATION and verdict.basis == Basis.STATISTICAL)
+    )
 
 
 def _short(claim: Claim) -> str:

@@ -120,3 +120,31 @@ def test_a_slip_no_failing_verdict_shows_is_not_listed() -> None:
     page = errors_markdown((TYPO, STEP, WRONG, LOST), CLAIMS, verdicts)
     assert "(endpoint)" not in page
     assert page.count("**") == 4
+
+
+def test_a_simulation_failing_on_its_statistics_is_no_error_of_the_source() -> None:
+    # category() calls it a non-replication; the errors section must agree,
+    # or one claim is counted as both.
+    from implicit_bias.reports import category
+
+    simulation = Claim(
+        "note",
+        "16",
+        "a",
+        Kind.SIMULATION,
+        "",
+        print,
+        Status.FAILS,
+        reading=Reading.PROSE,
+    )
+    statistical = Verdict.fails("no", Basis.STATISTICAL, "seeds 0-9")
+    deterministic = Verdict.fails("no", Basis.NUMERICAL, "converged runs")
+    claims = (*CLAIMS, simulation)
+    verdicts = {c.id: _fails() for c in CLAIMS}
+    for verdict, shown in ((statistical, False), (deterministic, True)):
+        page = errors_markdown(
+            (TYPO, STEP, WRONG, LOST), claims, {**verdicts, simulation.id: verdict}
+        )
+        assert ("16:a" in page) is shown
+        assert (category(simulation, verdict) == "error in the source") is shown
+        assert f"the {6 + shown} printed or prose claims that fail" in page
