@@ -60,6 +60,7 @@ from implicit_bias.claims.recording import (
     replaced_call,
 )
 from implicit_bias.claims.worker_limits import memory_limit
+from implicit_bias.claims.workers import MAX_BUDGET_SECONDS
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.engine import (
     CheckTimeout,
@@ -768,16 +769,35 @@ def mutate_claims(
         if on_done is not None:
             on_done(value, len(reports), len(claims))
 
-    tasks = []
-    for claim in claims:
-        runs = (limit or 40) * STEP_SECONDS * 3 + 4 * claim.budget_seconds
-        tasks.append(
-            (
-                functools.partial(
-                    _mutations, claim, limit, slow or not claim.slow, claim_seconds
-                ),
-                runs,
-            )
+    tasks = [
+        (
+            functools.partial(
+                _mutations, claim, limit, slow or not claim.slow, claim_seconds
+            ),
+            _worker_seconds(claim, limit, claim_seconds),
         )
+        for claim in claims
+    ]
     run_in_workers(tasks, workers=workers, on_done=done)
     return [reports[i] for i in range(len(claims))]
+
+
+def _worker_seconds(
+    claim: Claim, limit: int | None, claim_seconds: float | None
+) -> float:
+    """The CPU budget of the worker mutating ``claim``: its symbolic mutants,
+    then the four bias runs of its check.
+
+    The symbolic part is at least ``limit`` (or 40) mutants of three capped
+    steps each, and at least what ``claim_seconds`` lets the judging take:
+    the recording and the unaltered run of its check, ``claim_seconds``, and
+    the judgement begun just before they were spent (a replay, its extra
+    time and the equivalence test). Stopped before, a worker reports none of
+    the mutants it judged. With ``claim_seconds`` None, no limit.
+    """
+    if claim_seconds is None:
+        return MAX_BUDGET_SECONDS
+    last = claim.budget_seconds + _REPLAY_EXTRA_SECONDS + 5.0
+    judging = 2 * claim.budget_seconds + claim_seconds + last
+    symbolic = max((limit or 40) * STEP_SECONDS * 3, judging)
+    return min(symbolic + 4 * claim.budget_seconds, MAX_BUDGET_SECONDS)

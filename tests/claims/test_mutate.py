@@ -429,3 +429,35 @@ def test_matrix_symbols_are_swapped_only_with_one_of_their_shape() -> None:
         m.description for m in symbolic_mutants(relation) if "<->" in m.description
     ]
     assert swaps == ["C <-> D"]
+
+
+def test_a_claims_worker_may_spend_the_seconds_given_for_its_mutants(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The worker's own CPU budget must not stop it before --claim-seconds is
+    # spent: killed, it reports none of the mutants it judged.
+    from implicit_bias.claims import mutate
+    from implicit_bias.claims.mutate import STEP_SECONDS
+    from implicit_bias.claims.workers import MAX_BUDGET_SECONDS
+
+    class Planned(Exception):
+        pass
+
+    budgets: list[float] = []
+
+    def recorded(tasks: list[tuple[object, float]], **_: object) -> None:
+        budgets.extend(budget for _, budget in tasks)
+        raise Planned
+
+    monkeypatch.setattr(mutate, "run_in_workers", recorded)
+    claim = _claim(relation_check(_binomial))
+    for seconds in (30.0, 1000.0, 5000.0, None):
+        with pytest.raises(Planned):
+            mutate_claims([claim], claim_seconds=seconds)
+    default, thousand, five_thousand, unlimited = budgets
+    # The default leaves the backstop as it was (40 mutants, 3 steps each,
+    # and the bias runs).
+    assert default == 40 * 3 * STEP_SECONDS + 4 * claim.budget_seconds
+    assert thousand > 1000 + 4 * claim.budget_seconds
+    assert five_thousand > 5000 + 4 * claim.budget_seconds
+    assert unlimited == MAX_BUDGET_SECONDS
