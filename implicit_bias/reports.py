@@ -63,6 +63,24 @@ __all__ = [
 ]
 
 
+#: Names this module exported before it was split (e691abb), by the module
+#: that has them now: imported on first use, so that code written against
+#: the old ``from implicit_bias.reports import mutation_page`` keeps working.
+_MOVED = {
+    "mutation_page": "implicit_bias.mutation_report",
+    "mutation_summary": "implicit_bias.mutation_report",
+    "public_modules": "implicit_bias.api_reference",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _STATUSES = {str(status): status for status in Status}
 _REASONS = {str(reason): reason for reason in Reason}
 _BASES = {str(basis): basis for basis in Basis}

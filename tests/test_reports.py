@@ -575,3 +575,19 @@ def test_page_renders_the_mathematics_of_statements_and_quotes(
     assert "\n$(x + 1)^2 = x^2 + 1$\n" in page
     assert text_markdown("a $b_1$ c_2 *") == "a $b_1$ c\\_2 \\*"
     assert text_markdown("costs $5") == "costs \\$5"
+
+
+def test_the_names_reports_exported_before_its_split_still_import() -> None:
+    # implicit_bias.reports listed them in __all__ until e691abb moved them
+    # to mutation_report, api_reference and markdown.
+    from implicit_bias import api_reference, markdown, mutation_report, reports
+
+    for module, names in (
+        (mutation_report, ("mutation_page", "mutation_summary")),
+        (api_reference, ("api_page", "public_modules")),
+        (markdown, ("COMMAND", "escape_markdown", "text_markdown")),
+    ):
+        for name in names:
+            assert getattr(reports, name) is getattr(module, name)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        reports.no_such_name  # noqa: B018
