@@ -63,7 +63,8 @@ class Item:
         ``"sec-4"``); claims whose ``equation`` is the label, or a range of
         numbers containing it, are found without being named.
       not_checked: why the item cannot be checked ("" when it can): for
-        example an equation the text extraction garbled, quoted as it stands.
+        example an equation the text extraction garbled, quoted as it stands;
+        then no claim checks or uses it.
       numbered: False for a display or statement the text does not number
         but claims check (``"sec-G:participation-ratio"``), so that every
         claim has an item to account for.
@@ -102,6 +103,28 @@ class Item:
                     f"Item {self.label}: {name} is a tuple of claim ids, got {ids!r}"
                 )
             object.__setattr__(self, name, tuple(ids))
+        # Coverage reads used_by for a definition only and claims for the
+        # rest: the other would be dropped without a word.
+        if self.used_by and self.kind != ItemKind.DEFINITION:
+            raise InvalidArgumentError(
+                f"Item {self.label}: used_by: for a definition; a {self.kind} "
+                "names the claims that check it in claims"
+            )
+        if self.claims and self.kind == ItemKind.DEFINITION:
+            raise InvalidArgumentError(
+                f"Item {self.label}: claims: for a result or proof step; a "
+                "definition names the claims that use it in used_by"
+            )
+        if not isinstance(self.not_checked, str):
+            raise InvalidArgumentError(
+                f"Item {self.label}: not_checked is why it cannot be checked "
+                f"('' if it can), got {self.not_checked!r}"
+            )
+        if self.not_checked and (self.claims or self.used_by):
+            raise InvalidArgumentError(
+                f"Item {self.label}: not_checked says it cannot be checked, yet "
+                f"it names claims {list(self.claims + self.used_by)}"
+            )
 
 
 def equation_numbers(equation: str) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ import sympy as sp
 
 from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.findings import Slip
-from implicit_bias.claims.inventory import Item
+from implicit_bias.claims.inventory import Item, equation_numbers
 from implicit_bias.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
@@ -327,6 +327,10 @@ class Source:
     def _check_inventory(self, claim_ids: Collection[str]) -> None:
         object.__setattr__(self, "inventory", tuple(self.inventory))
         labels: set[str] = set()
+        on_label: dict[str, list[str]] = {}
+        for claim in self.all_claims():
+            for label in equation_numbers(claim.equation):
+                on_label.setdefault(label, []).append(claim.id)
         for item in self.inventory:
             if not isinstance(item, Item):
                 raise InvalidArgumentError(
@@ -342,6 +346,12 @@ class Source:
                 raise InvalidArgumentError(
                     f"inventory: item {item.label!r} names claims the source does "
                     f"not have: {unknown}"
+                )
+            if item.not_checked and item.label in on_label:
+                raise InvalidArgumentError(
+                    f"inventory: item {item.label!r} has not_checked "
+                    f"({item.not_checked!r}), yet claims check it: "
+                    f"{on_label[item.label]}"
                 )
 
     def all_claims(self) -> tuple[Claim, ...]:

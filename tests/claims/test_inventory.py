@@ -68,3 +68,28 @@ def test_a_claims_equation_names_the_labels_it_covers(
     equation: str, labels: tuple[str, ...]
 ) -> None:
     assert equation_numbers(equation) == labels
+
+
+def test_an_item_refuses_fields_its_coverage_would_ignore() -> None:
+    # Each would be dropped without a word: a result's used_by and a
+    # definition's claims are never read, and a reason not to check an item
+    # is not shown once claims account for it.
+    with pytest.raises(InvalidArgumentError, match="used_by: for a definition"):
+        Item("2", ItemKind.RESULT, "S", used_by=(CLAIM.id,))
+    with pytest.raises(InvalidArgumentError, match="claims: for a result"):
+        Item("1", ItemKind.DEFINITION, "S", claims=(CLAIM.id,))
+    for named in ({"claims": (CLAIM.id,)}, {"used_by": (CLAIM.id,)}):
+        kind = ItemKind.RESULT if "claims" in named else ItemKind.DEFINITION
+        with pytest.raises(InvalidArgumentError, match="not_checked"):
+            Item("2", kind, "S", not_checked="garbled", **named)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="not_checked"):
+        Item("2", ItemKind.RESULT, "S", not_checked=None)  # type: ignore[arg-type]
+
+
+def test_a_source_refuses_a_claim_on_an_item_it_says_cannot_be_checked() -> None:
+    garbled = Item("2", ItemKind.RESULT, "S", not_checked="garbled")
+    with pytest.raises(InvalidArgumentError, match=r"'2'.*note:2:a"):
+        Source("note", "N", claims=(CLAIM,), inventory=(garbled,))
+    on_range = Claim("note", "1-3", "a", Kind.IDENTITY, "", print, Status.HOLDS)
+    with pytest.raises(InvalidArgumentError, match="not_checked"):
+        Source("note", "N", claims=(on_range,), inventory=(garbled,))
