@@ -1833,7 +1833,7 @@ CLAIMS: tuple[Claim, ...] = (
             "the model the text states before (13), f_theta(x) = W_L^T z_theta(x), "
             "z_theta(x) = M_L^(1) z_theta0(x), W_L in R^(P_L x C), with M_L^(1) "
             "symmetric (Section 3 takes M symmetric PSD 'without loss of "
-            "generality'; Theorem 2's M_hat^(1) = U S U^T); (P_L, C) = (3, 2) "
+            "generality'; Theorem 2's $\\hat{M}^{(1)} = U S U^T$); (P_L, C) = (3, 2) "
             "and (2, 3), every entry symbolic"
         ),
         assumptions=(

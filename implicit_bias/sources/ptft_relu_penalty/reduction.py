@@ -389,14 +389,14 @@ def _objective_eq5() -> sp.Expr:
 
 _EQ4_QUOTE = (
     "As this optimization problem decomposes over hidden units, we can solve it for "
-    "each hidden unit individually: $$\\tilde{R}(\\hat{w}, m|\\mathbf{w}_0^{(1)}, "
+    "each hidden unit individually: $\\tilde{R}(\\hat{w}, m|\\mathbf{w}_0^{(1)}, "
     "\\gamma) = \\sum_{h=1}^H \\tilde{r}(\\hat{\\mathbf{w}}_h, m_h|\\mathbf{w}_{0h}, "
-    "\\gamma), \\quad (4)$$"
+    "\\gamma), \\quad (4)$"
 )
 _EQ6_QUOTE = (
-    r"We can express this as $$\tilde{r}(\hat{w}_h, m_h|\mathbf{w}_{0h}, \gamma) = "
+    r"We can express this as $\tilde{r}(\hat{w}_h, m_h|\mathbf{w}_{0h}, \gamma) = "
     r"\min_{u>0} p(u), \quad p(u) := (m_h/u - \gamma)^2 + \|u\hat{\mathbf{w}}_h - "
-    r"\mathbf{w}_{0h}^{(1)}\|_2^2. \quad (6)$$"
+    r"\mathbf{w}_{0h}^{(1)}\|_2^2. \quad (6)$"
 )
 _EQ5_CONSTRAINTS = (
     r"\text{ s.t. } \hat{\mathbf{w}}_h = \mathbf{w}_h^{(1)} / "
