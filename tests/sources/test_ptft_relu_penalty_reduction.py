@@ -150,7 +150,7 @@ def test_the_chain_of_5_to_6_ends_at_the_printed_p_of_u() -> None:
     chain = reduction.UNIT_PROBLEM
     assert [c.id for c in chain.claims] == ["ptft-relu-penalty:6:unit-problem-step-1"]
     assert chain.expressions()[-1] == theory.deviation_eq6()
-    assert chain.steps[0].quote.endswith("(6)$$")
+    assert chain.steps[0].quote.endswith("(6)$")
 
 
 def test_the_two_unit_objective_splits_into_the_printed_p_of_u() -> None:
