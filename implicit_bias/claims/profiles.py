@@ -46,6 +46,7 @@ __all__ = [
     "measure_step_seconds",
     "plan",
     "plan_summary",
+    "timings_are_rough",
 ]
 
 
@@ -126,6 +127,13 @@ def _require_count(name: str, value: object) -> None:
 _ROUGH_TIMINGS: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "rough_timings", default=False
 )
+
+
+def timings_are_rough() -> bool:
+    """Whether :func:`measure_step_seconds` times one call (inside
+    ``plan(rough=True)``): a model that keeps its measurements keys them by it,
+    so that a rough figure never serves a later full plan."""
+    return _ROUGH_TIMINGS.get()
 
 
 def measure_step_seconds(

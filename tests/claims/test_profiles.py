@@ -27,6 +27,7 @@ from implicit_bias.claims.profiles import (
     measure_step_seconds,
     plan,
     plan_summary,
+    timings_are_rough,
 )
 from implicit_bias.errors import InvalidArgumentError
 
@@ -258,6 +259,7 @@ def test_a_rough_plan_times_each_model_step_once_after_its_warm_up() -> None:
     plan([timed], "default")
     assert len(calls) == 1 + 7 * 3
     # Rough timings end with the plan that asked for them.
+    assert not timings_are_rough()
     calls.clear()
     measure_step_seconds(lambda: calls.append("step"), steps=7, repeats=3)
     assert len(calls) == 1 + 7 * 3

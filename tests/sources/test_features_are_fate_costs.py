@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import re
@@ -288,3 +289,22 @@ def test_pilot_sds_of_the_slices() -> None:
     _recorded(
         simulations.SLICES_POWER_FINETUNE, _sd(slices.finetune_transferability[2, 1])
     )
+
+
+def test_a_kept_measurement_is_kept_apart_for_rough_and_full_timings() -> None:
+    # A rough figure taken for verify's first line must not serve a later
+    # full plan in the same process (a notebook, a test session).
+    from implicit_bias.claims.profiles import plan
+    from implicit_bias.sources.features_are_fate import _costs
+
+    def cost() -> CostEstimate:
+        return CostEstimate.of_training(1, 1, _costs._deep_linear_step(2, 4, 3))
+
+    probe = dataclasses.replace(CLAIMS[0], cost=cost, slow=False)
+    _costs._measured_deep_linear_step.cache_clear()
+    plan([probe], "default", rough=True)
+    plan([probe], "default")
+    info = _costs._measured_deep_linear_step.cache_info()
+    assert (info.misses, info.hits, info.currsize) == (2, 0, 2)
+    plan([probe], "default")
+    assert _costs._measured_deep_linear_step.cache_info().hits == 1

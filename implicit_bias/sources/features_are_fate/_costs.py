@@ -26,7 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
+from implicit_bias.claims.profiles import (
+    CostEstimate,
+    measure_step_seconds,
+    timings_are_rough,
+)
 from implicit_bias.validation import deep_linear_networks as networks
 from implicit_bias.validation.relu_kernels import (
     ablation_setup,
@@ -88,11 +92,19 @@ def _step_seconds(run: Callable[[int], object], timed: int) -> float:
     return max(long - short, 0.5 * long) / timed
 
 
-# Several claims' models time the same sizes: one measurement per process
-# keeps a cold `verify`'s plan, printed before anything runs, cheap.
-@functools.lru_cache(maxsize=32)
 def _deep_linear_step(depth: int, samples: int, dimension: int) -> float:
-    r"""CPU seconds of one step of a batch of :data:`_TIMED_BATCH` networks.
+    """:func:`_measured_deep_linear_step`, once per process and roughness of
+    the timings: several claims' models time the same sizes, and a cold
+    `verify`'s plan, printed before anything runs, stays cheap."""
+    return _measured_deep_linear_step(depth, samples, dimension, timings_are_rough())
+
+
+@functools.lru_cache(maxsize=32)
+def _measured_deep_linear_step(
+    depth: int, samples: int, dimension: int, rough: bool
+) -> float:
+    r"""CPU seconds of one step of a batch of :data:`_TIMED_BATCH` networks
+    (``rough`` keys the cache only: the timer reads it itself).
 
     Gradient descent (adaptive midpoint steps) on the empirical loss from
     random weights of operator norm O(1), where trained networks spend their
