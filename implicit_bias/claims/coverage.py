@@ -88,8 +88,8 @@ class SourceCoverage:
     Attributes:
       source: the source's id.
       items: in the inventory's order.
-      unplaced: ids of the source's claims that account for no item (none
-        when the source has no inventory).
+      unplaced: ids of the source's claims that check no item (using a
+        definition does not count; none when the source has no inventory).
     """
 
     source: str
@@ -190,7 +190,10 @@ def source_coverage(
         else:
             ids = [*by_label.get(item.label, []), *item.claims]
         ids = list(dict.fromkeys(ids))
-        placed.update(ids)
+        # A claim on the item's own label (a definition's property) or named by
+        # it checks it; merely using a definition does not place a claim.
+        placed.update(ids if item.kind != ItemKind.DEFINITION else ())
+        placed.update(by_label.get(item.label, ()))
         statuses = [status_of(i) for i in ids]
         items.append(
             ItemCoverage(

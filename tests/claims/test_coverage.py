@@ -135,3 +135,19 @@ def test_a_definition_no_claim_uses_is_missing() -> None:
     note = Source("note", "N", claims=(ON_FIVE,), inventory=(unused,))
     (item,) = source_coverage(note, {}).items
     assert (item.status, item.claims) == (CoverageStatus.MISSING, ())
+
+
+def test_using_a_definition_does_not_place_a_claim_but_checking_it_does() -> None:
+    on_definition = _claim("1", "property")
+    user = _claim("9", "user")
+    loss = Item(
+        "1",
+        ItemKind.DEFINITION,
+        "Section 1",
+        "the loss",
+        used_by=(on_definition.id, user.id),
+    )
+    note = Source("note", "N", claims=(on_definition, user), inventory=(loss,))
+    report = source_coverage(note, {})
+    assert report.items[0].status == CoverageStatus.DEFINITION
+    assert report.unplaced == (user.id,)
