@@ -25,7 +25,7 @@ generated, and ``implicit-bias verify`` re-checks it at any time.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +242,9 @@ def verdicts_json(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> s
 CATEGORIES = {
     "error in the source": "printed or prose claims that fail: an error in the "
     "source, shown by a counterexample",
+    "possible extraction artefact": "printed or prose claims that fail where the "
+    "text we have may have lost a sign or factor the typeset paper has (not "
+    "counted as the authors' error until checked against it)",
     "non-replication": "simulations whose statistics do not reproduce a printed "
     "or prose claim under our protocol (failing or undecided by them)",
     "reading that does not hold": "our interpretations of the text that fail",
@@ -252,8 +255,13 @@ CATEGORIES = {
 }
 
 
-def category(claim: Claim, verdict: Verdict) -> str:
+def category(claim: Claim, verdict: Verdict, *, artefact: bool = False) -> str:
     """Which of :data:`CATEGORIES` a claim's verdict belongs to.
+
+    ``artefact``: the slip the claim shows may be an artefact of the text's
+    extraction (:attr:`~implicit_bias.claims.findings.Slip.artefact`), so a
+    failing printed or prose claim is a possible extraction artefact, not an
+    error in the source.
 
     A simulation's statistical verdict (a ``fails`` on a statistical basis,
     or undecided by the statistics) on a printed or prose claim is a
@@ -274,11 +282,9 @@ def category(claim: Claim, verdict: Verdict) -> str:
     ):
         return "non-replication"
     if verdict.status == Status.FAILS:
-        return (
-            "reading that does not hold"
-            if reading == Reading.INTERPRETATION
-            else "error in the source"
-        )
+        if reading == Reading.INTERPRETATION:
+            return "reading that does not hold"
+        return "possible extraction artefact" if artefact else "error in the source"
     if verdict.status == Status.HOLDS:
         return "confirmed"
     return "undecided"
@@ -337,10 +343,17 @@ def _summary(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> str:
     return "; ".join(parts) + "."
 
 
-def _categories(claims: Sequence[Claim], verdicts: Mapping[str, Verdict]) -> list[str]:
+def _categories(
+    claims: Sequence[Claim],
+    verdicts: Mapping[str, Verdict],
+    artefacts: Collection[str] = (),
+) -> list[str]:
+    """The category list; ``artefacts``: ids of slips that may be artefacts
+    of the text's extraction."""
     groups: dict[str, list[Claim]] = {name: [] for name in CATEGORIES}
     for claim in claims:
-        groups[category(claim, verdicts[claim.id])].append(claim)
+        artefact = claim.slip in artefacts
+        groups[category(claim, verdicts[claim.id], artefact=artefact)].append(claim)
     lines = ["## By what the verdicts say about the source", ""]
     for name, meaning in CATEGORIES.items():
         members = groups[name]
@@ -507,7 +520,11 @@ def source_page(
         "",
         _summary(claims, verdicts),
         "",
-        *_categories(claims, verdicts),
+        *_categories(
+            claims,
+            verdicts,
+            () if record is None else [s.id for s in record.slips if not s.counted],
+        ),
         *(
             [
                 errors_markdown(record.slips, claims, verdicts),

@@ -8,6 +8,8 @@ checks, run by ``implicit-bias docs``; ``implicit-bias verify`` re-checks it.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 import shutil
@@ -350,6 +352,32 @@ def _categorised(reading: Reading, kind: Kind, verdict: Verdict) -> str:
         expected_reason=verdict.reason,
     )  # type: ignore[arg-type]
     return category(claim, verdict)
+
+
+def test_a_failing_claim_whose_slip_may_be_an_artefact_is_set_apart() -> None:
+    claim = Claim(
+        "s", "1", "a", Kind.IDENTITY, "", print, Status.FAILS, reading=Reading.PRINTED
+    )
+    verdict = Verdict.fails("", Basis.CERTIFIED)
+    assert category(claim, verdict) == "error in the source"
+    assert category(claim, verdict, artefact=True) == "possible extraction artefact"
+    interpretation = dataclasses.replace(claim, reading=Reading.INTERPRETATION)
+    assert category(interpretation, verdict, artefact=True) == (
+        "reading that does not hold"
+    )
+    # On a page: features-are-fate's (117)-(118) and (32)-(33) slips may be
+    # artefacts of the extraction.
+    source = "features-are-fate"
+    verdicts = _made_up(source)
+    page = source_page(source, claims_for(source), verdicts)
+    artefacts = page.split("- **possible extraction artefact** (", 1)[1]
+    listed = artefacts.split("\n", 1)[0]
+    record = default_registry().source(source)
+    counted = {s.id for s in record.slips if s.counted}
+    for claim in claims_for(source):
+        failing = verdicts[claim.id].status == Status.FAILS
+        if claim.slip is not None and claim.slip not in counted and failing:
+            assert f"`{claim.id.split(':', 1)[1]}`" in listed
 
 
 @pytest.mark.parametrize(

@@ -297,12 +297,14 @@ def _prefix_spread_order(count: int) -> list[int]:
         return []
     bits = max(1, (count - 1).bit_length())
     order: list[int] = []
+    seen: set[int] = set()
     for k in range(1 << bits):
         # k's bits reversed, as a fraction of 1: 0, 1/2, 1/4, 3/4, 1/8, ...
         fraction = int(f"{k:0{bits}b}"[::-1], 2) / (1 << bits)
         index = int(fraction * count)
         # 2^bits >= count fractions 1/2^bits apart reach every index.
-        if index not in order:
+        if index not in seen:
+            seen.add(index)
             order.append(index)
     return order
 
