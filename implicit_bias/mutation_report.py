@@ -19,7 +19,8 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
     """Counts per source: symbolic mutants by outcome, and biased comparisons.
 
     Keys of each source's counts: ``claims``, ``relation_claims`` (claims
-    whose check takes its relation), ``mutants``, one per
+    whose check takes its relation), ``mutants`` (judged), ``unjudged`` (left
+    by the claims' CPU budgets), one per
     :class:`~implicit_bias.claims.mutate.Outcome`, ``bias_claims`` (claims
     whose comparisons were shifted), ``detected_5x`` and ``detected_2x``
     (of them, those whose verdict changed under both signs of the shift).
@@ -33,6 +34,7 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
                     "claims",
                     "relation_claims",
                     "mutants",
+                    "unjudged",
                     Outcome.KILLED,
                     Outcome.UNDECIDED,
                     Outcome.EQUIVALENT,
@@ -47,6 +49,7 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
         source["claims"] += 1
         source["relation_claims"] += bool(report.symbolic)
         source["mutants"] += len(report.symbolic)
+        source["unjudged"] += report.unjudged
         for outcome in report.symbolic:
             source[outcome.outcome] += 1
         if report.bias:
@@ -86,21 +89,24 @@ def mutation_page(reports: Sequence[ClaimMutations], *, command: str) -> str:
         "the compared value shifted by +-2 and +-5 times the tolerance; a "
         "shift is detected when the claim's verdict is no longer `holds`. "
         "A claim's mutants are judged within a CPU budget (`--claim-seconds`) "
-        "in an order spread over its relations; those it leaves are not "
-        "counted, and the claim is listed as mutation-tested in part.",
+        "in an order spread over its relations; those it leaves are counted "
+        "as *not judged* (not in the kill rate), and the claim is listed as "
+        "mutation-tested in part.",
         "",
         f"Produced by `{command}`.",
         "",
-        "| source | claims | with a relation | mutants | killed | undecided | "
-        "equivalent | survived | kill rate | bias-tested | 5x detected | "
-        "2x detected |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| source | claims | with a relation | mutants | not judged | killed | "
+        "undecided | equivalent | survived | kill rate | bias-tested | "
+        "5x detected | 2x detected |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+        "| --- |",
     ]
     for source, c in mutation_summary(reports).items():
         decided = c["mutants"] - c[Outcome.EQUIVALENT]
         lines.append(
             f"| {source} | {c['claims']} | {c['relation_claims']} | "
-            f"{c['mutants']} | {c[Outcome.KILLED]} | {c[Outcome.UNDECIDED]} | "
+            f"{c['mutants']} | {c['unjudged']} | {c[Outcome.KILLED]} | "
+            f"{c[Outcome.UNDECIDED]} | "
             f"{c[Outcome.EQUIVALENT]} | {c[Outcome.SURVIVED]} | "
             f"{_rate(c[Outcome.KILLED], decided)} | {c['bias_claims']} | "
             f"{c['detected_5x']} | {c['detected_2x']} |"

@@ -23,19 +23,20 @@ def test_the_mutation_page_counts_and_lists_survivors() -> None:
         ClaimMutations("s:1:a", "s", "identity", (killed, survived, equivalent), ()),
         ClaimMutations("s:1:b", "s", "numeric", (), tuple(shifted)),
         ClaimMutations("s:1:c", "s", "numeric", (), (), "not instrumented"),
-        ClaimMutations("s:1:d", "s", "identity", (killed,), (), "1 of 9 mutants"),
+        ClaimMutations("s:1:d", "s", "identity", (killed,), (), "1 of 9 mutants", 8),
     ]
     counts = mutation_summary(reports)["s"]
     assert counts["claims"] == 4
     assert (counts["mutants"], counts["killed"], counts["survived"]) == (4, 2, 1)
+    assert counts["unjudged"] == 8
     assert (counts["bias_claims"], counts["detected_5x"], counts["detected_2x"]) == (
         1,
         1,
         0,
     )
     page = mutation_page(reports, command="implicit-bias mutate --source s")
-    # Two killed of three non-equivalent mutants.
-    assert "| s | 4 | 2 | 4 | 2 | 0 | 1 | 1 | 66.7% | 1 | 1 | 0 |" in page
+    # Two killed of three judged non-equivalent mutants; 8 left unjudged.
+    assert "| s | 4 | 2 | 4 | 8 | 2 | 0 | 1 | 1 | 66.7% | 1 | 1 | 0 |" in page
     assert "`s:1:a` (survived): x \\<-> y -- holds" in page
     in_part, not_tested = page.split("## Claims mutation-tested in part")[1].split(
         "## Claims not mutation-tested"

@@ -48,7 +48,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
@@ -431,29 +431,38 @@ def mutation_outcomes(
     return _symbolic_outcomes(claim, limit, equivalence_seconds, claim_seconds)[0]
 
 
+class _Judged(NamedTuple):
+    """The outcomes of a claim's mutants, why some or all were not judged ("" if
+    nothing is to be said), and how many the CPU budget left unjudged."""
+
+    outcomes: list[MutantOutcome]
+    note: str
+    unjudged: int = 0
+
+
 def _symbolic_outcomes(
     claim: Claim,
     limit: int | None,
     equivalence_seconds: float,
     claim_seconds: float | None,
-) -> tuple[list[MutantOutcome], str]:
-    """:func:`mutation_outcomes`, and why some or all mutants were not judged
-    ("" if nothing is to be said)."""
+) -> _Judged:
+    """:func:`mutation_outcomes`, with why and how many were not judged."""
     check = claim.check
     if claim.expected != Status.HOLDS:
-        return [], ""
+        return _Judged([], "")
     if not isinstance(check, RelationCheck):
         # The recording runs the check's own computations: under its memory
         # budget, as every run of the check here (an overrun stops it).
         with memory_limit(claim.budget_bytes):
             recorded = recorded_calls(check)
         if recorded.stopped and recorded.calls:
-            return [], (
+            return _Judged(
+                [],
                 f"the recording of its helper calls stopped ({recorded.stopped}): "
-                "a replay cannot follow its check"
+                "a replay cannot follow its check",
             )
         if not recorded.calls:
-            return [], recorded.why_no_formula()
+            return _Judged([], recorded.why_no_formula())
         return _replayed_outcomes(
             claim, recorded, limit, equivalence_seconds, claim_seconds
         )
@@ -473,7 +482,7 @@ def _symbolic_outcomes(
 def _within_budget(
     judgements: Sequence[Callable[[], MutantOutcome]],
     claim_seconds: float | None,
-) -> tuple[list[MutantOutcome], str]:
+) -> _Judged:
     """Run ``judgements`` in :func:`_prefix_spread_order` until they have
     used ``claim_seconds`` of CPU; their outcomes in their own order, and a
     note if some were not run."""
@@ -491,7 +500,7 @@ def _within_budget(
         if run < len(judgements)
         else ""
     )
-    return [outcomes[i] for i in sorted(outcomes)], note
+    return _Judged([outcomes[i] for i in sorted(outcomes)], note, len(judgements) - run)
 
 
 def _outcome(
@@ -521,7 +530,7 @@ def _replayed_outcomes(
     limit: int | None,
     equivalence_seconds: float,
     claim_seconds: float | None,
-) -> tuple[list[MutantOutcome], str]:
+) -> _Judged:
     """Mutants of the recorded calls' relations, each decided by re-running
     the claim's check with the call it came from deciding it."""
     distinct = recorded.relations()
@@ -550,7 +559,7 @@ def _replayed_outcomes(
             if replay.diverged
             else f"says {verdict.status}: {verdict.detail[:200]}"
         )
-        return [], f"its check, re-run unaltered, {why}"
+        return _Judged([], f"its check, re-run unaltered, {why}")
 
     def judged(index: int, mutant: Mutant) -> MutantOutcome:
         with replaced_call(recorded, index, mutant.relation) as replay:
@@ -667,6 +676,7 @@ class ClaimMutations:
         not go through ``check_close`` or it was not run).
       note: why nothing was run, or how the worker ended, if it did not
         return.
+      unjudged: symbolic mutants its CPU budget left unjudged.
     """
 
     claim_id: str
@@ -675,6 +685,7 @@ class ClaimMutations:
     symbolic: tuple[MutantOutcome, ...]
     bias: tuple[MutantOutcome, ...]
     note: str = ""
+    unjudged: int = 0
 
     def as_record(self) -> dict[str, object]:
         """The JSON record of ``implicit-bias mutate --json``."""
@@ -683,6 +694,7 @@ class ClaimMutations:
             "source": self.source,
             "kind": self.kind,
             "note": self.note,
+            "unjudged": self.unjudged,
             "symbolic": [vars(o) for o in self.symbolic],
             "bias": [vars(o) for o in self.bias],
         }
@@ -693,7 +705,9 @@ def _mutations(
 ) -> ClaimMutations:
     try:
         with capped_budgets(STEP_SECONDS):
-            symbolic, why = _symbolic_outcomes(claim, limit, 5.0, claim_seconds)
+            symbolic, why, unjudged = _symbolic_outcomes(
+                claim, limit, 5.0, claim_seconds
+            )
     except Exception as error:
         return ClaimMutations(
             claim.id,
@@ -721,7 +735,13 @@ def _mutations(
                 + (", or compare through check_close" if numeric else "")
             )
     return ClaimMutations(
-        claim.id, claim.source, str(claim.kind), tuple(symbolic), tuple(bias), note
+        claim.id,
+        claim.source,
+        str(claim.kind),
+        tuple(symbolic),
+        tuple(bias),
+        note,
+        unjudged,
     )
 
 

@@ -299,8 +299,8 @@ def test_a_check_deciding_no_relation_says_why_it_is_not_mutated() -> None:
 
 def test_a_check_that_does_not_hold_when_replayed_is_not_mutated() -> None:
     claim = _claim(lambda: check_identity(x, x + 1))
-    outcomes, note = _symbolic_outcomes(claim, 4, 5.0, None)
-    assert outcomes == []
+    outcomes, note, unjudged = _symbolic_outcomes(claim, 4, 5.0, None)
+    assert (outcomes, unjudged) == ([], 0)
     assert note.startswith("its check, re-run unaltered, says fails")
 
 
@@ -370,22 +370,23 @@ def _spinning_judge(seconds: float) -> Callable[[sp.Basic], Verdict]:
 def test_a_claim_whose_judging_outruns_its_seconds_is_mutated_in_part_evenly() -> None:
     claim = _claim(RelationCheck(_binomial, _spinning_judge(0.05)))
     every = [m.description for m in symbolic_mutants(_binomial())]
-    outcomes, note = _symbolic_outcomes(claim, None, 5.0, 0.3)
+    outcomes, note, unjudged = _symbolic_outcomes(claim, None, 5.0, 0.3)
     # The budget is checked before each mutant, and each takes >= 0.05 s of
     # CPU: at most 0.3 / 0.05 + 1 are judged; the first costs far less than
     # 0.3 s, so a second is judged too.
     judged = [o.description for o in outcomes]
     assert 2 <= len(judged) <= 7 < len(every)
     assert note.startswith(f"mutation-tested in part: {len(judged)} of {len(every)}")
+    assert unjudged == len(every) - len(judged)
     # A prefix of the spread order, reported in the list's order: the first
     # and the middle mutant among them.
     order = _prefix_spread_order(len(every))
     assert judged == [every[i] for i in sorted(order[: len(judged)])]
     assert {every[0], every[len(every) // 2]} <= set(judged)
-    unlimited, note = _symbolic_outcomes(
+    unlimited, note, unjudged = _symbolic_outcomes(
         _claim(relation_check(_binomial)), None, 5.0, None
     )
-    assert (len(unlimited), note) == (len(every), "")
+    assert (len(unlimited), note, unjudged) == (len(every), "", 0)
 
 
 def test_the_seconds_for_a_claim_must_be_positive() -> None:
