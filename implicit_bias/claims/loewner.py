@@ -62,7 +62,7 @@ from implicit_bias.claims.matrix_checks import (
 from implicit_bias.claims.recording import helper_call, recording_or_replaying
 from implicit_bias.errors import InvalidArgumentError
 
-__all__ = ["LoewnerLe", "LoewnerLt", "check_loewner"]
+__all__ = ["LoewnerLe", "LoewnerLt", "check_loewner", "semidefinite_by_form"]
 
 
 class LoewnerLe(sp.Basic):
@@ -400,6 +400,15 @@ def check_loewner(
         "polynomial alternate in sign)",
         Basis.NUMERICAL,
     )
+
+
+def semidefinite_by_form(difference: sp.Basic, *, strict: bool = False) -> bool:
+    """Whether one of SymPy's forms of ``difference`` shows it positive
+    semidefinite (definite, with ``strict``) for every value of its symbols:
+    the symbolic proof :func:`check_loewner` tries first (a zero matrix, an
+    identity, a Gram product with a nonnegative coefficient, a constant
+    rational matrix decided exactly, or a sum of these)."""
+    return any(_semidefinite_form(form, strict=strict) for form in _forms(difference))
 
 
 def _forms(difference: sp.Basic) -> Iterator[sp.Basic]:

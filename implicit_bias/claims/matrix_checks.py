@@ -60,6 +60,7 @@ __all__ = [
     "check_matrix_identity",
     "involves_matrices",
     "matrices_at",
+    "proof_of_zero",
 ]
 
 #: The sizes a dimension symbol (the ``n`` of ``MatrixSymbol("A", n, n)``)
@@ -192,7 +193,7 @@ def _entries(value: sp.Basic) -> list[tuple[tuple[int, int] | None, sp.Basic]]:
     return [(None, value)]
 
 
-def _proof_of_zero(difference: sp.Basic) -> str | None:
+def proof_of_zero(difference: sp.Basic) -> str | None:
     """How SymPy shows the matrix (or matrix-valued scalar) ``difference``
     zero, or None: its matrix-expression rules first, then, at a concrete
     shape, every entry written with generic entries :math:`A_{ij}`."""
@@ -452,7 +453,7 @@ def check_matrix_identity(
             contextlib.suppress(CheckTimeout),
             time_limit(checks._budget(budget_seconds)),
         ):
-            proof = _proof_of_zero(difference)
+            proof = proof_of_zero(difference)
             if proof is not None:
                 return Verdict.holds(proof, Basis.PROOF)
     undecided: list[str] = []

@@ -54,6 +54,8 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
+from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt, semidefinite_by_form
+from implicit_bias.claims.matrix_checks import involves_matrices, proof_of_zero
 from implicit_bias.claims.recording import (
     RecordedCalls,
     recorded_calls,
@@ -371,6 +373,14 @@ def _true_by_itself(
 
     try:
         with time_limit(budget_seconds):
+            if isinstance(mutant, LoewnerLe):
+                # Shown positive (semi)definite for every value: the check's
+                # own symbolic proof (a Gram sum, an identity, a zero matrix).
+                strict = isinstance(mutant, LoewnerLt)
+                return semidefinite_by_form(mutant.upper - mutant.lower, strict=strict)
+            if isinstance(mutant, sp.Eq) and involves_matrices(mutant):
+                # A zero matrix is not == 0: SymPy's matrix rules decide it.
+                return proof_of_zero(mutant.lhs - mutant.rhs) is not None
             if isinstance(mutant, sp.Eq) and isinstance(mutant.lhs, sp.Limit):
                 value = mutant.lhs.doit()
                 return bool(value == mutant.rhs or sp.simplify(value - mutant.rhs) == 0)

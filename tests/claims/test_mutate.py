@@ -462,3 +462,20 @@ def test_a_claims_worker_may_spend_the_seconds_given_for_its_mutants(
     assert thousand > 1000 + 4 * claim.budget_seconds
     assert five_thousand > 5000 + 4 * claim.budget_seconds
     assert unlimited == MAX_BUDGET_SECONDS
+
+
+def test_a_matrix_mutant_true_by_itself_is_equivalent_not_a_survivor() -> None:
+    # A zero matrix is not == 0, and SymPy's Le takes no matrices: without
+    # their own rules, true matrix mutants were counted as survivors.
+    from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt
+
+    a, b = sp.MatrixSymbol("A", 3, 3), sp.MatrixSymbol("B", 3, 3)
+    x = sp.MatrixSymbol("X", 2, 3)
+    assert _true_by_itself(sp.Eq((a * b).T, b.T * a.T, evaluate=False), None, 5.0)
+    assert not _true_by_itself(sp.Eq(a * b, b * a, evaluate=False), None, 5.0)
+    gram = x.T * x
+    assert _true_by_itself(LoewnerLe(a, a + 3 * gram), None, 5.0)
+    assert not _true_by_itself(LoewnerLe(a, a - gram), None, 5.0)
+    # Positive definite needs more than a Gram term.
+    assert not _true_by_itself(LoewnerLt(a, a + gram), None, 5.0)
+    assert _true_by_itself(LoewnerLt(a, a + gram + sp.Identity(3)), None, 5.0)
