@@ -190,8 +190,9 @@ def _check_footnote1() -> Verdict:
             check_close(norms, 0.0, rounding, what="| ||theta'|| - ||theta|| | / norm"),
             check_close(spectra, 0.0, rounding, what="singular values of M' - of M"),
         ],
-        "20 random 5 x 5 M, theta: M' theta' = M theta, ||theta'|| = ||theta||, "
-        "same singular values, relative to the sizes (rounding: <= 1e-13)",
+        "20 random 5 x 5 M, theta in float64: M' theta' = M theta, ||theta'|| = "
+        "||theta||, same singular values, relative to the sizes (rounding "
+        f"tolerance {rounding:g})",
     )
 
 
@@ -371,8 +372,10 @@ def _check_prop3_concave_increasing() -> Verdict:
             )
         details.append(f"{name}: max 2nd diff {second.max():.1e}")
     return Verdict.holds(
-        "on 201 equally spaced v^2 in [0, 50], omega~ is nondecreasing and its "
-        "second differences are <= 4e-10 x scale: " + "; ".join(details),
+        "on 201 equally spaced v^2 in [0, 50], float64 omega~ (relative contract "
+        f"{_RTOL:g}) is nondecreasing (first differences > -tolerance "
+        f"{2 * _RTOL:g} x scale) and its second differences are <= tolerance "
+        f"{4 * _RTOL:g} x scale: " + "; ".join(details),
         Basis.NUMERICAL,
     )
 
@@ -401,7 +404,8 @@ def _check_prop3_strict_increase_coercive() -> Verdict:
     return Verdict.holds(
         "all 7 penalties are coercive (omega -> oo): then omega(z*) <= v^2 bounds "
         "z*, the minimum of (12) is attained and omega~(v1) <= omega(z2*) + v1^2/"
-        f"z2*^2 < omega~(v2); smallest relative step on the grid {smallest:.2e} > 0. "
+        f"z2*^2 < omega~(v2); smallest relative step on the grid {smallest:.2e} > "
+        f"tolerance {2 * _RTOL:g} (float64 omega~, relative contract {_RTOL:g}). "
         f"For the bounded penalty omega_tilde refuses v = 2 ({raised})",
         Basis.NUMERICAL,
     )
@@ -436,8 +440,9 @@ def _check_prop3_small_v() -> Verdict:
         details.append(f"{name}: 1 - omega~/v^2 = {max(gap, 0.0):.1e} at v^2 = 1e-8")
     return Verdict.holds(
         "omega~(v)/v^2 lies in [1/(1 + w_u)^2, 1] with w_u = omega^-1(v^2) -> 0, "
-        "and 1 - omega~/v^2 decreases along v^2 = 1e-4, 1e-6, 1e-8: "
-        + "; ".join(details),
+        "and 1 - omega~/v^2 decreases along v^2 = 1e-4, 1e-6, 1e-8 (float64; "
+        f"tolerance {_RTOL:g}, omega~'s relative contract, on each bound and on "
+        "the decrease): " + "; ".join(details),
         Basis.NUMERICAL,
     )
 
@@ -463,8 +468,9 @@ def _check_prop4() -> Verdict:
             )
         details.append(f"{first} (+) {second}")
     return Verdict.holds(
-        "(omega_1 (+) omega_2)(1) = 0 and strictly increasing on 121 points of "
-        "[1, 1001] for " + ", ".join(details),
+        "(omega_1 (+) omega_2)(1) = 0 (tolerance 0 (exact)) and strictly "
+        "increasing on 121 points of [1, 1001] (float64; every step > relative "
+        f"tolerance {2 * _RTOL:g}) for " + ", ".join(details),
         Basis.NUMERICAL,
     )
 
