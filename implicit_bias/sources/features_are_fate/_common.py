@@ -116,11 +116,11 @@ def rate_verdict(
     )
     ok = abs(slope + 1) <= tolerance and close.status == Status.HOLDS
     detail = (
-        f"{label}: n = {sizes.astype(int).tolist()}; |finite - limit| = "
+        f"{label}: n = {sizes.astype(int).tolist()}; |finite - limit| (float64) = "
         f"{np.array2string(np.abs(difference), precision=3)}; fitted log-log slope "
         f"{slope:.5f} vs predicted -1 (tolerance {tolerance:.2g} from c2/c1); "
         f"n(finite - limit) = {np.array2string(scaled, precision=5)} vs c1 = "
-        f"{first:.5f} (within 2|c2|/n, c2 = {second:.4g})"
+        f"{first:.5f} (tolerance 2|c2|/n, c2 = {second:.4g})"
     )
     return holds_or_undecided(ok, detail, Basis.NUMERICAL)
 

@@ -182,7 +182,8 @@ def _check_finetune_as_printed() -> Verdict:
         f"{np.array2string(to_printed, precision=4)} (orders in eta "
         f"{np.round(orders, 2).tolist()}: it does not shrink with eta, and "
         f"approaches |c - 1| |(I-P) beta_s| = {gap:.4f}, c of the balanced endpoint; "
-        f"runs converged: each stopped at a training residual ||X beta - y|| < "
+        f"orders in eta judged with tolerance {ORDER_TOLERANCE:g}; float64 runs "
+        f"converged: each stopped at a training residual ||X beta - y|| < "
         f"{_RESIDUAL_TOLERANCE:g})"
     )
     if np.all(np.abs(orders - 1) <= ORDER_TOLERANCE):
@@ -232,7 +233,7 @@ def _check_finetune_corrected() -> Verdict:
         f"c^2 |(I-P) beta_s|^2: |X^+y|^2 = {a_squared:.3f}, |(I-P)beta_s|^2 = "
         f"{b_squared:.3f}, c = {scale:.4f}. As n, d -> oo, c^2 -> "
         f"{sp.sstr(theory.finetune_scale_limit())}, = {noiseless} at sigma = 0 "
-        f"(runs stopped at a training residual < {_RESIDUAL_TOLERANCE:g}); "
+        f"(float64 runs stopped at a training residual < {_RESIDUAL_TOLERANCE:g}); "
         f"{order.detail}"
     )
     if ok:

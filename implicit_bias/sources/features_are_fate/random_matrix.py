@@ -228,7 +228,7 @@ def _check_stieltjes_branch() -> Verdict:
                 near = mpmath.mpc(1, 0.05) * angle
                 worst_sign = max(worst_sign, float(mpmath.im(printed(near))))
     detail = (
-        "gamma = 0.1, 0.3, 0.7; eq. (101) with principal roots vs "
+        "gamma = 0.1, 0.3, 0.7, mpmath at 30 digits; eq. (101) with principal roots vs "
         "int rho(x)/(z - x) dx over the MP density at 6 points (both half planes, "
         f"real z < lambda_- and > lambda_+): max relative difference {worst:.1e}; "
         f"|z g(z) - 1| <= {worst_decay:.1e} at |z| = 1e8 (g ~ +1/z: the resolvent "

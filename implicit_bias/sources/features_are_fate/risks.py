@@ -476,9 +476,11 @@ def _check_boundaries_numeric() -> Verdict:
     )
     negative = bool(np.all(middle < 0))
     detail = (
-        f"400 random (theta, sigma) with |cos theta| < 1 - sigma: |T_lt| at gamma_-, "
+        f"400 random (theta, sigma) with |cos theta| < 1 - sigma, in float64 "
+        f"(u = 2^-53): |T_lt| at gamma_-, "
         f"gamma_+ and 1 + sigma^2/sin^2 theta <= {worst:.2f} u x (|gamma T_lt'| + "
-        f"R_sc + sin^2 theta) (bound {_ULPS:g}); T_lt < 0 at every midpoint of "
+        f"R_sc + sin^2 theta) (tolerance {_ULPS:g} u x that scale); T_lt < 0 at "
+        f"every midpoint of "
         f"(gamma_-, gamma_+): {negative}"
     )
     # The sign at the midpoints is a sign pattern, not a tolerance comparison.
@@ -577,8 +579,10 @@ def _check_evaluators() -> Verdict:
             report.append(f"{name} {worst:.2f}")
     detail = (
         f"{size} random points (gamma in (0.01, 5) away from 1, theta in [0, pi], "
-        "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]): max error in units of "
-        f"u x (sum of |terms|): {', '.join(report)} (bound {_ULPS:g})"
+        "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]): max error of the "
+        "float64 evaluators against the expressions at 50 digits, in units of "
+        f"u = 2^-53 x (sum of |terms|): {', '.join(report)} (tolerance {_ULPS:g} u x "
+        "that sum)"
     )
     verdict = conjunction(
         comparisons, f"{detail}; " + "; ".join(c.detail for c in comparisons)

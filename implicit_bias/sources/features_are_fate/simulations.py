@@ -84,7 +84,7 @@ _THETAS = (np.pi / 8, np.pi / 4, 3 * np.pi / 8)
 #: How the gradient-descent runs of endpoint_errors stop (the convergence
 #: criterion every endpoint verdict rests on).
 _CONVERGED = (
-    "runs converged: every phase trained to a relative excess loss of 1e-20 "
+    "runs in float64 converged: every phase trained to a relative excess loss of 1e-20 "
     "(midpoint integrator), 3 draws of the target data, max distance over draws"
 )
 
@@ -440,9 +440,11 @@ def _check_printed_finetune_endpoint() -> Verdict:
     detail = (
         "L = 2, n = 6, d = 12, theta = 0.8, sigma = 0.3: |beta_GD - (X^+ y + "
         f"(I - P) beta_s)| = {np.array2string(printed, precision=4)} at alpha = "
-        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: does not shrink (the "
-        "corrected endpoint's error: "
-        f"{np.array2string(errors.errors['finetune'], precision=3)}; {_CONVERGED})"
+        f"{', '.join(f'{a:.3g}' for a in errors.alphas)}: does not shrink "
+        "(tolerance: shrinking is a last error below 0.5 x the first or below 1e-6; "
+        "the corrected endpoint's error: "
+        f"{np.array2string(errors.errors['finetune'], precision=3)}, its orders "
+        f"judged with tolerance {_ORDER_TOLERANCE:g}; {_CONVERGED})"
     )
     shrinks = printed[-1] < 0.5 * printed[0] or printed[-1] < 1e-6
     if shrinks:
