@@ -154,8 +154,9 @@ def _check_direct_minimization() -> Verdict:
         relative=True,
     )
     return close.with_detail(
-        "eq. (5) minimized directly over (w1, w2) in R^5 x R, without eq. (10), at "
-        f"{size} points against min_u p(u) (relative tolerance {tolerance:g}): "
+        "float64: eq. (5) minimized directly over (w1, w2) in R^5 x R, without eq. "
+        f"(10), at {size} points against min_u p(u) (relative tolerance "
+        f"{tolerance:g}): "
         f"{close.detail}"
     )
 

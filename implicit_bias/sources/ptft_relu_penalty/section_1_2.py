@@ -138,7 +138,8 @@ def _check_log_log_derivative() -> Verdict:
     )
     return conjunction(
         (l1, l2_like),
-        f"d log r~/d log m = {fresh:.15g} for r~ = 2|m| (m = 10) and {l2:.12g} for "
+        f"float64: d log r~/d log m = {fresh:.15g} for r~ = 2|m| (m = 10) and "
+        f"{l2:.12g} for "
         "rho = 1, m0 = 10, gamma = 0, m = 1e-3 (series: 2 - 2m^2/m0^4): "
         f"{l1.detail}; {l2_like.detail}",
     )
@@ -187,8 +188,8 @@ def _check_nested_sparsity_gap() -> Verdict:
                 )
             findings.append(ratio.min())
     return Verdict.holds(
-        "rho in {1, 0.999}, gamma in {0, 1e-3, 1e-2}: wherever the m_aux = 1 penalty "
-        "is "
+        "float64, tolerance 0 (strict comparisons of the float64 values): rho in "
+        "{1, 0.999}, gamma in {0, 1e-3, 1e-2}: wherever the m_aux = 1 penalty is "
         "l1-like (elasticity < 1.5) on m in [1e-2, 1e2], r~(m_aux = 0.01) exceeds "
         f"r~(m_aux = 1) by a factor >= {min(findings):.3f}",
         Basis.NUMERICAL,
@@ -202,6 +203,7 @@ def _check_l1_like_at_099() -> Verdict:
         below = int(np.count_nonzero(elasticity < L1_L2_MIDPOINT))
         rows.append((gamma_value, below, elasticity))
     detail = (
+        "float64, tolerance 0 (strict comparison with the midpoint 1.5): "
         "d log r~/d log m at rho = 0.99, m_aux = 1, m in [0.5, 2] (41 points; our "
         "reading of 'm ~ 1'): "
         + "; ".join(
@@ -234,7 +236,10 @@ def _check_l1_like_at_099_crossover() -> Verdict:
         above = np.flatnonzero(elasticity >= 1.5)
         crossover = m_values[above[-1] + 1] if above.size else m_values[0]
         rows.append((gamma_value, float(elasticity.max()), float(crossover)))
-    detail = "rho = 0.99, m_aux = 1: " + "; ".join(
+    detail = (
+        "float64, tolerance 0 (strict comparisons with 1.5 and 2): rho = 0.99, "
+        "m_aux = 1: "
+    ) + "; ".join(
         f"gamma={g:g}: max elasticity {peak:.3f}, < 1.5 for all m >= {cross:.3g}"
         for g, peak, cross in rows
     )
@@ -254,6 +259,7 @@ def _check_reversal(rho_value: float, worse_with_large_aux: bool) -> Verdict:
         rows.append((gamma_value, int(np.count_nonzero(ok)), large, small))
     centre = M_NEAR_1.size // 2
     detail = (
+        "float64, tolerance 0 (strict comparisons of the float64 penalties): "
         f"rho = {rho_value}, m in [0.5, 2] (41 points; our reading of 'm ~ 1'): "
         + "; ".join(
             f"gamma={g:g}: r~(m_aux=100) {'>' if worse_with_large_aux else '<'} "
