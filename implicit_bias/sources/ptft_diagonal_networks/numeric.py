@@ -206,23 +206,29 @@ def _check_min_q_interpolant() -> Verdict:
             )
         )
     # Tolerances of a float64 solver: feasibility 1e-10, KKT residual 1e-8.
+    feasibility_tolerance, kkt_tolerance = 1e-10, 1e-8
     verdict = conjunction(
         [
-            check_close(feasibility, 0.0, 1e-10, what="||X beta - y||/||y||"),
+            check_close(
+                feasibility, 0.0, feasibility_tolerance, what="||X beta - y||/||y||"
+            ),
             check_close(
                 kkt,
                 0.0,
-                1e-8,
+                kkt_tolerance,
                 what="distance of 2 asinh(beta/k) from the row space of X (relative)",
             ),
         ],
-        "min_q_norm_interpolant, n = 10, D = 40, init scales 1e-3, 1, 10: "
-        f"||X beta - y||/||y|| <= {max(feasibility):.1e}; the gradient "
-        f"2 asinh(beta/k) of ||beta||_Q lies in the row space of X to {max(kkt):.1e}",
+        "min_q_norm_interpolant in float64, n = 10, D = 40, init scales 1e-3, 1, "
+        f"10: ||X beta - y||/||y|| <= {max(feasibility):.1e} (tolerance "
+        f"{feasibility_tolerance:g}); the gradient 2 asinh(beta/k) of ||beta||_Q "
+        f"lies in the row space of X to {max(kkt):.1e} (tolerance "
+        f"{kkt_tolerance:g} on this relative residual)",
     )
     if verdict.status == Status.FAILS:
         return Verdict.inconclusive(
-            f"{verdict.detail}: above the tolerances 1e-10 (feasibility) and 1e-8 "
+            f"{verdict.detail}: above the tolerances {feasibility_tolerance:g} "
+            f"(feasibility) and {kkt_tolerance:g} "
             "(KKT); a float64 solver's residual is evidence, not a certified "
             "refutation",
             Reason.UNDECIDED,
@@ -257,6 +263,7 @@ def _first_order(errors: np.ndarray, orders: np.ndarray, detail: str) -> Verdict
         orders, 1.0, _ORDER_TOLERANCE, what="observed order of the error in eta"
     )
     resolved = bool(np.all(errors > 1e-8))
+    detail = f"float64 runs: {detail}"
     if within.status == Status.HOLDS and resolved:
         return within.with_detail(f"{detail} ({within.detail})")
     return Verdict.inconclusive(
@@ -349,7 +356,8 @@ _PAPER_DENSE = Configuration(
 def _check_mtl_planted() -> Verdict:
     relative = multitask_planted_distances()
     detail = (
-        "n = 20, D = 40, O = 2 outputs sharing 5 inputs (the planted B is the unique "
+        "float64 runs: n = 20, D = 40, O = 2 outputs sharing 5 inputs (the planted "
+        "B is the unique "
         "min-l1,2 interpolant): relative distance of the endpoint to it at alpha = "
         f"1e-1, 1e-2, 1e-3: {np.array2string(relative, precision=3)}"
     )
@@ -551,24 +559,29 @@ def _check_representation_numerics() -> Verdict:
         np.max(np.abs(np.array(ensds) - products) / np.abs(np.array(products)))
     )
     # Float64 traces: relative 1e-12 for the identity, 1e-9 for the example.
+    identity_tolerance, example_tolerance = 1e-12, 1e-9
     verdict = conjunction(
         [
             check_close(
                 ensds,
                 products,
-                1e-12,
+                identity_tolerance,
                 what="ENSD against CKA sqrt(PR PR)",
                 relative=True,
             ),
-            check_close(subset, 5.0, 1e-9, what="ENSD of 10 units and a 5-subset"),
+            check_close(
+                subset, 5.0, example_tolerance, what="ENSD of 10 units and a 5-subset"
+            ),
         ],
-        f"numerics: ENSD = CKA sqrt(PR PR) to {worst:.1e} on 20 random pairs; PR in "
-        f"[1, p]; 10 equal-variance uncorrelated units and a 5-unit subset: ENSD = "
-        f"{subset:.12f}",
+        f"numerics in float64: ENSD = CKA sqrt(PR PR) to {worst:.1e} on 20 random "
+        f"pairs (relative tolerance {identity_tolerance:g}); PR in [1, p]; 10 "
+        "equal-variance uncorrelated units and a 5-unit subset: ENSD = "
+        f"{subset:.12f} (tolerance {example_tolerance:g})",
     )
     if verdict.status == Status.FAILS:
         return Verdict.inconclusive(
-            f"{verdict.detail}: above the tolerances 1e-12 / 1e-9 (float64, not "
+            f"{verdict.detail}: above the tolerances {identity_tolerance:g} / "
+            f"{example_tolerance:g} (float64, not "
             "certified)",
             Reason.UNDECIDED,
         )
