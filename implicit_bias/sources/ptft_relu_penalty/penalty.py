@@ -186,12 +186,12 @@ def _check_global_minimum() -> Verdict:
         fast,
         reference,
         tolerance,
-        what=f"relu_ptft_penalty against the {_REFERENCE_DIGITS}-digit reference",
+        what=f"relu_ptft_penalty against the reference at {_REFERENCE_DIGITS} digits",
         relative=True,
     )
     return close.with_detail(
-        f"relu_ptft_penalty vs the {_REFERENCE_DIGITS}-digit reference (exactly "
-        "isolated roots of eq. "
+        f"relu_ptft_penalty (float64) vs the reference at {_REFERENCE_DIGITS} "
+        "digits (exactly isolated roots of eq. "
         f"(10)) at {fast.size} points ({extra.size} with three positive roots), "
         f"relative tolerance {tolerance:g}: {close.detail}"
     )
