@@ -142,3 +142,21 @@ def test_definitions_name_only_claims_whose_checks_use_them() -> None:
     # (158) has no K_*.
     assert f"{SOURCE.id}:158:normal-equations" not in used_by["155"]
     assert f"{SOURCE.id}:159:pythagoras" in used_by["155"]
+
+
+def test_appendix_b2_misses_only_the_steps_after_the_loss_decay() -> None:
+    # (36)-(40) are the loss-decay chains at L = 2 and 3 (appendix_b2);
+    # (42)-(49), the Loewner bounds and the exponential decay, are not encoded.
+    items = {c.item.label: c for c in source_coverage(SOURCE, {}).items}
+    b2 = [label for label, c in items.items() if c.item.section == "Appendix B.2"]
+    missing = [label for label in b2 if items[label].status == CoverageStatus.MISSING]
+    assert missing == [str(n) for n in range(42, 50)]
+    for number in range(36, 41):
+        claim_ids = [claim_id for claim_id, _ in items[str(number)].claims]
+        assert claim_ids[:2] == [
+            f"{SOURCE.id}:{number}:loss-decay-depth-2-step-{number - 35}",
+            f"{SOURCE.id}:{number}:loss-decay-depth-3-step-{number - 35}",
+        ]
+    assert f"{SOURCE.id}:39:last-layer-gradient" in [
+        claim_id for claim_id, _ in items["39"].claims
+    ]

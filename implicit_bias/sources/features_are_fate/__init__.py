@@ -5,7 +5,8 @@
 Appendix B ((35)-(144)) and the exact finite-size risks are in
 :mod:`.random_matrix` (the scratch risk, (95)-(102)), :mod:`.linear_transfer`
 ((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
-(the conservation law (35) and (142)-(144)); :mod:`.kernels` Section 4 and
+(the conservation law (35) and (142)-(144)), :mod:`.appendix_b2` (the loss
+decay (36)-(40) of Lemma 3.3's proof); :mod:`.kernels` Section 4 and
 Appendix C (the ReLU arc-cosine kernel and RKHS projections); :mod:`.simulations`
 trains deep linear networks by gradient descent against the theory.
 
@@ -29,6 +30,12 @@ from implicit_bias.theory import task_distance as task_distance_theory
 from implicit_bias.theory import transfer_asymptotics as transfer_asymptotics_theory
 from implicit_bias.theory import transfer_risks as transfer_risks_theory
 from implicit_bias.claims.engine import in_paper_order
+from implicit_bias.sources.features_are_fate.appendix_b2 import (
+    CLAIMS as APPENDIX_B2_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b2 import (
+    DERIVATIONS as APPENDIX_B2_DERIVATIONS,
+)
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
 )
@@ -89,6 +96,7 @@ CLAIMS = in_paper_order(
     TASK_DISTANCE_CLAIMS
     + RISK_CLAIMS
     + FINETUNING_CLAIMS
+    + APPENDIX_B2_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
     + RIDGE_TRANSFER_CLAIMS
@@ -100,6 +108,7 @@ CLAIMS = in_paper_order(
 #: The proofs' chains, in the order of the text; each step is a claim.
 DERIVATIONS = (
     TASK_DISTANCE_DERIVATIONS
+    + APPENDIX_B2_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
     + RIDGE_TRANSFER_DERIVATIONS
