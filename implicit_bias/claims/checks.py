@@ -408,7 +408,8 @@ def check_identity(
         )
     return Verdict.holds(
         f"numerically, {points} points at {DEFAULT_DPS} digits, "
-        f"max relative residual {mpmath.nstr(sample.worst, 3)}",
+        f"max relative residual {mpmath.nstr(sample.worst, 3)} (tolerance "
+        f"{mpmath.nstr(_RELATIVE_ZERO, 1)})",
         Basis.NUMERICAL,
     )
 
@@ -615,7 +616,8 @@ def check_inequality(
         )
     return Verdict.holds(
         f"numerically, {points} points at {DEFAULT_DPS} digits, min relative "
-        f"gap rhs - lhs {mpmath.nstr(-sample.worst, 3)}",
+        f"gap rhs - lhs {mpmath.nstr(-sample.worst, 3)} (tolerance "
+        f"{mpmath.nstr(_RELATIVE_ZERO, 1)}: a smaller violation is equality)",
         Basis.NUMERICAL,
     )
 

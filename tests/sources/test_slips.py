@@ -47,6 +47,8 @@ SLIPS = {
         "118:inverse-norm-step-2": ("inverse-norm-sign-117", TYPO),
         "137:as-printed": ("stirling-factor-137", TYPO),
         "150-151:as-printed": ("eigenvalue-square-150", TYPO),
+        "39:loss-decay-depth-2-step-4": ("minus-sign-38", TYPO),
+        "39:loss-decay-depth-3-step-4": ("minus-sign-38", TYPO),
     },
     "ptft-diagonal-networks": {
         "8:as-printed": ("gradient-sign-8-9", TYPO),
@@ -64,7 +66,7 @@ SLIPS = {
 #: source id -> the slips that may be artefacts of the text extraction.
 ARTEFACTS: dict[str, set[str]] = {
     "adaptive-tangent-features": set(),
-    "features-are-fate": {"kl-factor-32", "inverse-norm-sign-117"},
+    "features-are-fate": {"kl-factor-32", "inverse-norm-sign-117", "minus-sign-38"},
     "ptft-diagonal-networks": set(),
     "ptft-relu-penalty": set(),
 }

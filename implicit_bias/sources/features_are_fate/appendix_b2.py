@@ -233,6 +233,7 @@ def _chain(depth: int) -> Derivation:
                 equation="39",
                 quote="= −||W_{L−1}^T ... W_1^T r||_2^2 (39)",
                 expected=Status.FAILS,
+                slip="minus-sign-38",
             ),
             Step(
                 lambda: (

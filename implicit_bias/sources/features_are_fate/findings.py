@@ -98,6 +98,18 @@ SLIPS = (
         "typeset paper can tell.",
     ),
     Slip(
+        "minus-sign-38",
+        Severity.TYPO,
+        "(38) as extracted bounds the loss's decay by ||grad_L L||_F^2 with no minus "
+        "sign, where (37) before it and (39)-(40) after it carry theirs: read as "
+        "printed, the step to (39), -||W_{L-1}^T ... W_1^T r||^2, fails by twice that "
+        "square (L = 2, W_1 = I, W_2 = 0, beta_s = e_1: 1 against -1); with the minus, "
+        "(38)-(39) hold (39:last-layer-gradient) and Lemma 3.3's argument stands.",
+        artefact="A minus sign lost at the start of a display line that the "
+        "extraction breaks apart (the minus of (37), (39) and (40) survives on "
+        "lines of their own); only the typeset paper can tell.",
+    ),
+    Slip(
         "stirling-factor-137",
         Severity.TYPO,
         "(137) as printed is (136) with S_{n-1} replaced by its Stirling form but "
