@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-import mpmath
 import sympy as sp
 from flint import acb, arb, ctx
 
@@ -31,7 +30,6 @@ from implicit_bias.sources.adaptive_tangent_features import notation as nt
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from implicit_bias.claims.certify import certified_sign
 from implicit_bias.claims.checks import (
-    _RELATIVE_ZERO,
     check_identity,
     check_limit,
     RelationCheck,
@@ -609,12 +607,6 @@ def _judge_radical(relation: sp.Basic, symbolic: bool = True) -> Verdict:
     sides in complex ball arithmetic at exact points: a ball excluding 0 (in
     its real or imaginary part) refutes the identity there."""
     verdict = judge_relation(relation, budget_seconds=2.0, points=20, symbolic=symbolic)
-    if verdict.status == Status.HOLDS and verdict.basis == Basis.NUMERICAL:
-        # judge_relation's evidence names the precision, not the residual it
-        # counts as zero: state it.
-        return verdict.with_detail(
-            f"{verdict.detail} (relative tolerance {mpmath.nstr(_RELATIVE_ZERO, 1)})"
-        )
     if verdict.reason != Reason.NON_FINITE or not isinstance(relation, sp.Eq):
         return verdict
     difference = relation.lhs - relation.rhs

@@ -36,6 +36,9 @@ from implicit_bias.sources.features_are_fate.appendix_b2 import (
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     DERIVATIONS as APPENDIX_B2_DERIVATIONS,
 )
+from implicit_bias.sources.features_are_fate.appendix_b2 import (
+    GLYPHS as APPENDIX_B2_GLYPHS,
+)
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
 )
@@ -153,6 +156,7 @@ SOURCE = Source(
         **transfer_risks_theory.GLYPHS,
         **relu_kernels_theory.GLYPHS,
         **notation.GLYPHS,
+        **APPENDIX_B2_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,

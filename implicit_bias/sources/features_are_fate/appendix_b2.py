@@ -29,6 +29,8 @@ the claim ``39:last-layer-gradient`` checks.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable
 
 import sympy as sp
@@ -39,7 +41,13 @@ from implicit_bias.claims.engine import Claim, Kind, Reading, Status, Verdict
 from implicit_bias.claims.checks import relation_check
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 
-__all__ = ["CLAIMS", "DERIVATIONS", "DeepLinearNetwork", "deep_linear_network"]
+__all__ = [
+    "CLAIMS",
+    "DERIVATIONS",
+    "GLYPHS",
+    "DeepLinearNetwork",
+    "deep_linear_network",
+]
 
 #: The data dimension of every instance (hidden widths d_l = d, as in (9)).
 DIMENSION = 2
@@ -145,6 +153,26 @@ def _smallest_singular_value_squared(matrix: sp.Matrix) -> sp.Expr:
 
 
 _NETWORKS = {depth: DeepLinearNetwork(depth) for depth in DEPTHS}
+
+_LETTERS = {"w": "W", "v": r"\dot{W}", "beta": r"\beta_s"}
+
+
+def _glyph(entry: sp.Symbol) -> str:
+    """``w2_01`` is the (0, 1) entry of W_2: ``(W_{2})_{01}``."""
+    name, _, indices = entry.name.partition("_")
+    letter = name.rstrip("0123456789")
+    layer = name[len(letter) :]
+    matrix = _LETTERS[letter] + (f"_{{{layer}}}" if layer else "")
+    return f"({matrix})_{{{indices}}}"
+
+
+#: The entries of the networks' matrices in the paper's notation.
+GLYPHS: dict[sp.Symbol, str] = {
+    entry: _glyph(entry)
+    for network in _NETWORKS.values()
+    for matrix in (*network.weights, *network.velocities, network.target)
+    for entry in matrix
+}
 
 _QUOTE = (
     "Let r = (W_1 W_2 ... W_L − β_s) and note that L̇ = Σ_{l=1}^L ⟨∇_l L, Ẇ_l⟩ "
@@ -263,29 +291,40 @@ def _chain(depth: int) -> Derivation:
 DERIVATIONS: tuple[Derivation, ...] = tuple(_chain(depth) for depth in DEPTHS)
 
 
-def _last_layer_gradient() -> sp.Basic:
-    network = _NETWORKS[3]
-    gradient = network.gradient(3)
+def _last_layer_gradient(depth: int) -> sp.Basic:
+    network = _NETWORKS[depth]
+    gradient = network.gradient(depth)
     written_out = network.hidden_transpose() * network.residual
-    return sp.Eq(-_inner(gradient, gradient), -_inner(written_out, written_out))
+    # Unevaluated: at L = 2 SymPy would fold the identity to True itself.
+    return sp.Eq(
+        -_inner(gradient, gradient), -_inner(written_out, written_out), evaluate=False
+    )
 
 
-CLAIMS: tuple[Claim, ...] = (
-    Claim(
+def _last_layer_claim(depth: int, label: str) -> Claim:
+    relation = functools.partial(_last_layer_gradient, depth)
+    return Claim(
         SOURCE_ID,
         "39",
-        "last-layer-gradient",
+        label,
         Kind.IDENTITY,
         "-||grad_L L||_F^2 = -||W_{L-1}^T ... W_1^T r||_2^2: (38)-(39) with a "
         "minus sign in (38), which the extracted text may have lost",
-        relation_check(_last_layer_gradient, points=50),
+        relation_check(relation, points=50),
         Status.HOLDS,
-        formula=_last_layer_gradient,
+        formula=relation,
+        corrects=f"{SOURCE_ID}:39:loss-decay-depth-{depth}-step-4",
         assumptions=_ASSUMPTIONS[:3],
         quote="≤ ||∇_L L||_F^2 (38) = −||W_{L−1}^T ... W_1^T r||_2^2 (39)",
         reading=Reading.INTERPRETATION,
         regime=(
-            f"L = 3, d = {DIMENSION}, every entry of W_1, W_2, W_3 and beta_s a symbol"
+            f"L = {depth}, d = {DIMENSION}, every entry of the weights and beta_s "
+            "a symbol"
         ),
-    ),
+    )
+
+
+CLAIMS: tuple[Claim, ...] = (
+    _last_layer_claim(3, "last-layer-gradient"),
+    _last_layer_claim(2, "last-layer-gradient-depth-2"),
 )
