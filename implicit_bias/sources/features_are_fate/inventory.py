@@ -7,7 +7,8 @@ for ``implicit-bias coverage`` (:mod:`implicit_bias.claims.coverage`).
 Labels are the text's own numbers: ``"35"`` is the equation printed with the
 tag (35); ``thm-3.4``, ``lemma-B.1``, ``assumption-3.1``, ``fig-4`` are
 Theorem 3.4, Lemma B.1, Assumption 3.1 and Figure 4. The numbers are those of
-the extracted text in ``shared/papers/features-are-fate.txt``: the main text
+the text extraction of Tahir, Ganguli and Rotskoff, "Features are fate"
+(arXiv:2410.08194) the claims quote: the main text
 numbers (1)-(21), Appendix A (22), Appendices B-C (23)-(159) (Appendices D-E
 number no equation). Which arXiv version it was taken from is not recorded
 (:data:`~implicit_bias.sources.features_are_fate.CITATION`), so another
