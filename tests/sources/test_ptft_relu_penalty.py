@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -22,7 +24,7 @@ from implicit_bias.sources.ptft_relu_penalty import (
     section_1_2,
 )
 from implicit_bias.theory import relu_penalty as theory
-from implicit_bias.theory.symbols import m, m0, rho, u
+from implicit_bias.theory.symbols import gamma, m, m0, rho, u
 from tests.claims.claim_checks import assert_failures_are_refutations
 
 # Eqs. (2)-(11) and Section 1.2, with the steps of the chains of eqs. (5)-(10);
@@ -181,3 +183,84 @@ def test_taylor_polynomial_is_the_series(expression: sp.Expr, order: int) -> Non
     ours = penalty._taylor_polynomial(expression, m, order)
     reference = sp.series(expression, m, 0, order).removeO()
     assert sp.expand(ours - reference) == 0
+
+
+# --- checks that must see a wrong eq. (10) or eq. (6) (issue 20)
+
+
+@pytest.fixture
+def fresh_root_series() -> Iterator[None]:
+    """The series of r~ along roots of eq. (10) are cached: recompute them for a
+    test that alters eq. (10), and forget what it computed."""
+    caches = (
+        penalty._penalty_branch,
+        penalty._penalty_small_m,
+        penalty._penalty_large_m,
+    )
+    for cache in caches:
+        cache.cache_clear()
+    yield
+    for cache in caches:
+        cache.cache_clear()
+
+
+def _quartic_rooted_at_twice_m0_rho() -> sp.Expr:
+    # Eq. (10) with 2 m0 rho u^3: at m_h = 0 its positive root is 2 m0 rho.
+    return -(m**2) + gamma * m * u - 2 * m0 * rho * u**3 + u**4
+
+
+def _quartic_with_four_m_squared() -> sp.Expr:
+    # Eq. (10) with -4 m_h^2: for large m_h its root is u ~ sqrt(2 m_h), not sqrt(m_h).
+    return -4 * m**2 + gamma * m * u - m0 * rho * u**3 + u**4
+
+
+def _misscaled_large_m_quartic(eps: sp.Symbol, v: sp.Symbol) -> sp.Expr:
+    # The rescaled eq. (10) with the sign of its cubic term flipped: the root
+    # through v = 1 that it gives is not a root of eq. (10).
+    return v**4 + m0 * rho * eps * v**3 + gamma * eps * v - 1
+
+
+def test_a_quartic_without_the_branch_refutes_the_small_m_branch(
+    monkeypatch: pytest.MonkeyPatch, fresh_root_series: None
+) -> None:
+    monkeypatch.setattr(theory, "stationarity_eq10", _quartic_rooted_at_twice_m0_rho)
+    verdict = get_claim("ptft-relu-penalty:11:small-m-branch").check()
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert "eq. (10)" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("name", "wrong"),
+    [
+        ("stationarity_eq10", _quartic_with_four_m_squared),
+        ("large_m_scaled_quartic", _misscaled_large_m_quartic),
+    ],
+)
+def test_a_wrong_quartic_refutes_the_l1_limit(
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_root_series: None,
+    name: str,
+    wrong: Callable[..., sp.Expr],
+) -> None:
+    monkeypatch.setattr(theory, name, wrong)
+    verdict = get_claim("ptft-relu-penalty:11:l1-at-infinity").check()
+    assert verdict.status == Status.FAILS, verdict.detail
+
+
+def _eq6_with_flipped_gamma() -> sp.Eq:
+    # Eq. (6) with +gamma in the readout term.
+    return sp.Eq(theory.p_of_u, (m / u + gamma) ** 2 + theory.deviation_norm_sq)
+
+
+def _eq6_with_flipped_norm() -> sp.Eq:
+    # Eq. (6) with the squared norm subtracted: p is unbounded below.
+    return sp.Eq(theory.p_of_u, (m / u - gamma) ** 2 - theory.deviation_norm_sq)
+
+
+@pytest.mark.parametrize("wrong", [_eq6_with_flipped_gamma, _eq6_with_flipped_norm])
+def test_a_sign_flip_in_eq_6_refutes_the_direct_minimization(
+    monkeypatch: pytest.MonkeyPatch, wrong: Callable[[], sp.Eq]
+) -> None:
+    monkeypatch.setattr(theory, "display_eq6", wrong)
+    verdict = get_claim("ptft-relu-penalty:6:direct-minimization").check()
+    assert verdict.status == Status.FAILS, verdict.detail

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import NamedTuple
 
 import mpmath
 import numpy as np
@@ -22,6 +23,7 @@ from implicit_bias.claims.checks import (
     RelationCheck,
     check_identity,
     check_limit,
+    check_series,
     judge_relation,
     relation_check,
 )
@@ -305,8 +307,14 @@ def _check_log_slope_numeric() -> Verdict:
 
 def _root_series(
     quartic: sp.Expr, variable: sp.Symbol, leading: sp.Expr, order: int
-) -> sp.Expr:
-    """The root of ``quartic`` in u through ``leading`` at variable = 0, as a series."""
+) -> sp.Expr | None:
+    """The root of ``quartic`` in u through ``leading`` at variable = 0, as a series.
+
+    Solves the coefficients of variable^1 .. variable^order of the quartic along
+    the series; its constant coefficient -- whether ``leading`` is a root at all --
+    is left to :func:`_on_a_root_of_eq10`. None where a coefficient has no unique
+    solution (the root through ``leading`` is not simple).
+    """
     coefficients = sp.symbols(f"c1:{order + 1}")
     guess = leading + sum(c * variable ** (k + 1) for k, c in enumerate(coefficients))
     # A polynomial is its own series (only its coefficients up to ``order`` are
@@ -317,8 +325,34 @@ def _root_series(
     solution: dict[sp.Symbol, sp.Expr] = {}
     for k, c in enumerate(coefficients, start=1):
         term = expansion.coeff(variable, k).subs(solution)
-        solution[c] = sp.solve(term, c)[0]
+        solved = sp.solve(term, c)
+        if len(solved) != 1:
+            return None
+        solution[c] = solved[0]
     return guess.subs(solution)
+
+
+class _AlongRoot(NamedTuple):
+    """r~ as a truncated series along a root of eq. (10) (None where no series
+    root was found), and the verdict that eq. (10) vanishes on that root."""
+
+    penalty: sp.Expr | None
+    on_the_root: Verdict
+
+
+def _on_a_root_of_eq10(
+    residual: sp.Expr, variable: sp.Symbol, order: int, where: str
+) -> Verdict:
+    """Eq. (10) evaluated along a series root, ``residual``, is O(variable^order).
+
+    The root's coefficients were solved from the quartic; this is what makes the
+    branch a branch of eq. (10): its leading value is a root, and the series
+    solves eq. (10) to the order the penalty's series reads.
+    """
+    verdict = check_series(sp.expand(residual), variable, sp.Integer(0), order)
+    return verdict.with_detail(
+        f"eq. (10) along {where} is O({variable}**{order}): {verdict.detail}"
+    )
 
 
 def _taylor_polynomial(expression: sp.Expr, variable: sp.Symbol, order: int) -> sp.Expr:
@@ -348,39 +382,69 @@ def _taylor_polynomial(expression: sp.Expr, variable: sp.Symbol, order: int) -> 
     return sp.Add(*(c * variable**k for k, c in enumerate(q)))
 
 
-@functools.cache
-def _penalty_small_m() -> sp.Expr:
-    """r~ along the root u* -> m0 of eq. (10) at rho = 1, gamma = 0, to O(m^6)."""
+def _along_root(
+    at: dict[sp.Symbol, sp.Expr],
+    leading: sp.Expr,
+    orders: tuple[int, int],
+    where: str,
+) -> _AlongRoot:
+    """Eq. (8) along the root of eq. (10) through ``leading`` as m -> 0, both with
+    ``at`` substituted, and the check of that root; ``orders`` are the root's
+    last power of m and the O(m^k) of the penalty's series."""
+    order, penalty_order = orders
+    quartic = theory.stationarity_eq10().subs(at)
     with time_limit(60):
-        root = _root_series(
-            theory.stationarity_eq10().subs(gamma, 0).subs(rho, 1), m, m0, 4
-        )
+        root = _root_series(quartic, m, leading, order)
+        if root is None:
+            return _AlongRoot(None, _not_a_series_root(quartic.subs(u, leading), m))
+        on_the_root = _on_a_root_of_eq10(quartic.subs(u, root), m, order + 1, where)
         value = _taylor_polynomial(
-            theory.deviation_eq8().subs({gamma: 0, rho: 1}).subs(u, root), m, 6
+            theory.deviation_eq8().subs(at).subs(u, root), m, penalty_order
         )
-    return sp.expand(value)
+    return _AlongRoot(sp.expand(value), on_the_root)
+
+
+def _not_a_series_root(at_leading: sp.Expr, variable: sp.Symbol) -> Verdict:
+    """Why no series root was found: eq. (10) does not vanish at the leading
+    value (fails), or the root there is not simple (inconclusive)."""
+    verdict = _on_a_root_of_eq10(at_leading, variable, 1, "the leading value")
+    if verdict.status == Status.FAILS:
+        return verdict
+    return Verdict.inconclusive(
+        f"{verdict.detail}; the root there is not simple, so it has no power "
+        f"series in {variable}",
+        Reason.UNDECIDED,
+    )
 
 
 @functools.cache
-def _penalty_branch() -> sp.Expr:
+def _penalty_small_m() -> _AlongRoot:
+    """r~ along the root u* -> m0 of eq. (10) at rho = 1, gamma = 0, to O(m^6)."""
+    return _along_root({gamma: 0, rho: 1}, m0, (4, 6), "the root u* = m0 + O(m)")
+
+
+@functools.cache
+def _penalty_branch() -> _AlongRoot:
     """r~ on the branch u* -> m0 rho of eq. (10), to O(m^2)."""
-    with time_limit(60):
-        root = _root_series(theory.stationarity_eq10(), m, m0 * rho, 2)
-        value = _taylor_polynomial(theory.deviation_eq8().subs(u, root), m, 2)
-    return sp.expand(value)
+    return _along_root({}, m0 * rho, (2, 2), "the branch u* = m0 rho + O(m)")
 
 
 def _judge_series(
-    penalty_series: Callable[[], sp.Expr], what: str
+    penalty_series: Callable[[], _AlongRoot], what: str
 ) -> Callable[[sp.Basic], Verdict]:
     """Judge an identity in r~ with r~ replaced by ``penalty_series()``, the
-    truncated series of r~ along a root of eq. (10) (``what``)."""
+    truncated series of r~ along a root of eq. (10) (``what``), and that the
+    root is one."""
 
     def judge(relation: sp.Basic) -> Verdict:
-        value = penalty_series()
+        value, on_the_root = penalty_series()
+        if value is None:
+            return on_the_root.with_detail(f"{what}: {on_the_root.detail}")
         verdict = judge_relation(relation, substitutions={theory.penalty: value})
-        return verdict.with_detail(
-            f"{what}, r~ = {sp.sstr(value)} + ...: {verdict.detail}"
+        return conjunction(
+            (on_the_root, verdict),
+            f"{what}: {on_the_root.detail}; r~ = {sp.sstr(value)} + ...: "
+            f"{verdict.detail}",
         )
 
     return judge
@@ -403,19 +467,34 @@ _BRANCH = RelationCheck(
 _EPS = sp.Symbol("epsilon", positive=True)
 
 
+def _eq10_at_large_m(root: sp.Expr) -> sp.Expr:
+    """eps^4 times eq. (10) at m = 1/eps^2, u = ``root``/eps: the printed quartic
+    rescaled here, not by :func:`theory.large_m_scaled_quartic`, which the root
+    is solved from."""
+    return _EPS**4 * theory.stationarity_eq10().subs({m: _EPS**-2, u: root / _EPS})
+
+
 @functools.cache
-def _penalty_large_m() -> sp.Expr:
-    """r~ at m = 1/eps^2 along the root u* = (1 + O(eps))/eps of eq. (10)."""
+def _penalty_large_m() -> _AlongRoot:
+    """r~ at m = 1/eps^2 along the root u* = (1 + O(eps))/eps of eq. (10), and
+    the check that eq. (10) vanishes on it to O(eps^3)."""
     v = sp.Symbol("v", positive=True)
     with time_limit(60):
         scaled = theory.large_m_scaled_quartic(_EPS, v)
         root = _root_series(scaled.subs(v, u), _EPS, sp.Integer(1), 2)
+        if root is None:
+            return _AlongRoot(
+                None, _not_a_series_root(_eq10_at_large_m(sp.Integer(1)), _EPS)
+            )
+        on_the_root = _on_a_root_of_eq10(
+            _eq10_at_large_m(root), _EPS, 3, "u* = (1 + O(eps))/eps, m = 1/eps^2"
+        )
         penalty_scaled = _EPS**2 * theory.deviation_eq8().subs(
             {m: _EPS**-2, u: root / _EPS}
         )
         # One fraction over a common denominator is all the limit needs (the
         # same rational function of eps; simplify took 20x longer to the same end).
-        return sp.together(penalty_scaled) / _EPS**2
+        return _AlongRoot(sp.together(penalty_scaled) / _EPS**2, on_the_root)
 
 
 def _large_m_relation() -> sp.Eq:
@@ -425,20 +504,23 @@ def _large_m_relation() -> sp.Eq:
 
 def _judge_large_m(relation: sp.Basic) -> Verdict:
     """The relation's limit with its variable x -> oo written x = 1/eps^2 and r~
-    the series root's penalty at m = 1/eps^2, as eps -> 0+."""
+    the series root's penalty at m = 1/eps^2, as eps -> 0+; and that the series
+    root is a root of eq. (10)."""
     limit = relation.lhs
     if not (isinstance(limit, sp.Limit) and limit.args[2] == sp.oo):
         return Verdict.inconclusive(
             f"not a limit at oo: {sp.sstr(limit)}", Reason.UNEVALUATED
         )
     expression, variable = limit.args[0], limit.args[1]
-    at_eps = expression.xreplace({theory.penalty: _penalty_large_m()}).subs(
-        variable, _EPS**-2
-    )
+    value, on_the_root = _penalty_large_m()
+    if value is None:
+        return on_the_root
+    at_eps = expression.xreplace({theory.penalty: value}).subs(variable, _EPS**-2)
     verdict = check_limit(at_eps, _EPS, 0, relation.rhs, budget_seconds=60.0)
-    return verdict.with_detail(
-        f"with {variable} = 1/eps^2 and r~ along the root u* = (1 + O(eps))/eps of "
-        f"eq. (10), eps -> 0+: {verdict.detail}"
+    return conjunction(
+        (on_the_root, verdict),
+        f"{on_the_root.detail}; with {variable} = 1/eps^2 and r~ along that root "
+        f"of eq. (10), eps -> 0+: {verdict.detail}",
     )
 
 
