@@ -272,16 +272,23 @@ def test_mutate_kills_the_mutants_of_a_claim_and_writes_the_report(
     claim_id = "ptft-relu-penalty:10:stationary-points-step-2"
     report = tmp_path / "mutation.md"
     arguments = ["mutate", "--claim", claim_id, "--limit", "6", "--json"]
+    arguments += ["--theory-per-function", "1"]
     assert cli.main([*arguments, "--output", str(report), "--workers", "1"]) == 0
     captured = capsys.readouterr()
-    (record,) = json.loads(captured.out)
+    records = json.loads(captured.out)
+    (record,) = records["claims"]
     assert record["id"] == claim_id
+    # The theory functions it calls were mutated too, and it noticed.
+    killed = {t["function"] for t in records["theory"] if t["killed_by"] == claim_id}
+    assert {"stationarity_eq9", "stationarity_eq10"} <= killed
     outcomes = [m["outcome"] for m in record["symbolic"]]
     assert len(outcomes) == 6
     assert set(outcomes) <= {"killed", "equivalent"}
     assert f"{claim_id}: " in captured.err
     page = report.read_text("utf-8")
     assert "| ptft-relu-penalty | 1 | 1 | 6 |" in page
+    assert "## The theory layer" in page
+    assert "| ptft-relu-penalty | 1 | 1 | 0 | 100.0% |" in page
     assert "implicit-bias mutate --claim" in page
 
 

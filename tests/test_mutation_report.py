@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from implicit_bias.claims.mutate import ClaimMutations, MutantOutcome, Outcome
-from implicit_bias.mutation_report import mutation_page, mutation_summary
+from implicit_bias.claims.theory_mutation import (
+    NOT_JUDGED,
+    ClaimJudgement,
+    TheoryMutant,
+    TheoryMutations,
+    TheoryOutcome,
+)
+from implicit_bias.mutation_report import (
+    mutation_coverage,
+    mutation_page,
+    mutation_summary,
+    theory_summary,
+)
 
 
 def test_the_mutation_page_counts_and_lists_survivors() -> None:
@@ -44,3 +56,44 @@ def test_the_mutation_page_counts_and_lists_survivors() -> None:
     assert "`s:1:d`: 1 of 9 mutants" in in_part
     assert "`s:1:c`: not instrumented" in not_tested
     assert "s:1:c" not in in_part
+
+
+def test_the_page_reports_the_theory_layer_and_coverage() -> None:
+    mutant = TheoryMutant("pkg.theory", "square", 0, 3, "line 3: `x * x` -> `x / x`")
+    other = TheoryMutant("pkg.theory", "cube", 1, 7, "line 7: `3` -> `4`")
+    theory = TheoryMutations(
+        outcomes=(
+            TheoryOutcome(mutant, "s", Outcome.KILLED, ("s:1:c",), "s:1:c", True),
+            TheoryOutcome(other, "s", Outcome.SURVIVED, ("s:1:e",)),
+            TheoryOutcome(other, "s", NOT_JUDGED, ()),
+        ),
+        excluded={"s:1:f": "slow (run with --slow)"},
+        reach={"s:1:c": frozenset({("pkg.theory", "square")}), "s:1:g": frozenset()},
+        judgements=(ClaimJudgement("s:1:g", mutant, "holds", ""),),
+    )
+    reports = [
+        ClaimMutations("s:1:c", "s", "numeric", (), (), "not instrumented"),
+        ClaimMutations("s:1:e", "s", "numeric", (), (), "not instrumented"),
+        ClaimMutations("s:1:f", "s", "numeric", (), (), "not instrumented"),
+        ClaimMutations("s:1:g", "s", "numeric", (), (), "not instrumented"),
+        ClaimMutations("s:1:h", "s", "numeric", (), (), "not instrumented"),
+        ClaimMutations("s:1:x", "s", "identity", (), (), "expected fails: only ..."),
+    ]
+    assert theory_summary(theory)["s"] == {
+        "mutants": 3,
+        NOT_JUDGED: 1,
+        Outcome.KILLED: 1,
+        "fails": 1,
+        Outcome.EQUIVALENT: 0,
+        Outcome.SURVIVED: 1,
+    }
+    # c, e (by the mutants' judging) and g (a judgement) received a mutant.
+    assert mutation_coverage(reports, theory)["s"] == {"holding": 5, "mutated": 3}
+    page = mutation_page(reports, command="implicit-bias mutate", theory=theory)
+    assert "| s | 3 | 1 | 1 | 100.0% | 0 | 1 | 50.0% |" in page
+    assert "| s | 5 | 3 | 2 | 60.0% |" in page
+    assert "`pkg.theory:cube`, line 7: `3` -> `4` -- held by `s:1:e`" in page
+    not_tested = page.split("## Claims not mutation-tested")[1]
+    assert "`s:1:c`" not in not_tested
+    assert "`s:1:f`: not instrumented; no theory mutant: slow" in not_tested
+    assert "`s:1:h`: not instrumented; and it calls no function" in not_tested

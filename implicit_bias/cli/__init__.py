@@ -53,6 +53,12 @@ from implicit_bias.latex import (
     typeset_counts,
 )
 from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
+from implicit_bias.claims.theory_mutation import (
+    MUTANT_SECONDS,
+    PER_FUNCTION,
+    TheoryOutcome,
+    mutate_theory,
+)
 from implicit_bias.mutation_report import mutation_page
 from implicit_bias.reports import (
     read_verdicts,
@@ -266,10 +272,39 @@ def _mutate(arguments: argparse.Namespace) -> int:
         on_done=progress,
         claim_seconds=arguments.claim_seconds,
     )
+    theory = None
+    if not arguments.no_theory:
+
+        def theory_progress(found: list[TheoryOutcome], done: int, total: int) -> None:
+            for outcome in found:
+                print(
+                    f"[{done:>3}/{total}] theory {outcome.mutant.label}: "
+                    f"{outcome.outcome} for {outcome.source}"
+                    + (f" by {outcome.killed_by}" if outcome.killed_by else ""),
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        registry = default_registry()
+        theory = mutate_theory(
+            claims,
+            [registry.source(s) for s in dict.fromkeys(c.source for c in claims)],
+            per_function=arguments.theory_per_function,
+            mutant_seconds=arguments.theory_seconds,
+            slow=arguments.slow,
+            workers=arguments.workers,
+            on_done=theory_progress,
+        )
     if arguments.json:
-        print(json.dumps([r.as_record() for r in reports], indent=2))
+        records: dict[str, object] = {"claims": [r.as_record() for r in reports]}
+        if theory is not None:
+            records["theory"] = [o.as_record() for o in theory.outcomes]
+            records["theory_excluded"] = dict(theory.excluded)
+        print(json.dumps(records, indent=2))
     page = mutation_page(
-        reports, command="implicit-bias mutate " + " ".join(arguments.argv)
+        reports,
+        command="implicit-bias mutate " + " ".join(arguments.argv),
+        theory=theory,
     )
     if arguments.output:
         Path(arguments.output).write_text(page, encoding="utf-8")
@@ -284,8 +319,10 @@ def _add_mutate(commands: Any, source_help: str) -> None:
         "mutate",
         help="mutation-test the checks: does each notice a wrong formula?",
         description="Judge altered copies of each claim's relation with its "
-        "own check, and shift the values numeric checks compare by 2 and 5 "
-        "tolerances; report kill rates per source and every survivor.",
+        "own check, shift the values numeric checks compare by 2 and 5 "
+        "tolerances, and alter the theory functions the claims call (each "
+        "mutant imported in place of the original before the claims run "
+        "again); report kill rates per source and every survivor.",
     )
     _add_selection_options(mutate, source_help)
     mutate.add_argument(
@@ -304,6 +341,26 @@ def _add_mutate(commands: Any, source_help: str) -> None:
         metavar="S",
         help="CPU seconds for judging one claim's mutants, spread evenly over "
         f"its relations when they run out (default {CLAIM_SECONDS:g})",
+    )
+    mutate.add_argument(
+        "--no-theory",
+        action="store_true",
+        help="do not mutate the functions of the theory layer",
+    )
+    mutate.add_argument(
+        "--theory-per-function",
+        type=int,
+        default=PER_FUNCTION,
+        metavar="N",
+        help=f"mutants per theory function (default {PER_FUNCTION})",
+    )
+    mutate.add_argument(
+        "--theory-seconds",
+        type=float,
+        default=MUTANT_SECONDS,
+        metavar="S",
+        help="CPU seconds for one theory mutant's claims, per source "
+        f"(default {MUTANT_SECONDS:g})",
     )
     mutate.set_defaults(handler=_mutate)
 
