@@ -38,6 +38,10 @@ from implicit_bias.claims.certify import (
     exact_point,
 )
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.claims.function_instances import (
+    refute_at_instances,
+    undefined_functions,
+)
 from implicit_bias.claims.parametric import decide_parametric, depends_on_parameters
 from implicit_bias.claims.samplers import (
     Sampler,
@@ -356,6 +360,16 @@ def check_identity(
                 return Verdict.holds(
                     f"exact: {method.__name__}(lhs - rhs) = 0", Basis.PROOF
                 )
+    if undefined_functions(lhs, rhs):
+        # omega(s) cannot be evaluated: refute at concrete functions instead.
+        decide = functools.partial(
+            check_identity, samplers=samplers, points=points, seed=seed, symbolic=False
+        )
+        at_instances = refute_at_instances(
+            lhs, rhs, decide, substitutions=substitutions, seed=seed
+        )
+        if at_instances is not None:
+            return at_instances
     scale = sp.Abs(sp.sympify(lhs)) + sp.Abs(sp.sympify(rhs))
     if substitutions:
         scale = scale.subs(substitutions)
@@ -555,6 +569,20 @@ def check_inequality(
                 f"{'> 0' if strict else '>= 0'}",
                 Basis.PROOF,
             )
+    if undefined_functions(lhs, rhs):
+        decide = functools.partial(
+            check_inequality,
+            strict=strict,
+            samplers=samplers,
+            budget_seconds=budget_seconds,
+            points=points,
+            seed=seed,
+        )
+        at_instances = refute_at_instances(
+            lhs, rhs, decide, substitutions=substitutions, seed=seed
+        )
+        if at_instances is not None:
+            return at_instances
     scale = sp.Abs(sp.sympify(lhs)) + sp.Abs(sp.sympify(rhs))
     if substitutions:
         scale = scale.subs(substitutions)

@@ -25,6 +25,7 @@ from implicit_bias.claims.engine import (
     unique_ids,
 )
 from implicit_bias.claims.checks import judge_relation
+from implicit_bias.theory import tangent_features as tf
 from tests.claims.claim_checks import assert_failures_are_refutations
 
 STEPS = tuple(claim for chain in appendix_a.DERIVATIONS for claim in chain.claims)
@@ -166,3 +167,64 @@ def test_eq20_final_features_are_not_the_average() -> None:
     )
     verdict = judge_relation(sp.Eq(average.lhs, final, evaluate=False))
     assert _refuted(verdict)
+
+
+# -- checks that can fail: a visibly wrong theory formula is refuted (issue 20)
+
+
+def _check_of(label: str) -> Claim:
+    (claim,) = [
+        claim for claim in symbolic.CLAIMS if claim.id == f"{SOURCE_ID}:{label}"
+    ]
+    return claim
+
+
+def _wrong_transform(vector: sp.Matrix, scale: sp.Expr = tf.s) -> sp.Matrix:
+    # Eq. (8) with s - 2 for s - 1: M_hat beta = (s - 1) beta.
+    return sp.eye(vector.rows) + (scale - 2) * tf.unit_projector(vector)
+
+
+def _wrong_parameters(vector: sp.Matrix, scale: sp.Expr = tf.s) -> sp.Matrix:
+    # Eq. (8) with s^-2 for s^-1.
+    return vector / scale**2
+
+
+def _wrong_identity_part(vector: sp.Matrix, scale: sp.Expr = tf.s) -> sp.Matrix:
+    # Eq. (8) with 2 I_P: the directions orthogonal to beta are doubled.
+    return 2 * sp.eye(vector.rows) + (scale - 1) * tf.unit_projector(vector)
+
+
+@pytest.mark.parametrize(
+    ("label", "function", "wrong"),
+    [
+        ("8:interpolates", "theorem1_transform", _wrong_transform),
+        ("8:interpolates", "theorem1_parameters", _wrong_parameters),
+        ("8:spectrum", "theorem1_transform", _wrong_transform),
+        ("8:spectrum", "theorem1_transform", _wrong_identity_part),
+        ("8:objective", "theorem1_parameters", _wrong_parameters),
+        (
+            "8:objective",
+            "effective_objective",
+            lambda omega, z_value, v_value: omega(z_value) + v_value**2 / z_value,
+        ),
+        ("9:adapted-kernel", "theorem1_transform", _wrong_transform),
+        ("9:adapted-kernel", "theorem1_transform", _wrong_identity_part),
+        (
+            "fig-2:join-cardano",
+            "squared_absolute_join_parametric",
+            # v = 3 z^2 (z - 1) for 2 z^2 (z - 1): the root is solved from it.
+            lambda: (3 * tf.z**2 * (tf.z - 1), 3 * tf.z**2 - 4 * tf.z),
+        ),
+    ],
+)
+def test_a_wrong_theory_formula_fails(
+    label: str, function: str, wrong: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: holds (join-cardano: the root solved from the wrong cubic solves
+    # it) or inconclusive (the others: "SymPy did not simplify it to 0", or
+    # "name 'omega' is not defined").
+    monkeypatch.setattr(tf, function, wrong)
+    verdict = _check_of(label).check()
+    assert verdict.status == Status.FAILS, verdict
+    assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    assert verdict.counterexample
