@@ -486,7 +486,8 @@ def check_close(
     flat = [a.ravel()[worst] for a in (observed_array, reference_array, bound)]
     kind = "relative " if relative else ""
     detail = (
-        f"{what}: max |observed - reference| over {excess.size} values is "
+        f"{what}: max |observed - reference| over {excess.size} values "
+        f"(float64) is "
         f"{np.max(np.abs(observed_array - reference_array)):.3g}; at the worst, "
         f"{flat[0]:.10g} against {flat[1]:.10g} with {kind}tolerance "
         f"{tolerance_array.ravel()[worst]:.3g}"
