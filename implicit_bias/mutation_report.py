@@ -11,9 +11,16 @@ from collections.abc import Mapping, Sequence
 
 from implicit_bias.claims.mutate import ClaimMutations, Outcome
 from implicit_bias.claims.theory_mutation import NOT_JUDGED, TheoryMutations
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.markdown import escape_markdown
 
-__all__ = ["mutation_coverage", "mutation_page", "mutation_summary", "theory_summary"]
+__all__ = [
+    "mutated_claims",
+    "mutation_coverage",
+    "mutation_page",
+    "mutation_summary",
+    "theory_summary",
+]
 
 
 def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, int]]:
@@ -60,6 +67,31 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
                 # The shift is the only change: any verdict but holds noticed it.
                 source[key] += all(o.outcome != Outcome.SURVIVED for o in shifted)
     return counts
+
+
+def mutated_claims(records: Mapping[str, object]) -> frozenset[str]:
+    """The claims that received at least one mutant, from the JSON of
+    ``implicit-bias mutate --json``: a judged mutant of their relation, a
+    shifted comparison, or a theory mutant they judged.
+
+    Raises:
+      InvalidArgumentError: ``records`` is not that JSON.
+    """
+    claims = records.get("claims")
+    if not isinstance(claims, list):
+        raise InvalidArgumentError(
+            "records: not the JSON of `implicit-bias mutate --json` (no 'claims' list)"
+        )
+    found = {
+        str(record["id"])
+        for record in claims
+        if record.get("symbolic") or record.get("bias")
+    }
+    for outcome in records.get("theory") or ():  # type: ignore[attr-defined]
+        found.update(outcome["judged"])
+    for judgement in records.get("theory_judgements") or ():  # type: ignore[attr-defined]
+        found.add(judgement["id"])
+    return frozenset(found)
 
 
 def theory_summary(theory: TheoryMutations) -> dict[str, dict[str, int]]:

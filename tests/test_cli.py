@@ -1000,3 +1000,15 @@ def test_coverage_reports_each_item_and_verify_prints_the_total(
         "    (1) definition, definition: used by inventoried-note:2:square (holds)"
         in lines
     )
+    # With mutate's JSON: the square received mutants; the slip, expected to
+    # fail, was not mutated.
+    mutations = tmp_path / "mutations.json"
+    assert cli.main(["mutate", "--file", str(note), "--json", "--workers", "1"]) == 0
+    mutations.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert cli.main(["coverage", *common, "--mutations", str(mutations)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "2 of 3 results and proof steps checked (66.7%), 1 of them " in lines[0]
+    assert (
+        "    (3) proof step, checked (no mutant): inventoried-note:3:slip"
+        in "\n".join(lines)
+    )

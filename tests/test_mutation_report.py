@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from implicit_bias.claims.mutate import ClaimMutations, MutantOutcome, Outcome
 from implicit_bias.claims.theory_mutation import (
     NOT_JUDGED,
@@ -10,7 +12,9 @@ from implicit_bias.claims.theory_mutation import (
     TheoryMutations,
     TheoryOutcome,
 )
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.mutation_report import (
+    mutated_claims,
     mutation_coverage,
     mutation_page,
     mutation_summary,
@@ -97,3 +101,20 @@ def test_the_page_reports_the_theory_layer_and_coverage() -> None:
     assert "`s:1:c`" not in not_tested
     assert "`s:1:f`: not instrumented; no theory mutant: slow" in not_tested
     assert "`s:1:h`: not instrumented; and it calls no function" in not_tested
+
+
+def test_the_claims_that_received_a_mutant_are_read_from_the_json() -> None:
+    records = {
+        "claims": [
+            {"id": "s:1:a", "symbolic": [{"outcome": "killed"}], "bias": []},
+            {"id": "s:1:b", "symbolic": [], "bias": [{"outcome": "killed"}]},
+            {"id": "s:1:c", "symbolic": [], "bias": []},
+            {"id": "s:1:d", "symbolic": [], "bias": []},
+            {"id": "s:1:e", "symbolic": [], "bias": []},
+        ],
+        "theory": [{"judged": ["s:1:c"]}],
+        "theory_judgements": [{"id": "s:1:d"}],
+    }
+    assert mutated_claims(records) == {"s:1:a", "s:1:b", "s:1:c", "s:1:d"}
+    with pytest.raises(InvalidArgumentError, match="mutate --json"):
+        mutated_claims({"theory": []})

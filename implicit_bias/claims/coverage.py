@@ -37,7 +37,7 @@ Examples:
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from implicit_bias.claims.engine import Status, Verdict
@@ -95,16 +95,34 @@ class SourceCoverage:
     source: str
     items: tuple[ItemCoverage, ...]
     unplaced: tuple[str, ...]
+    mutated: frozenset[str] | None = None
+
+    def mutation_tested(self, coverage: ItemCoverage) -> bool:
+        """Whether a checked item has a decided claim that received a mutant
+        (:attr:`mutated`; False when it is not known)."""
+        return (
+            self.mutated is not None
+            and coverage.status == CoverageStatus.CHECKED
+            and any(
+                claim_id in self.mutated
+                for claim_id, status in coverage.claims
+                if status in (Status.HOLDS, Status.FAILS)
+            )
+        )
 
     def counts(self) -> dict[str, int]:
-        """Items, accounted for, results and proof steps, and those checked."""
+        """Items, accounted for, results and proof steps, those checked and,
+        when :attr:`mutated` is known, those of them mutation-tested."""
         checkable = [c for c in self.items if c.item.kind != ItemKind.DEFINITION]
-        return {
+        counts = {
             "items": len(self.items),
             "accounted": sum(c.status != CoverageStatus.MISSING for c in self.items),
             "results_and_steps": len(checkable),
             "checked": sum(c.status == CoverageStatus.CHECKED for c in checkable),
         }
+        if self.mutated is not None:
+            counts["mutation_tested"] = sum(map(self.mutation_tested, checkable))
+        return counts
 
     def missing(self) -> tuple[str, ...]:
         """The labels nothing accounts for, in the inventory's order."""
@@ -135,6 +153,12 @@ class SourceCoverage:
             f"{counts['checked']} of {counts['results_and_steps']} results and "
             f"proof steps checked "
             f"({share(counts['checked'], counts['results_and_steps'])})"
+            + (
+                f", {counts['mutation_tested']} of them mutation-tested "
+                f"({share(counts['mutation_tested'], counts['results_and_steps'])})"
+                if "mutation_tested" in counts
+                else ""
+            )
             + (f"; missing: {missing}" if missing else "")
         )
 
@@ -151,6 +175,11 @@ class SourceCoverage:
                     "section": c.item.section,
                     "what": c.item.what,
                     "status": str(c.status),
+                    **(
+                        {"mutation_tested": self.mutation_tested(c)}
+                        if self.mutated is not None
+                        else {}
+                    ),
                     "claims": [{"id": i, "status": s} for i, s in c.claims],
                     "not_checked": c.item.not_checked,
                 }
@@ -161,7 +190,9 @@ class SourceCoverage:
 
 
 def source_coverage(
-    source: Source, verdicts: Mapping[str, Verdict | Status]
+    source: Source,
+    verdicts: Mapping[str, Verdict | Status],
+    mutated: Iterable[str] | None = None,
 ) -> SourceCoverage:
     """The coverage of ``source``'s inventory by its claims and their verdicts.
 
@@ -169,6 +200,9 @@ def source_coverage(
       source: the source, with its inventory.
       verdicts: claim id -> its verdict (or status); a claim absent from it
         has not been run.
+      mutated: the ids of the claims that received at least one mutant
+        (``implicit-bias mutate``), if known: a checked item is then
+        *mutation-tested* when one of its decided claims is among them.
     """
     claims = source.all_claims()
     by_label: dict[str, list[str]] = {}
@@ -202,7 +236,12 @@ def source_coverage(
         )
     # Without an inventory nothing is placed: the summary says so once.
     unplaced = tuple(c.id for c in claims if c.id not in placed and items)
-    return SourceCoverage(source.id, tuple(items), unplaced)
+    return SourceCoverage(
+        source.id,
+        tuple(items),
+        unplaced,
+        None if mutated is None else frozenset(mutated),
+    )
 
 
 def _status(item: Item, statuses: list[str]) -> CoverageStatus:
@@ -234,9 +273,17 @@ def coverage_text(report: SourceCoverage) -> str:
         if coverage.item.section != section:
             section = coverage.item.section
             lines += ["", f"  {section}"]
+        tested = (
+            ""
+            if report.mutated is None or coverage.status != CoverageStatus.CHECKED
+            else " (mutation-tested)"
+            if report.mutation_tested(coverage)
+            else " (no mutant)"
+        )
         lines.append(
             f"    {_label(coverage.item)} {coverage.item.kind}, "
-            f"{coverage.status}: {_claims_in_words(coverage) or coverage.item.what}"
+            f"{coverage.status}{tested}: "
+            f"{_claims_in_words(coverage) or coverage.item.what}"
         )
     if report.unplaced:
         lines += ["", f"  claims on no numbered item: {', '.join(report.unplaced)}"]

@@ -56,10 +56,11 @@ from implicit_bias.figures import FIGURES, MissingExtraError, draw_figure
 from implicit_bias.claims.theory_mutation import (
     MUTANT_SECONDS,
     PER_FUNCTION,
+    THEORY_PACKAGE,
     TheoryOutcome,
     mutate_theory,
 )
-from implicit_bias.mutation_report import mutation_page
+from implicit_bias.mutation_report import mutated_claims, mutation_page
 from implicit_bias.reports import (
     read_verdicts,
     stale_docs,
@@ -100,7 +101,14 @@ def _coverage(arguments: argparse.Namespace) -> int:
             if claim.id not in verdicts and (hit := cache.get(claim)) is not None:
                 verdicts[claim.id] = hit.verdict
                 cached += 1
-    reports = [source_coverage(registry.source(s), verdicts) for s in source_ids]
+    mutated = None
+    if arguments.mutations:
+        mutated = mutated_claims(
+            json.loads(Path(arguments.mutations).read_text(encoding="utf-8"))
+        )
+    reports = [
+        source_coverage(registry.source(s), verdicts, mutated) for s in source_ids
+    ]
     from_files = sum(1 for c in claims if c.id in recorded)
     print(
         f"verdicts: {from_files} recorded, {cached} from the cache, "
@@ -289,6 +297,7 @@ def _mutate(arguments: argparse.Namespace) -> int:
         theory = mutate_theory(
             claims,
             [registry.source(s) for s in dict.fromkeys(c.source for c in claims)],
+            package=arguments.theory_package,
             per_function=arguments.theory_per_function,
             mutant_seconds=arguments.theory_seconds,
             slow=arguments.slow,
@@ -299,6 +308,7 @@ def _mutate(arguments: argparse.Namespace) -> int:
         records: dict[str, object] = {"claims": [r.as_record() for r in reports]}
         if theory is not None:
             records["theory"] = [o.as_record() for o in theory.outcomes]
+            records["theory_judgements"] = [j.as_record() for j in theory.judgements]
             records["theory_excluded"] = dict(theory.excluded)
         print(json.dumps(records, indent=2))
     page = mutation_page(
@@ -346,6 +356,13 @@ def _add_mutate(commands: Any, source_help: str) -> None:
         "--no-theory",
         action="store_true",
         help="do not mutate the functions of the theory layer",
+    )
+    mutate.add_argument(
+        "--theory-package",
+        default=THEORY_PACKAGE,
+        metavar="NAME",
+        help="the package of theory modules to alter, e.g. your own "
+        f"`mynote.theory` (default {THEORY_PACKAGE})",
     )
     mutate.add_argument(
         "--theory-per-function",
@@ -442,6 +459,12 @@ def _add_coverage(commands: Any, source_help: str) -> None:
     )
     _add_selection_options(coverage, source_help)
     coverage.add_argument("--json", action="store_true", help="print JSON records")
+    coverage.add_argument(
+        "--mutations",
+        metavar="FILE",
+        help="the JSON of `implicit-bias mutate --json`: count the checked items "
+        "whose claims received a mutant (mutation-tested)",
+    )
     coverage.add_argument(
         "--run", action="store_true", help="check the claims that have no verdict"
     )

@@ -151,3 +151,25 @@ def test_using_a_definition_does_not_place_a_claim_but_checking_it_does() -> Non
     report = source_coverage(note, {})
     assert report.items[0].status == CoverageStatus.DEFINITION
     assert report.unplaced == (user.id,)
+
+
+def test_checked_items_whose_claims_received_a_mutant_are_mutation_tested() -> None:
+    # RANGE checks (3) and (4); SECTION checks thm-1; ON_FIVE (5) fails, decided.
+    report = source_coverage(NOTE, VERDICTS, mutated={RANGE.id, UNDECIDED.id})
+    assert report.counts()["mutation_tested"] == 2
+    tested = {c.item.label for c in report.items if report.mutation_tested(c)}
+    # An undecided claim's mutants do not make its item checked, let alone tested.
+    assert tested == {"3", "4"}
+    assert "4 of 8 results and proof steps checked (50.0%), 2 of them " in (
+        report.summary()
+    )
+    assert "mutation-tested (25.0%)" in report.summary()
+    text = coverage_text(report)
+    assert "(5) result, checked (no mutant)" in text
+    assert "(3) proof step, checked (mutation-tested)" in text
+    record = json.loads(json.dumps(report.as_record()))
+    assert [i["mutation_tested"] for i in record["items"][2:5]] == [True, True, False]
+    # Unknown unless given: no count, no marks.
+    plain = source_coverage(NOTE, VERDICTS)
+    assert "mutation_tested" not in plain.counts()
+    assert "mutation" not in coverage_text(plain)
