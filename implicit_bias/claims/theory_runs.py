@@ -229,14 +229,45 @@ def _equal_results(first: object, second: object) -> bool:
     return bool(first == second) if type(first) is type(second) else False
 
 
-def _proved_equivalent(original: object, mutated: object) -> bool:
-    """Whether SymPy shows the two functions equal at symbolic arguments."""
+def _executing(lines: range, filename: str) -> Callable[..., object]:
+    """A trace function noting, in ``hit``, whether code of ``filename`` ran
+    one of ``lines``."""
+    hit: list[bool] = []
+
+    def local(frame: types.FrameType, event: str, arg: object) -> object:
+        if event == "line" and frame.f_lineno in lines:
+            hit.append(True)
+        return local
+
+    def start(frame: types.FrameType, event: str, arg: object) -> object:
+        return local if frame.f_code.co_filename == filename else None
+
+    start.hit = hit  # type: ignore[attr-defined]
+    return start
+
+
+def _proved_equivalent(
+    original: object, mutated: object, mutant: TheoryMutant, filename: str
+) -> bool:
+    """Whether SymPy shows the two functions equal at symbolic arguments
+    (positive symbols for the parameters without defaults), the altered
+    lines having run: a mutant in a branch those arguments do not take is
+    never called equivalent."""
     if not (callable(original) and callable(mutated)):
         return False
+    tracer = _executing(
+        range(mutant.line, max(mutant.end_line, mutant.line) + 1), filename
+    )
     try:
         with time_limit(EQUIVALENCE_SECONDS):
             arguments = _symbolic_arguments(original)
-            return _equal_results(original(*arguments), mutated(*arguments))
+            expected = original(*arguments)
+            sys.settrace(tracer)  # type: ignore[arg-type]
+            try:
+                found = mutated(*arguments)
+            finally:
+                sys.settrace(None)
+            return bool(tracer.hit) and _equal_results(expected, found)  # type: ignore[attr-defined]
     except Exception:  # a guard, a timeout, an argument that must be an int
         return False
 
@@ -328,6 +359,6 @@ def _judged_in_child(
         all(r.status == str(Status.HOLDS) or r.cut for r in runs) for _, runs in results
     ):
         mutated = _resolved(sys.modules[mutant.module], mutant.function)
-        if _proved_equivalent(original, mutated):
+        if _proved_equivalent(original, mutated, mutant, filename):
             results.append(("", [_Run("", Outcome.EQUIVALENT, "", 0.0)]))
     return results

@@ -58,6 +58,7 @@ class TheoryMutant:
       site: the index of the mutation among the module's sites.
       line: its line in the module.
       description: what changed, e.g. ``line 57: `a + b` -> `a - b```.
+      end_line: the last line of the changed expression.
     """
 
     module: str
@@ -65,6 +66,7 @@ class TheoryMutant:
     site: int
     line: int
     description: str
+    end_line: int = 0
 
     @property
     def label(self) -> str:
@@ -88,7 +90,7 @@ class _Sites(ast.NodeTransformer):
 
     def __init__(self, target: int | None = None) -> None:
         self.target = target
-        self.found: list[tuple[str, int, str]] = []
+        self.found: list[tuple[str, int, str, int]] = []
         self._function = ""
 
     def _site(self, old: ast.AST, new: ast.AST) -> ast.AST | None:
@@ -96,7 +98,12 @@ class _Sites(ast.NodeTransformer):
         index = len(self.found)
         line = getattr(old, "lineno", 0)
         self.found.append(
-            (self._function, line, f"line {line}: `{_shown(old)}` -> `{_shown(new)}`")
+            (
+                self._function,
+                line,
+                f"line {line}: `{_shown(old)}` -> `{_shown(new)}`",
+                getattr(old, "end_lineno", None) or line,
+            )
         )
         if index == self.target:
             return ast.copy_location(new, old)
@@ -220,7 +227,7 @@ def _module_tree(module_name: str) -> tuple[str, str]:
         return filename, handle.read()
 
 
-def _sites(module_name: str) -> list[tuple[str, int, str]]:
+def _sites(module_name: str) -> list[tuple[str, int, str, int]]:
     _, text = _module_tree(module_name)
     finder = _Sites()
     finder.visit(ast.parse(text))
@@ -255,10 +262,10 @@ def theory_mutants(
             f"per_function: must be >= 1 or None, got {per_function!r}"
         )
     by_function: dict[str, list[TheoryMutant]] = {}
-    for index, (function, line, description) in enumerate(_sites(module_name)):
+    for index, (function, line, description, end) in enumerate(_sites(module_name)):
         if functions is None or function in functions:
             by_function.setdefault(function, []).append(
-                TheoryMutant(module_name, function, index, line, description)
+                TheoryMutant(module_name, function, index, line, description, end)
             )
     chosen: list[TheoryMutant] = []
     for mutants in by_function.values():

@@ -34,6 +34,12 @@ def shifted(x, items=(1, 2)):
 
 def unused(x):
     return x - 1
+
+
+def branchy(x, shifted=False):
+    if shifted:
+        return x + 1
+    return x
 '''
 
 _SOURCE = """
@@ -59,6 +65,9 @@ SOURCE = Source(
         Claim("{package}", "4", "shift", Kind.IDENTITY, "x + 1 - x = 1",
               lambda: check_identity(formulas.shifted(x) - x, 1), Status.HOLDS,
               quote="x + 1 - x = 1"),
+        Claim("{package}", "6", "branchy", Kind.IDENTITY, "branchy(x) = x",
+              lambda: check_identity(formulas.branchy(x), x), Status.HOLDS,
+              quote="branchy(x) = x"),
         Claim("{package}", "5", "broken", Kind.IDENTITY, "x x = x^3",
               lambda: check_identity(formulas.square(x), x**3), Status.HOLDS,
               quote="x x = x^3"),
@@ -105,6 +114,11 @@ def test_mutants_are_killed_survive_or_are_equivalent(user_package: str) -> None
     assert by_function["magnitude"].outcome == Outcome.EQUIVALENT
     # x - items[0]: claim 4 notices.
     assert by_function["shifted"].outcome == Outcome.KILLED
+    # A mutant in a branch the claims never take survives: that the function
+    # is unchanged where SymPy tried it proves nothing about that branch.
+    branchy = [o for o in result.outcomes if o.mutant.function == "branchy"]
+    assert len(branchy) == 2
+    assert {o.outcome for o in branchy} == {Outcome.SURVIVED}
     # No claim calls `unused`: it is not mutated at all.
     assert "unused" not in by_function
     # The claim that does not hold when imported again judges nothing.
