@@ -63,6 +63,10 @@ from implicit_bias.claims.profiles import (
     measure_step_seconds,
 )
 from implicit_bias.claims.registry import all_claims, claims_for, get_claim
+from implicit_bias.claims.repeats import (
+    check_not_consistently_below,
+    student_t_critical,
+)
 from implicit_bias.claims.samplers import (
     MatrixSampler,
     Sampler,
@@ -125,6 +129,7 @@ __all__ = [
     "check_limit",
     "check_loewner",
     "check_mean",
+    "check_not_consistently_below",
     "check_series",
     "claim_for_profile",
     "claims_for",
@@ -150,5 +155,6 @@ __all__ = [
     "positive_definite_matrix",
     "relation_check",
     "run_claims",
+    "student_t_critical",
     "symmetric_matrix",
 ]

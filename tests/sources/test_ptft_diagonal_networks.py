@@ -36,6 +36,7 @@ from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
     CLAIMS as SYMBOLIC_CLAIMS,
 )
 from implicit_bias.claims.discovery import default_registry
+from implicit_bias.claims.mutate import Outcome, mutation_outcomes
 from implicit_bias.claims.registry import get_claim
 from implicit_bias.latex import claim_latex, claims_latex
 from implicit_bias.theory import diagonal_networks as theory
@@ -283,6 +284,11 @@ def test_chain_of_eqs_28_to_30_steps_through_the_printed_equations() -> None:
         ("21:beta-step-5", lambda r: 2 * r.rhs),
         # A bound of 3 ||beta_d|| is false (z_d^2 = ||beta_d|| attains 2).
         ("30:min-norm-step-2", lambda r: 3 * r.rhs / 2),
+        # Bounds of ||beta_d|| and 2.002 ||beta_d||: the first is true and the
+        # second violated only near z_d^2 = ||beta_d||, so a search for a
+        # violation passes both; neither is the minimum (29) attains.
+        ("30:min-norm-step-2", lambda r: r.rhs / 2),
+        ("30:min-norm-step-2", lambda r: sp.Rational(1001, 1000) * r.rhs),
     ],
 )
 def test_a_step_judge_decides_altered_relations(step, wrong) -> None:
@@ -346,3 +352,65 @@ def test_q_reference_agrees_with_the_50_digit_reference(value: float) -> None:
         step = float(np.spacing(abs(rounded)) / np.spacing(abs(float(exact))))
         assert _ulps(rounded, reference) <= 0.5
         assert step - 0.5 <= _ulps(above, reference) <= step + 0.5
+
+
+@pytest.mark.parametrize(
+    ("which", "right_hand_side"),
+    [("s", "flow_rhs_eq10"), ("d", "flow_rhs_eq11")],
+)
+def test_a_closed_form_against_a_wrong_flow_fails_with_a_certificate(
+    monkeypatch: pytest.MonkeyPatch, which: str, right_hand_side: str
+) -> None:
+    # (13)-(14) against (10)-(11) with a factor 3/2 too many: the check
+    # compares at one instant, R(t) and r(t) as free reals, so the numeric
+    # fallback evaluates the exponentials and certifies the difference (it
+    # could not evaluate the undefined R_k(t) and its derivative).
+    original = getattr(theory, right_hand_side)
+    monkeypatch.setattr(
+        theory,
+        right_hand_side,
+        lambda x_tilde, r, v: sp.Rational(3, 2) * original(x_tilde, r, v),
+    )
+    verdict = gradient_flow._check_closed_form(which)
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis == Basis.CERTIFIED
+    assert verdict.detail.startswith("ODE: entry 1:")
+
+
+def test_a_false_link_of_the_triangle_bound_fails_27(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the l1 norm in place of the l2 norm, Lagrange's identity (a link of
+    # (26)_d >= 2||beta_d||) is false: the claim fails on its certified
+    # counterexample (it said 'links not shown').
+    monkeypatch.setattr(
+        theory, "norm", lambda v: sp.Add(*(sp.Abs(entry) for entry in v))
+    )
+    verdict = multi_task._check_wlog_plus_branch()
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis == Basis.CERTIFIED
+    assert "the link ||u||^2 ||v||^2 - (u.v)^2" in verdict.detail
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "13:solves-10",
+        "14:solves-11",
+        "27:wlog-plus-branch",
+        "30:min-norm-step-2",
+        "sec-G:pr-range",
+    ],
+)
+def test_wrong_formulas_in_these_checks_fail(label: str) -> None:
+    # Mutants of the relations these checks decide were inconclusive (an
+    # undefined function the numeric check cannot evaluate, a refuted link or
+    # gap rewriting reported as 'not shown', an attainment not checked): each
+    # is now refuted, or is still true (equivalent).
+    claim = get_claim(f"ptft-diagonal-networks:{label}")
+    outcomes = mutation_outcomes(claim, limit=6, claim_seconds=None)
+    assert outcomes
+    assert {o.outcome for o in outcomes} <= {Outcome.KILLED, Outcome.EQUIVALENT}, [
+        (o.description, o.detail) for o in outcomes if o.outcome != Outcome.KILLED
+    ]
+    assert any(o.outcome == Outcome.KILLED for o in outcomes)

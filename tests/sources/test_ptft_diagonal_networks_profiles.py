@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import Kind, Reason, Status
+from implicit_bias.claims.engine import Basis, Kind, Reason, Status
+from implicit_bias.errors import ConvergenceError
 from implicit_bias.sources.ptft_diagonal_networks import numeric
 from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS
 from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
@@ -169,9 +170,76 @@ def test_recorded_pilot_figures_are_what_the_pilot_gives() -> None:
 def test_stl_contrast_paper_configuration_runs_the_full_experiment() -> None:
     claim = next(c for c in SIMULATIONS if c.label == "stl-contrast")
     assert claim.paper is not None
-    assert claim.paper.expected == Status.INCONCLUSIVE
-    assert claim.paper.expected_reason == Reason.STATISTICAL
+    # At the paper's size STL's l1,2 norm is below the truth in all 5 repeats
+    # at n = 10, about 45 SE: refuted (a non-replication of our reading).
+    assert claim.paper.expected == Status.FAILS
+    assert claim.paper.expected_reason is None
     assert "norms_versus_sample_size full" in claim.paper.cost().detail
+
+
+def _stl_ratios(ratios_at_smallest_n: list[float]) -> NormsVersusSampleSize:
+    """A made-up experiment: STL's norms over the truth's are the given ratios
+    at the smallest n (one per repeat) and 1 beyond; the truth's norms are 2."""
+    repeats = len(ratios_at_smallest_n)
+    ratios = np.ones((3, repeats))
+    ratios[0] = ratios_at_smallest_n
+    truth = np.full(repeats, 2.0)
+    return NormsVersusSampleSize(
+        np.array([10, 20, 40]), ratios, 2 * ratios, truth, ratios, 2 * ratios,
+        ratios, truth, 200, 20, 100, 1e-3, 1e-3, 1e-6, 0,
+    )  # fmt: skip
+
+
+#: STL's ratios to the truth at the smallest n, one per repeat, and the verdict.
+_STL_CASES = [
+    # Below the truth in every repeat, 45 SE: "not consistently lower" is
+    # refuted (the old check could only say inconclusive here).
+    ([0.433, 0.352, 0.413, 0.389, 0.394], Status.FAILS),
+    # Two repeats below, 4.7 SE with one degree of freedom: not decisive.
+    ([0.676, 0.5], Status.INCONCLUSIVE),
+    # A repeat above the truth: not consistently lower.
+    ([0.433, 1.2, 0.413, 0.389, 0.394], Status.HOLDS),
+]
+
+
+def test_stl_contrast_decides_the_repeats_at_the_smallest_n(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for ratios, status in _STL_CASES:
+        made_up = _stl_ratios(ratios)
+        monkeypatch.setattr(
+            numeric, "norms_versus_sample_size", lambda made_up=made_up, **_: made_up
+        )
+        numeric._NORMS.clear()
+        try:
+            for norm in ("l12", "q"):
+                verdict = numeric._check_stl_contrast(norm, quick=False)
+                assert verdict.status == status, verdict.detail
+                assert "n = 10" in verdict.detail
+        finally:
+            numeric._NORMS.clear()
+        if status == Status.FAILS:
+            assert verdict.basis == Basis.STATISTICAL
+            assert "refuted beyond 6.62 SE" in verdict.detail
+            assert verdict.counterexample
+        if status == Status.INCONCLUSIVE:
+            assert verdict.reason == Reason.STATISTICAL
+
+
+def test_stl_contrast_is_inconclusive_when_a_run_does_not_converge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def diverges(**options: object) -> NormsVersusSampleSize:
+        raise ConvergenceError("a network diverged; try a smaller learning rate")
+
+    monkeypatch.setattr(numeric, "norms_versus_sample_size", diverges)
+    numeric._NORMS.clear()
+    try:
+        verdict = numeric._check_stl_contrast("l12", quick=False)
+    finally:
+        numeric._NORMS.clear()
+    assert verdict.status == Status.INCONCLUSIVE
+    assert verdict.reason == Reason.BUDGET
 
 
 def test_the_full_norms_claim_skips_the_stl_networks_unless_they_ran(

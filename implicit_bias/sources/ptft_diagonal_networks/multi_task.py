@@ -40,7 +40,11 @@ __all__ = ["CLAIMS", "DERIVATIONS", "MIN_NORM"]
 
 
 def _triangle_lower_bound(outputs: int) -> Verdict:
-    """(26) >= 2||beta_d||: each link of the chain, as exact identities."""
+    """(26) >= 2||beta_d||: each link of the chain, as exact identities.
+
+    A link refuted (a certified counterexample) is the bound's ``fails``; a
+    link neither shown nor refuted leaves it ``inconclusive``.
+    """
     a = sp.Symbol("a", real=True)
     b = symbolic_vector("b", outputs)
     links = {
@@ -70,6 +74,13 @@ def _triangle_lower_bound(outputs: int) -> Verdict:
         (theory.norm(u) + theory.norm(v)) ** 2 - theory.norm(u - v) ** 2,
         2 * (theory.norm(u) * theory.norm(v) + dot),
     )
+    for name, verdict in links.items():
+        if verdict.status == Status.FAILS:
+            # A link the argument states, refuted (check_identity certifies
+            # its counterexamples): the bound as argued here is false.
+            return verdict.with_detail(
+                f"the link {name} of (26)_d >= 2||beta_d|| is false: {verdict.detail}"
+            )
     failed = [k for k, verdict in links.items() if verdict.status != Status.HOLDS]
     if failed:
         return Verdict.inconclusive(f"links not shown: {failed}", Reason.UNDECIDED)
@@ -158,23 +169,36 @@ def _coefficients() -> sp.Matrix:
 
 
 def _judge_by_square(relation: sp.Basic) -> Verdict:
-    """``larger >= smaller`` proved by ``larger - smaller = (z_d - ||beta_d||/z_d)^2``.
+    """``larger >= smaller``, the minimum over z_d: attained at (29), and proved by
+    ``larger - smaller = (z_d - ||beta_d||/z_d)^2``.
 
-    Any other difference goes to :func:`judge_relation` (a sampled search,
-    and a certified counterexample if it finds one).
+    The step states that the minimum of (28) over z_d is the summand of (30),
+    taken at the stationary point z_d^2 = ||beta_d|| of (29): a bound that the
+    sides do not meet there is not that minimum, and :func:`check_identity`
+    certifies the difference (``fails``) -- a bound below the minimum (1 x
+    ||beta_d||) is true and would pass any search for a violation. Otherwise
+    any difference other than the square goes to :func:`judge_relation` (a
+    sampled search, and a certified counterexample if it finds one).
     """
     larger, smaller = (
         (relation.lhs, relation.rhs)
         if isinstance(relation, (sp.Ge, sp.Gt))
         else (relation.rhs, relation.lhs)
     )
+    at_29 = {theory.z_d: sp.sqrt(theory.norm(_coefficients()))}
+    attained = check_identity(larger.subs(at_29), smaller.subs(at_29))
+    if attained.status == Status.FAILS:
+        return attained.with_detail(
+            "the sides differ at z_d^2 = ||beta_d|| (29), where the step takes the "
+            f"minimum: {attained.detail}"
+        )
     square = (theory.z_d - theory.norm(_coefficients()) / theory.z_d) ** 2
     if isinstance(relation, sp.Ge) and (
         check_identity(larger - smaller, square).status == Status.HOLDS
     ):
         return Verdict.holds(
             "exact: lhs - rhs = (z_d - ||beta_d||/z_d)^2 >= 0, zero at z_d^2 = "
-            "||beta_d|| (29)",
+            f"||beta_d|| (29) ({attained.detail})",
             Basis.PROOF,
         )
     return judge_relation(relation)

@@ -176,6 +176,19 @@ def _check_pr_range() -> Verdict:
         spread = sp.Add(*((u - v) ** 2 for u, v in pairs))
         lower = check_identity(total**2 - squares, cross)
         upper = check_identity(p * squares - total**2, spread)
+        rewritings = {
+            "(sum lambda)^2 - sum lambda^2 = 2 sum_{i<j} lambda_i lambda_j": lower,
+            "p sum lambda^2 - (sum lambda)^2 = sum_{i<j} (lambda_i - lambda_j)^2": (
+                upper
+            ),
+        }
+        for rewriting, verdict in rewritings.items():
+            if verdict.status == Status.FAILS:
+                # A step the argument states, refuted with a certified
+                # counterexample: the bounds as argued are false.
+                return verdict.with_detail(
+                    f"p = {p}: the step {rewriting} is false: {verdict.detail}"
+                )
         if lower.basis != Basis.PROOF or upper.basis != Basis.PROOF:
             # The identities only rewrite the gaps; a gap that is not rewritten
             # exactly is not shown of one sign, nor refuted.
