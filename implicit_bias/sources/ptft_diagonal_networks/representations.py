@@ -184,10 +184,12 @@ def _check_pr_range() -> Verdict:
         }
         for rewriting, verdict in rewritings.items():
             if verdict.status == Status.FAILS:
-                # A step the argument states, refuted with a certified
-                # counterexample: the bounds as argued are false.
-                return verdict.with_detail(
-                    f"p = {p}: the step {rewriting} is false: {verdict.detail}"
+                # Our rewriting of a gap, refuted: the argument is wrong, which
+                # does not make the bounds false.
+                return Verdict.inconclusive(
+                    f"p = {p}: the step {rewriting} of our argument is false "
+                    f"({verdict.detail}): the bounds are not shown",
+                    Reason.UNDECIDED,
                 )
         if lower.basis != Basis.PROOF or upper.basis != Basis.PROOF:
             # The identities only rewrite the gaps; a gap that is not rewritten
