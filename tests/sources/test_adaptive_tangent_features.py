@@ -194,6 +194,16 @@ def _wrong_identity_part(vector: sp.Matrix, scale: sp.Expr = tf.s) -> sp.Matrix:
     return 2 * sp.eye(vector.rows) + (scale - 1) * tf.unit_projector(vector)
 
 
+def _wrong_effective_parametric(
+    argument: sp.Expr, value: sp.Expr, parameter: sp.Symbol
+) -> tuple[sp.Expr, sp.Expr]:
+    # The stationary u = omega' z^3 / (2 z') of (12) without its 1/2.
+    stationary = sp.factor(
+        sp.diff(value, parameter) * argument**3 / sp.diff(argument, parameter)
+    )
+    return stationary, sp.factor(sp.expand(value + stationary / argument**2))
+
+
 @pytest.mark.parametrize(
     ("label", "function", "wrong"),
     [
@@ -215,6 +225,30 @@ def _wrong_identity_part(vector: sp.Matrix, scale: sp.Expr = tf.s) -> sp.Matrix:
             # v = 3 z^2 (z - 1) for 2 z^2 (z - 1): the root is solved from it.
             lambda: (3 * tf.z**2 * (tf.z - 1), 3 * tf.z**2 - 4 * tf.z),
         ),
+        (
+            "fig-2:join-closed-form",
+            "squared_absolute_join_parametric",
+            lambda: (3 * tf.z**2 * (tf.z - 1), 3 * tf.z**2 - 4 * tf.z),
+        ),
+        (
+            "fig-2:join-closed-form",
+            "join_objective",
+            # omega_2 counted twice in (11): the curve and the kink move with it.
+            lambda omega1, omega2, z_value, v_value: (
+                omega1(z_value) + 2 * omega2(v_value / z_value)
+            ),
+        ),
+        ("fig-2:join-closed-form", "join_kink", lambda: 1 + sp.sqrt(3) / 2),
+        (
+            "fig-2:omega3-tilde-closed-form",
+            "squared_absolute_tilde_parametric",
+            lambda: (4 * tf.z**5 * (tf.z - 1) ** 3, 4 * tf.z**2 - 4 * tf.z),
+        ),
+        (
+            "fig-2:omega3-tilde-closed-form",
+            "effective_parametric",
+            _wrong_effective_parametric,
+        ),
     ],
 )
 def test_a_wrong_theory_formula_fails(
@@ -222,7 +256,9 @@ def test_a_wrong_theory_formula_fails(
 ) -> None:
     # Before: holds (join-cardano: the root solved from the wrong cubic solves
     # it) or inconclusive (the others: "SymPy did not simplify it to 0", or
-    # "name 'omega' is not defined").
+    # "name 'omega' is not defined"; join-closed-form and
+    # omega3-tilde-closed-form: "convexity ..., end slope at kink ...",
+    # "envelope - 1/z = ...").
     monkeypatch.setattr(tf, function, wrong)
     verdict = _check_of(label).check()
     assert verdict.status == Status.FAILS, verdict
