@@ -45,6 +45,7 @@ def mutation_summary(reports: Sequence[ClaimMutations]) -> dict[str, dict[str, i
                     "unjudged",
                     Outcome.KILLED,
                     Outcome.UNDECIDED,
+                    Outcome.NOT_DECIDED,
                     Outcome.EQUIVALENT,
                     Outcome.SURVIVED,
                     "bias_claims",
@@ -168,8 +169,10 @@ def mutation_page(
         "on altered copies of that relation (a constant times 1 +- 1e-3 or "
         "+- 1, a term's sign flipped or the term dropped, an exponent +- 1, "
         "two symbols of equal assumptions swapped); a mutant is *killed* "
-        "when the check says `fails`, *undecided* when the check is "
-        "inconclusive on it (not counted as killed), *equivalent* when SymPy "
+        "when the check no longer says `holds` -- by `fails` (a refutation) or "
+        "by `inconclusive` (it noticed, and refuted nothing: a check that "
+        "answers every wrong formula so is weak, which the *fails share* "
+        "shows) --, *equivalent* when SymPy "
         "shows the mutant true by itself (no sound check could kill it), and "
         "*survives* otherwise. Numeric "
         "and simulation claims deciding through `check_close` are run with "
@@ -182,34 +185,49 @@ def mutation_page(
         "",
         f"Produced by `{command}`.",
         "",
-        "| source | claims | with a relation | mutants | not judged | killed | "
-        "undecided | equivalent | survived | kill rate | bias-tested | "
-        "5x detected | 2x detected |",
+        "## The relations",
+        "",
+        "| source | claims | with a relation | mutants | not judged | killed by "
+        "fails | killed by inconclusive | equivalent | survived | kill rate | "
+        "fails share | bias-tested | 5x detected | 2x detected |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-        "| --- |",
+        "| --- | --- |",
     ]
     for source, c in mutation_summary(reports).items():
-        decided = c["mutants"] - c[Outcome.EQUIVALENT]
+        decided = c["mutants"] - c[Outcome.EQUIVALENT] - c[Outcome.NOT_DECIDED]
+        kills = c[Outcome.KILLED] + c[Outcome.UNDECIDED]
         lines.append(
             f"| {source} | {c['claims']} | {c['relation_claims']} | "
-            f"{c['mutants']} | {c['unjudged']} | {c[Outcome.KILLED]} | "
+            f"{c['mutants']} | {c['unjudged'] + c[Outcome.NOT_DECIDED]} | "
+            f"{c[Outcome.KILLED]} | "
             f"{c[Outcome.UNDECIDED]} | "
             f"{c[Outcome.EQUIVALENT]} | {c[Outcome.SURVIVED]} | "
-            f"{_rate(c[Outcome.KILLED], decided)} | {c['bias_claims']} | "
-            f"{c['detected_5x']} | {c['detected_2x']} |"
+            f"{_rate(kills, decided)} | {_rate(c[Outcome.KILLED], kills)} | "
+            f"{c['bias_claims']} | {c['detected_5x']} | {c['detected_2x']} |"
         )
-    lines += ["", "The kill rate is killed / (mutants - equivalent).", ""]
+    lines += [
+        "",
+        "The kill rate is (killed by fails + killed by inconclusive) / (mutants - "
+        "equivalent - not decided); the fails share is killed by fails / killed. "
+        "*Not judged* counts the mutants a claim's budget left, and those a "
+        "replayed check did not decide on its recorded path (listed below).",
+        "",
+    ]
     if theory is not None:
         lines += _theory_lines(theory)
     lines += _coverage_lines(reports, theory)
-    lines += ["## Survivors and undetected shifts", ""]
-    # An undecided mutant is not counted as killed; a shifted comparison that
-    # leaves holds for any other verdict has been noticed.
+    lines += [
+        "## Survivors, mutants killed only by inconclusive, undetected shifts",
+        "",
+    ]
+    # A shifted comparison that leaves holds for any other verdict has been
+    # noticed.
     weak = [
         (report, outcome)
         for report in reports
         for outcome in report.symbolic
-        if outcome.outcome in (Outcome.SURVIVED, Outcome.UNDECIDED)
+        if outcome.outcome
+        in (Outcome.SURVIVED, Outcome.UNDECIDED, Outcome.NOT_DECIDED)
     ] + [
         (report, outcome)
         for report in reports
@@ -219,8 +237,13 @@ def mutation_page(
     if not weak:
         lines += ["None.", ""]
     for report, outcome in weak:
+        shown = (
+            "killed by inconclusive"
+            if outcome.outcome == Outcome.UNDECIDED
+            else outcome.outcome
+        )
         lines.append(
-            f"- `{report.claim_id}` ({outcome.outcome}): "
+            f"- `{report.claim_id}` ({shown}): "
             f"{escape_markdown(outcome.description)} -- "
             f"{escape_markdown(outcome.detail[:300])}"
         )

@@ -52,7 +52,7 @@ def test_the_mutation_page_counts_and_lists_survivors() -> None:
     )
     page = mutation_page(reports, command="implicit-bias mutate --source s")
     # Two killed of three judged non-equivalent mutants; 8 left unjudged.
-    assert "| s | 4 | 2 | 4 | 8 | 2 | 0 | 1 | 1 | 66.7% | 1 | 1 | 0 |" in page
+    assert "| s | 4 | 2 | 4 | 8 | 2 | 0 | 1 | 1 | 66.7% | 100.0% | 1 | 1 | 0 |" in page
     assert "`s:1:a` (survived): x \\<-> y -- holds" in page
     in_part, not_tested = page.split("## Claims mutation-tested in part")[1].split(
         "## Claims not mutation-tested"
@@ -118,3 +118,19 @@ def test_the_claims_that_received_a_mutant_are_read_from_the_json() -> None:
     assert mutated_claims(records) == {"s:1:a", "s:1:b", "s:1:c", "s:1:d"}
     with pytest.raises(InvalidArgumentError, match="mutate --json"):
         mutated_claims({"theory": []})
+
+
+def test_an_inconclusive_verdict_kills_but_is_not_a_refutation() -> None:
+    """Issue 20's definition: killed when the check stops saying holds; the
+    fails share tells refutations from inconclusive answers."""
+    outcomes = (
+        MutantOutcome("s:1:a", "2 -> 3", Outcome.KILLED, "fails"),
+        MutantOutcome("s:1:a", "x -> -x", Outcome.UNDECIDED, "inconclusive"),
+        MutantOutcome("s:1:a", "y -> -y", Outcome.UNDECIDED, "inconclusive"),
+        MutantOutcome("s:1:a", "z -> -z", Outcome.SURVIVED, "holds"),
+    )
+    reports = [ClaimMutations("s:1:a", "s", "identity", outcomes, ())]
+    page = mutation_page(reports, command="implicit-bias mutate")
+    # 3 of 4 killed, 1 of them by fails.
+    assert "| s | 1 | 1 | 4 | 0 | 1 | 2 | 0 | 1 | 75.0% | 33.3% | 0 | 0 | 0 |" in page
+    assert "`s:1:a` (killed by inconclusive): x -> -x" in page

@@ -25,12 +25,14 @@ deciding the mutant in place of its arguments
 relation is mutated). A replayed check is first re-run unaltered, which must
 hold along the recorded path; its cost sets how many mutants the replays can
 afford. A mutant is *killed* when its verdict is ``fails``, *undecided* when
-it is ``inconclusive`` or when the check did not decide the mutant on the
+it is ``inconclusive`` (the check noticed, and refuted nothing; the report
+counts it as killed, by inconclusive, and gives the share of kills that are
+refutations), *not decided* when the check did not decide the mutant on the
 recorded path (it took another path: its helper calls depend on an earlier
-verdict), *equivalent* when SymPy shows the mutant true by itself (without
-the claim's check: a mutated identity that is still an identity, a limit
-that still diverges), and otherwise *survives*: an error the check cannot
-see. Only claims expected to hold are mutated: the question is whether their
+verdict; not in the kill rate), *equivalent* when SymPy shows the mutant
+true by itself (without the claim's check: a mutated identity that is still
+an identity, a limit that still diverges), and otherwise *survives*: an
+error the check cannot see. Only claims expected to hold are mutated: the question is whether their
 ``holds`` could have been anything else.
 
 For numeric and simulation claims whose decision goes through
@@ -123,11 +125,14 @@ class Outcome:
     #: The mutant is a true statement too (SymPy proves it without the
     #: claim's check): no sound check could kill it.
     EQUIVALENT = "equivalent"
-    #: The judge was undecided on the mutant (a timeout, a non-finite value),
-    #: or a replayed check did not decide it on its recorded path: it did not
-    #: say ``holds``, yet refuted nothing; not counted as killed, and the
-    #: report shows it apart.
+    #: The judge was undecided on the mutant (a timeout, a non-finite value):
+    #: it did not say ``holds``, yet refuted nothing; the report counts it as
+    #: killed by ``inconclusive``, apart from the refutations.
     UNDECIDED = "undecided"
+    #: A replayed check did not decide the mutant on its recorded path (it
+    #: did not reach the call, or took another path and held): its verdict
+    #: is not about the mutant; not in the kill rate.
+    NOT_DECIDED = "not decided"
 
 
 @dataclass(frozen=True)
@@ -580,13 +585,13 @@ def _replayed_outcomes(
                 verdict = Verdict.inconclusive(f"timed out: {error}", Reason.BUDGET)
         if not replay.applied:
             outcome, detail = (
-                Outcome.UNDECIDED,
+                Outcome.NOT_DECIDED,
                 f"not decided: the check did not reach call {index + 1} with the "
                 f"recorded relation on this run ({verdict.status}: {verdict.detail})",
             )
         elif replay.diverged and verdict.status == Status.HOLDS:
             outcome, detail = (
-                Outcome.UNDECIDED,
+                Outcome.NOT_DECIDED,
                 "the check took another path after deciding the mutant, and its "
                 f"later helper calls decided relations it had not recorded "
                 f"(holds: {verdict.detail})",

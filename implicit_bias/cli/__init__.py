@@ -261,7 +261,9 @@ def _mutate(arguments: argparse.Namespace) -> int:
 
     def progress(report: ClaimMutations, done: int, total: int) -> None:
         killed = sum(
-            o.outcome != Outcome.SURVIVED if o.factor is not None else o.killed
+            o.outcome != Outcome.SURVIVED
+            if o.factor is not None
+            else o.outcome in (Outcome.KILLED, Outcome.UNDECIDED)
             for o in (*report.symbolic, *report.bias)
         )
         tried = len(report.symbolic) + len(report.bias)

@@ -256,10 +256,11 @@ def test_every_relation_of_a_conjunction_is_mutated_through_the_whole_check() ->
     assert any(o.killed for o in firsts)
 
 
-def test_a_check_taking_another_path_on_a_mutant_leaves_it_undecided() -> None:
+def test_a_check_taking_another_path_on_a_mutant_leaves_it_not_decided() -> None:
     # A fallback the recording never saw: when the first attempt is not a
     # proof, the check decides the *original* relation numerically. Its holds
-    # on a mutant says nothing of the mutant, so the mutant is not a survivor.
+    # on a mutant says nothing of the mutant, so the mutant is neither a
+    # survivor nor a kill.
     def with_fallback() -> Verdict:
         first = check_identity(x**2 - 1, (x - 1) * (x + 1), points=5)
         if first.basis == Basis.PROOF:
@@ -273,7 +274,7 @@ def test_a_check_taking_another_path_on_a_mutant_leaves_it_undecided() -> None:
     outcomes = mutation_outcomes(_bare(with_fallback), limit=4)
     assert outcomes
     assert not [o for o in outcomes if o.outcome == Outcome.SURVIVED]
-    assert all(o.outcome in (Outcome.KILLED, Outcome.UNDECIDED) for o in outcomes)
+    assert all(o.outcome in (Outcome.KILLED, Outcome.NOT_DECIDED) for o in outcomes)
 
 
 def test_a_check_deciding_no_relation_says_why_it_is_not_mutated() -> None:
@@ -479,3 +480,26 @@ def test_a_matrix_mutant_true_by_itself_is_equivalent_not_a_survivor() -> None:
     # Positive definite needs more than a Gram term.
     assert not _true_by_itself(LoewnerLt(a, a + gram), None, 5.0)
     assert _true_by_itself(LoewnerLt(a, a + gram + sp.Identity(3)), None, 5.0)
+
+
+def test_a_mutant_the_replayed_check_does_not_reach_is_not_decided() -> None:
+    # After its recording and its unaltered re-run, the check stops making its
+    # second helper call: a mutant of that call's relation is not decided by
+    # the verdict (holds, about the first relation only), so it is neither a
+    # kill nor a survivor, and stays out of the kill rate.
+    runs = []
+
+    def check() -> Verdict:
+        runs.append(1)
+        first = check_identity((x + 1) ** 2, x**2 + 2 * x + 1)
+        if len(runs) > 2:
+            return first
+        return conjunction([first, check_identity(x * (x + 1), x**2 + x)], "both")
+
+    outcomes = mutation_outcomes(_claim(check), claim_seconds=None)
+    second = [o for o in outcomes if o.description.startswith("call 2 of 2")]
+    assert second
+    assert {o.outcome for o in second} == {Outcome.NOT_DECIDED}
+    assert all("did not reach call 2" in o.detail for o in second)
+    first = [o for o in outcomes if o.description.startswith("call 1 of 2")]
+    assert {o.outcome for o in first} <= {Outcome.KILLED, Outcome.EQUIVALENT}
