@@ -15,6 +15,7 @@ from implicit_bias.claims.engine import (
     Kind,
     Result,
     Status,
+    Verdict,
     run_claims,
 )
 from implicit_bias.sources.features_are_fate import simulations
@@ -250,3 +251,64 @@ def test_the_shared_runs_are_the_direct_ones_and_read_only() -> None:
     assert simulations._shared_slices(small) is slices
     simulations._shared_surface.cache_clear()
     simulations._shared_slices.cache_clear()
+
+
+# Issue 20, "holds that could not fail": the comparisons with the n, d -> oo
+# formulas (10), (13), (15), (17) allowed |finite - limit| with the limit taken
+# from the formula under test, so a wrong formula widened its own tolerance.
+# Each formula is shifted where the check reads it (its NumPy evaluator) and,
+# for one branch only, where that evaluator is lambdified from the theory layer.
+_LIMIT_CHECKS: dict[str, tuple[str, Callable[[], Verdict]]] = {
+    "10:monte-carlo": ("scratch_risk", lambda: simulations._check_scratch_risk()),
+    "15:monte-carlo": ("ridge_transfer_risk", lambda: simulations._check_ridge_risk()),
+    "13:gd-slices": (
+        "linear_transferability",
+        lambda: simulations._check_transferability_slices("linear"),
+    ),
+    "17:gd-slices": (
+        "finetune_transferability",
+        lambda: simulations._check_transferability_slices("finetune"),
+    ),
+}
+
+
+def _shifted(function: Callable[..., object], shift: float) -> Callable[..., object]:
+    def shifted(*args: object, **kwargs: object) -> object:
+        return function(*args, **kwargs) + shift  # type: ignore[operator]
+
+    return shifted
+
+
+@pytest.mark.parametrize("shift", [0.3, -0.3, 0.05, -0.05])
+@pytest.mark.parametrize("label", sorted(_LIMIT_CHECKS))
+def test_a_shifted_limit_formula_no_longer_holds(
+    label: str, shift: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, check = _LIMIT_CHECKS[label]
+    monkeypatch.setattr(simulations, name, _shifted(getattr(simulations, name), shift))
+    verdict = check()
+    assert verdict.status != Status.HOLDS, (label, shift, verdict.detail)
+
+
+#: One branch of each formula's NumPy evaluator, as lambdified from the theory
+#: expression (numerics.transfer_risks' lazy formulas).
+_BRANCHES = [
+    ("10:monte-carlo", "_scratch_over"),
+    ("10:monte-carlo", "_scratch_under"),
+    ("13:gd-slices", "_scratch_over"),
+    ("13:gd-slices", "_scratch_under"),
+    ("15:monte-carlo", "_ridge_transfer_in_shrinkage"),
+    ("17:gd-slices", "_finetune_shift"),
+]
+
+
+@pytest.mark.parametrize(("label", "builder"), _BRANCHES)
+def test_a_shifted_theory_branch_no_longer_holds(
+    label: str, builder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from implicit_bias.numerics import transfer_risks
+
+    built = getattr(transfer_risks, builder)()
+    monkeypatch.setattr(transfer_risks, builder, lambda: _shifted(built, 0.3))
+    verdict = _LIMIT_CHECKS[label][1]()
+    assert verdict.status != Status.HOLDS, (label, builder, verdict.detail)
