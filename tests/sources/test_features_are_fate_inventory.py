@@ -144,13 +144,21 @@ def test_definitions_name_only_claims_whose_checks_use_them() -> None:
     assert f"{SOURCE.id}:159:pythagoras" in used_by["155"]
 
 
-def test_appendix_b2_misses_only_the_steps_after_the_loss_decay() -> None:
-    # (36)-(40) are the loss-decay chains at L = 2 and 3 (appendix_b2);
-    # (42)-(49), the Loewner bounds and the exponential decay, are not encoded.
+def test_appendix_b2_is_accounted_for() -> None:
+    # (36)-(40) are the loss-decay chains at L = 2 and 3 (appendix_b2); (42)-(49),
+    # the Loewner bounds and the exponential decay, are appendix_b2_bounds'.
     items = {c.item.label: c for c in source_coverage(SOURCE, {}).items}
     b2 = [label for label, c in items.items() if c.item.section == "Appendix B.2"]
     missing = [label for label in b2 if items[label].status == CoverageStatus.MISSING]
-    assert missing == [str(n) for n in range(42, 50)]
+    assert missing == []
+    for number in range(42, 48):
+        claim_ids = [claim_id for claim_id, _ in items[str(number)].claims]
+        assert any(claim_id.endswith("-depth-4") for claim_id in claim_ids), number
+    assert [claim_id for claim_id, _ in items["48"].claims] == [
+        f"{SOURCE.id}:48:as-printed",
+        f"{SOURCE.id}:48:decay-bound",
+    ]
+    assert f"{SOURCE.id}:49:limit" in [claim_id for claim_id, _ in items["49"].claims]
     for number in range(36, 41):
         claim_ids = [claim_id for claim_id, _ in items[str(number)].claims]
         assert claim_ids[:2] == [

@@ -39,6 +39,8 @@ SLIPS = {
         "142:gd-as-printed": ("finetune-endpoint-142", SUBSTANTIVE),
         "34:choice-as-printed": ("kl-threshold-34", MINOR),
         "50:as-printed": ("rank-one-order-50", MINOR),
+        "44:loewner-depth-4": ("loewner-induction-44", MINOR),
+        "44:chain-depth-4": ("loewner-induction-44", MINOR),
         "141:strictly-increasing": ("strict-increase-141", MINOR),
         "13:interval-as-printed": ("interval-endpoints-13", TYPO),
         "32:kl-step-2": ("kl-factor-32", TYPO),
@@ -49,6 +51,7 @@ SLIPS = {
         "150-151:as-printed": ("eigenvalue-square-150", TYPO),
         "39:loss-decay-depth-2-step-4": ("minus-sign-38", TYPO),
         "39:loss-decay-depth-3-step-4": ("minus-sign-38", TYPO),
+        "48:as-printed": ("equality-48", TYPO),
     },
     "ptft-diagonal-networks": {
         "8:as-printed": ("gradient-sign-8-9", TYPO),

@@ -6,9 +6,11 @@ Appendix B ((35)-(144)) and the exact finite-size risks are in
 :mod:`.random_matrix` (the scratch risk, (95)-(102)), :mod:`.linear_transfer`
 ((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
 (the conservation law (35) and (142)-(144)), :mod:`.appendix_b2` (the loss
-decay (36)-(40) of Lemma 3.3's proof); :mod:`.kernels` Section 4 and
-Appendix C (the ReLU arc-cosine kernel and RKHS projections); :mod:`.simulations`
-trains deep linear networks by gradient descent against the theory.
+decay (36)-(40) of Lemma 3.3's proof), :mod:`.appendix_b2_bounds` (its
+Loewner bounds (42)-(46) and the exponential decay (47)-(49)); :mod:`.kernels`
+Section 4 and Appendix C (the ReLU arc-cosine kernel and RKHS projections);
+:mod:`.simulations` trains deep linear networks by gradient descent against the
+theory.
 
 The proofs' printed chains are derivation chains
 (:class:`~implicit_bias.claims.derivation.Derivation`), one claim per step:
@@ -38,6 +40,12 @@ from implicit_bias.sources.features_are_fate.appendix_b2 import (
 )
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     GLYPHS as APPENDIX_B2_GLYPHS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b2_bounds import (
+    CLAIMS as APPENDIX_B2_BOUND_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b2_bounds import (
+    GLYPHS as APPENDIX_B2_BOUND_GLYPHS,
 )
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
@@ -100,6 +108,7 @@ CLAIMS = in_paper_order(
     + RISK_CLAIMS
     + FINETUNING_CLAIMS
     + APPENDIX_B2_CLAIMS
+    + APPENDIX_B2_BOUND_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
     + RIDGE_TRANSFER_CLAIMS
@@ -157,6 +166,7 @@ SOURCE = Source(
         **relu_kernels_theory.GLYPHS,
         **notation.GLYPHS,
         **APPENDIX_B2_GLYPHS,
+        **APPENDIX_B2_BOUND_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,

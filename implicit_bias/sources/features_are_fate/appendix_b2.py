@@ -53,6 +53,8 @@ __all__ = [
 DIMENSION = 2
 #: The depths the chain is checked at.
 DEPTHS = (2, 3)
+#: The depths of the networks built (Lemma 3.3's bounds (42)-(47) use L = 4 too).
+NETWORK_DEPTHS = (2, 3, 4)
 
 _t = sp.Symbol("t", real=True)
 
@@ -126,7 +128,7 @@ class DeepLinearNetwork:
 
 
 def deep_linear_network(depth: int) -> DeepLinearNetwork:
-    """The network of depth ``depth`` at d = 2 (one instance per depth)."""
+    """The network of depth ``depth`` (2, 3 or 4) at d = 2 (one per depth)."""
     return _NETWORKS[depth]
 
 
@@ -152,7 +154,7 @@ def _smallest_singular_value_squared(matrix: sp.Matrix) -> sp.Expr:
     return (frobenius - sp.sqrt(frobenius**2 - 4 * matrix.det() ** 2)) / 2
 
 
-_NETWORKS = {depth: DeepLinearNetwork(depth) for depth in DEPTHS}
+_NETWORKS = {depth: DeepLinearNetwork(depth) for depth in NETWORK_DEPTHS}
 
 _LETTERS = {"w": "W", "v": r"\dot{W}", "beta": r"\beta_s"}
 

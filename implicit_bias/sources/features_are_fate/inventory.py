@@ -124,6 +124,8 @@ _NAMED: dict[str, tuple[str, ...]] = {
     # Not the proof's steps, which sit on (28), (31)-(34): the proof's failing
     # threshold 34:choice-as-printed would accuse the KL half, which holds.
     "thm-2.2": _ids("34:choice-corrected"),
+    # lim L(t) = 0 of (49), L = ||beta(t) - beta_s||^2/2, is the lemma.
+    "lemma-3.3": _ids("48:decay-bound", "49:limit"),
     "thm-3.6": _ids("10:monte-carlo"),
     "fig-1": _ids(
         "13:surface-monte-carlo",
@@ -483,13 +485,15 @@ _APPENDIX_B2 = (
     *_steps(
         "Appendix B.2",
         {
-            "42": "W_{L-1}^T ... W_1^T W_1 ... W_{L-1} rewritten with D_2 by (35)",
+            "42": "W_{L-1}^T ... W_1^T W_1 ... W_{L-1} rewritten with D_1 by (35)",
             "43": "a Loewner lower bound by (W_2^T W_2)^2",
             "44": ">= (W_{L-1}^T W_{L-1})^{L-1}",
-            "45": "= (W_L W_L^T + D_L)^{L-1}",
+            "45": "= (W_L W_L^T + D_L)^{L-1} (D_L read as D_{L-1}: (35) defines no "
+            "D_L)",
             "46": ">= (alpha^2 lambda)^{L-1} by (22)",
             "47": "dL/dt <= -2 (alpha^2 lambda)^{L-1} L",
-            "48": "L(t) <= L(0) e^{-2 (alpha^2 lambda)^{L-1} t}",
+            "48": "L(t) = L(0) e^{-2 (alpha^2 lambda)^{L-1} t} (printed as an "
+            "equality; the bound <= holds)",
             "49": "lim_{t -> oo} L(t) = 0",
         },
     ),

@@ -1,0 +1,150 @@
+"""Lemma 3.3's proof after (40), features-are-fate Appendix B.2: (42)-(49)."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+import sympy as sp
+
+from implicit_bias.claims.checks import judge_relation
+from implicit_bias.claims.engine import Basis, Status
+from implicit_bias.claims.loewner import LoewnerLe
+from implicit_bias.claims.matrix_checks import matrices_at
+from implicit_bias.sources.features_are_fate import CLAIMS, SOURCE
+from implicit_bias.sources.features_are_fate import appendix_b2_bounds as bounds
+from implicit_bias.sources.features_are_fate._balanced_states import (
+    BalancedState,
+    balanced_states,
+    judge_at_states,
+    positive_semidefinite,
+)
+import itertools
+
+_ID = SOURCE.id
+_NEW = {claim.id: claim for claim in bounds.CLAIMS}
+
+
+def _judged_at_states(relation: sp.Basic, depth: int) -> Status:
+    return bounds._judge_at_states(depth, relation).status
+
+
+def test_the_claims_are_registered_with_the_source() -> None:
+    registered = {claim.id for claim in CLAIMS}
+    assert set(_NEW) <= registered
+    assert sorted({claim.equation for claim in bounds.CLAIMS}) == [
+        str(n) for n in range(42, 50)
+    ]
+
+
+@pytest.mark.parametrize("claim_id", sorted(_NEW))
+def test_each_claim_has_its_expected_verdict(claim_id: str) -> None:
+    claim = _NEW[claim_id]
+    verdict = claim.check()
+    assert verdict.status == claim.expected, (claim_id, verdict.detail)
+
+
+def test_the_states_satisfy_the_initialization_exactly() -> None:
+    for depth in bounds.DEPTHS:
+        for state in balanced_states(depth, 2, bounds.STATES):
+            shift = state.alpha**2 * state.margin * sp.eye(2)
+            assert state.margin > 0
+            assert all(positive_semidefinite(d - shift) for d in state.invariants)
+
+
+def test_44_fails_at_depth_four_with_an_exact_state_and_vector() -> None:
+    verdict = _NEW[f"{_ID}:44:loewner-depth-4"].check()
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.PROOF
+    point = matrices_at(verdict.point or {})
+    w = [point[f"W_{layer}"] for layer in (1, 2, 3, 4)]
+    gap = w[2].T * (w[1].T * w[1]) ** 2 * w[2] - (w[2].T * w[2]) ** 3
+    assert (point["v"].T * gap * point["v"])[0, 0] < 0
+    # The state satisfies the hypothesis: D_l >= alpha^2 lambda I exactly.
+    shift = point["alpha"] ** 2 * point["lambda"] * sp.eye(2)
+    for upper, lower in itertools.pairwise(w):
+        assert positive_semidefinite(upper.T * upper - lower * lower.T - shift)
+
+
+def test_43_needs_the_invariant_to_be_positive_semidefinite() -> None:
+    # With D_1 indefinite (an initialization violating (22)) the step fails:
+    # the states' hypothesis is what makes it hold.
+    w1 = sp.Matrix([[1, 0], [0, 0]])
+    w2 = sp.Matrix([[0, 1], [1, 0]])
+    w3 = sp.Matrix([[1], [1]])
+    unbalanced = BalancedState(
+        tuple(map(sp.ImmutableMatrix, (w1, w2, w3))),
+        sp.Integer(1),
+        sp.Integer(1),
+        sp.ImmutableMatrix([[1], [0]]),
+    )
+    relation = bounds._relation("43", 3)
+    verdict = judge_at_states(
+        relation, [unbalanced], functools.partial(bounds._state_matrices, 3)
+    )
+    assert verdict.status == Status.FAILS
+
+
+def test_42_with_d_2_in_place_of_d_1_fails() -> None:
+    w, d = bounds._weights(4), bounds._invariants(4)
+    wrong = sp.Eq(
+        bounds.gram(4),
+        bounds._conjugated(w[1] * w[1].T + d[1], 4, 2),
+        evaluate=False,
+    )
+    verdict = judge_relation(wrong, substitutions=bounds._definitions(4), points=10)
+    assert verdict.status == Status.FAILS
+
+
+def test_43_with_a_cube_fails() -> None:
+    w = bounds._weights(3)
+    wrong = LoewnerLe(sp.MatPow(w[1].T * w[1], 3), bounds.step_42(3))
+    assert _judged_at_states(wrong, 3) == Status.FAILS
+
+
+def test_44_with_exponent_l_fails_at_depth_three() -> None:
+    w = bounds._weights(3)
+    wrong = LoewnerLe(sp.MatPow(w[1].T * w[1], 3), bounds.step_43(3))
+    assert _judged_at_states(wrong, 3) == Status.FAILS
+
+
+def test_45_with_the_wrong_invariant_fails() -> None:
+    w, d = bounds._weights(4), bounds._invariants(4)
+    wrong = sp.Eq(bounds.step_44(4), sp.MatPow(w[3] * w[3].T + d[1], 3), evaluate=False)
+    verdict = judge_relation(wrong, substitutions=bounds._definitions(4), points=10)
+    assert verdict.status == Status.FAILS
+
+
+def test_46_without_the_square_of_alpha_fails() -> None:
+    alpha, lam = bounds._alpha, bounds._lam
+    wrong = LoewnerLe((alpha * lam) ** 2 * sp.Identity(2), bounds.step_45(3))
+    assert _judged_at_states(wrong, 3) == Status.FAILS
+
+
+def test_47_with_a_rate_of_one_power_less_fails() -> None:
+    network = bounds._network(3)
+    wrong = sp.Le(
+        network.loss_rate(),
+        -2 * (bounds._alpha**2 * bounds._lam) * network.loss,
+        evaluate=False,
+    )
+    assert bounds._decay_judge(3, wrong).status == Status.FAILS
+
+
+def test_48_as_a_bound_fails_with_a_rate_thirty_percent_too_fast() -> None:
+    assert bounds._check_decay_bound(exponent_scale=1.3).status == Status.FAILS
+
+
+def test_49_with_a_growing_exponential_fails() -> None:
+    bound = bounds._initial_loss * sp.exp(
+        2 * (bounds._alpha**2 * bounds._lam) ** 2 * bounds._t
+    )
+    wrong = sp.Eq(sp.Limit(bound, bounds._t, sp.oo), 0, evaluate=False)
+    assert judge_relation(wrong).status == Status.FAILS
+
+
+def test_the_printed_equality_48_is_refuted_for_every_admissible_lambda() -> None:
+    verdict = _NEW[f"{_ID}:48:as-printed"].check()
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.PROOF
+    assert verdict.point
