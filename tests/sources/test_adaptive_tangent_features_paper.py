@@ -9,7 +9,14 @@ import pytest
 from implicit_bias.claims.engine import Claim, Kind, Reason, Status
 from implicit_bias.claims.profiles import CostEstimate, Profile, claim_for_profile
 from implicit_bias.sources.adaptive_tangent_features import SOURCE
-from implicit_bias.sources.adaptive_tangent_features import simulations as sim
+from implicit_bias.sources.adaptive_tangent_features import (
+    appendix_a3_proofs,
+    appendix_b_mnist,
+    figure_1,
+    framework,
+    network_structure,
+    structureless,
+)
 from implicit_bias.validation.tangent_features import DEFAULT_MAX_ITERATIONS
 
 SIMULATIONS = [claim for claim in SOURCE.claims if claim.kind == Kind.SIMULATION]
@@ -18,34 +25,49 @@ BY_LABEL = {claim.id.split(":", 1)[1]: claim for claim in SIMULATIONS}
 #: The claims that decide on a mean over seeds in standard errors (the Figure 1
 #: study), with the power calculation each must carry.
 STATISTICAL = {
-    "sec-3.1:figure-1-alignment": sim._FIGURE_ONE_POWER,
-    "sec-3.1:figure-1-alignment-full": sim._FIGURE_ONE_POWER,
-    "sec-3.1:kernel-alignment": sim._ALIGNMENT_POWER,
-    "19:readout-carries-change": sim._READOUT_POWER,
-    "19:hidden-layers-carry-change": sim._HIDDEN_POWER,
+    "sec-3.1:figure-1-alignment": figure_1._FIGURE_ONE_POWER,
+    "sec-3.1:figure-1-alignment-full": figure_1._FIGURE_ONE_POWER,
+    "sec-3.1:kernel-alignment": figure_1._ALIGNMENT_POWER,
+    "19:readout-carries-change": network_structure._READOUT_POWER,
+    "19:hidden-layers-carry-change": network_structure._HIDDEN_POWER,
 }
 
 #: (runs, steps) of each claim's own check, from the configurations it runs.
-_STUDY_STEPS = sim._STUDY_MAX_STEPS
+_STUDY_STEPS = appendix_b_mnist._STUDY_MAX_STEPS
 EXPECTED_SIZES = {
-    "2:path-average-identity": (1, sim._PATH_MAX_STEPS),
+    "2:path-average-identity": (1, framework._PATH_MAX_STEPS),
     "8:direct-minimum": (
-        len(sim._relaxed_problems()) * len(sim._PENALTIES) * len(sim._VALUE_STARTS),
-        sim._VALUE_MAX_ITERATIONS,
+        len(structureless._relaxed_problems())
+        * len(structureless._PENALTIES)
+        * len(structureless._VALUE_STARTS),
+        structureless._VALUE_MAX_ITERATIONS,
     ),
-    "8:direct-minimizer": (len(sim._relaxed_problems()), DEFAULT_MAX_ITERATIONS),
-    "9:direct-adapted-kernel": (len(sim._relaxed_problems()), DEFAULT_MAX_ITERATIONS),
-    "sec-3.1:figure-1-alignment": (2 * len(sim._QUICK_SEEDS), _STUDY_STEPS),
-    "sec-3.1:kernel-alignment": (2 * len(sim._QUICK_SEEDS), _STUDY_STEPS),
-    "sec-3.1:figure-1-alignment-full": (2 * len(sim._FULL_SEEDS), _STUDY_STEPS),
-    "19:readout-carries-change": (2 * len(sim._QUICK_SEEDS), _STUDY_STEPS),
-    "19:hidden-layers-carry-change": (2 * len(sim._QUICK_SEEDS), _STUDY_STEPS),
+    "8:direct-minimizer": (
+        len(structureless._relaxed_problems()),
+        DEFAULT_MAX_ITERATIONS,
+    ),
+    "9:direct-adapted-kernel": (
+        len(structureless._relaxed_problems()),
+        DEFAULT_MAX_ITERATIONS,
+    ),
+    "sec-3.1:figure-1-alignment": (2 * len(appendix_b_mnist.QUICK_SEEDS), _STUDY_STEPS),
+    "sec-3.1:kernel-alignment": (2 * len(appendix_b_mnist.QUICK_SEEDS), _STUDY_STEPS),
+    "sec-3.1:figure-1-alignment-full": (
+        2 * len(appendix_b_mnist.FULL_SEEDS),
+        _STUDY_STEPS,
+    ),
+    "19:readout-carries-change": (2 * len(appendix_b_mnist.QUICK_SEEDS), _STUDY_STEPS),
+    "19:hidden-layers-carry-change": (
+        2 * len(appendix_b_mnist.QUICK_SEEDS),
+        _STUDY_STEPS,
+    ),
     "27-29:direct-minimum": (
-        len(sim._two_sided_cases()) * len(sim._LEMMA_FIVE_SEEDS),
+        len(appendix_a3_proofs._two_sided_cases())
+        * len(appendix_a3_proofs._LEMMA_FIVE_SEEDS),
         DEFAULT_MAX_ITERATIONS,
     ),
     "28:shared-singular-vectors": (
-        len(sim._two_sided_cases()),
+        len(appendix_a3_proofs._two_sided_cases()),
         DEFAULT_MAX_ITERATIONS,
     ),
 }
@@ -79,7 +101,7 @@ def test_statistical_claims_have_a_powered_paper_configuration(label: str) -> No
     configuration = claim.paper
     assert configuration is not None
     assert configuration.power is STATISTICAL[label]
-    assert configuration.power.z == sim.SIGNIFICANCE
+    assert configuration.power.z == appendix_b_mnist.SIGNIFICANCE
     seeds = configuration.power.seeds
     assert f"{seeds} seeds" in configuration.description
     # The paper configuration runs the study at B.1's sizes with the seeds the
@@ -95,10 +117,10 @@ def test_statistical_claims_have_a_powered_paper_configuration(label: str) -> No
 def test_power_calculations_follow_the_pilot() -> None:
     # ((3 + 1.2816) * 0.02852 / 0.05)^2 = 5.96; ((3 + 1.2816) * 0.03106 / 0.05)^2
     # = 7.07; the share effects of 1/2 need the minimum of 2.
-    assert sim._FIGURE_ONE_POWER.seeds == 6
-    assert sim._ALIGNMENT_POWER.seeds == 8
-    assert sim._READOUT_POWER.seeds == 2
-    assert sim._HIDDEN_POWER.seeds == 2
+    assert figure_1._FIGURE_ONE_POWER.seeds == 6
+    assert figure_1._ALIGNMENT_POWER.seeds == 8
+    assert network_structure._READOUT_POWER.seeds == 2
+    assert network_structure._HIDDEN_POWER.seeds == 2
 
 
 def test_only_simulations_of_the_study_get_a_paper_configuration() -> None:
@@ -110,12 +132,18 @@ def test_unconverged_runs_decide_nothing_at_the_paper_size() -> None:
     # The quick configuration leaves runs short of relative loss 1e-3 (seeds 3
     # and 5 stop at the 4000-step cap), while its hidden-share check holds: in
     # the paper profile that holds must become inconclusive for the budget.
-    plain = sim._check_hidden_share(sim._QUICK_SEEDS, sim._QUICK_STUDY)
-    study, _ = sim._figure_one_study(sim._QUICK_SEEDS, sim._QUICK_STUDY)
-    assert not sim._all_converged(study)
+    plain = network_structure._check_hidden_share(
+        appendix_b_mnist.QUICK_SEEDS, appendix_b_mnist.QUICK_STUDY
+    )
+    study, _ = appendix_b_mnist.figure_one_study(
+        appendix_b_mnist.QUICK_SEEDS, appendix_b_mnist.QUICK_STUDY
+    )
+    assert not appendix_b_mnist.all_converged(study)
     assert plain.status == Status.HOLDS
-    verdict = sim._converged_only(
-        sim._check_hidden_share, sim._QUICK_SEEDS, sim._QUICK_STUDY
+    verdict = appendix_b_mnist._converged_only(
+        network_structure._check_hidden_share,
+        appendix_b_mnist.QUICK_SEEDS,
+        appendix_b_mnist.QUICK_STUDY,
     )
     assert verdict.status == Status.INCONCLUSIVE
     assert verdict.reason == Reason.BUDGET
@@ -126,19 +154,21 @@ def test_converged_runs_keep_the_verdict() -> None:
     # The sizes of the full configuration, whose runs all converge (its pilot),
     # with fewer path nodes.
     seeds = (0, 1)
-    config = {**sim._FULL_STUDY, "nodes": 5}
-    study, _ = sim._figure_one_study(seeds, config)
-    assert sim._all_converged(study)
-    for check in (sim._check_hidden_share, sim._check_figure_one):
+    config = {**appendix_b_mnist.FULL_STUDY, "nodes": 5}
+    study, _ = appendix_b_mnist.figure_one_study(seeds, config)
+    assert appendix_b_mnist.all_converged(study)
+    for check in (network_structure._check_hidden_share, figure_1._check_figure_one):
         plain = check(seeds, config)
-        assert sim._converged_only(check, seeds, config) == plain
+        assert appendix_b_mnist._converged_only(check, seeds, config) == plain
 
 
 @pytest.mark.slow
 def test_pilot_standard_deviations_are_the_recorded_ones() -> None:
     # The pilot is figure-1-alignment-full's own configuration (~20 CPU s).
-    measured = sim._per_seed_sds(sim._FULL_SEEDS, sim._FULL_STUDY)
-    for name, recorded in sim._PILOT_SDS.items():
+    measured = appendix_b_mnist._per_seed_sds(
+        appendix_b_mnist.FULL_SEEDS, appendix_b_mnist.FULL_STUDY
+    )
+    for name, recorded in appendix_b_mnist.PILOT_SDS.items():
         # Recorded to 4 significant digits.
         assert measured[name] == pytest.approx(recorded, rel=2e-4), name
 

@@ -1,32 +1,73 @@
-"""Claims of adaptive-tangent-features: the derivation, its numbers, its networks.
+"""Claims of adaptive-tangent-features, by the sections of the paper.
 
-:mod:`.symbolic` checks eqs. (4)-(29) and Appendix A with SymPy, and
-:mod:`.appendix_a` writes the Taylor argument (24)-(26) as derivation chains;
-:mod:`.numeric` checks the effective and joint penalties (eqs. (11)-(12),
-Propositions 3-4) against their references; :mod:`.simulations` solves the
-relaxed problems directly (Theorem 1, Lemma 5) and trains NumPy MLPs (Figure 1,
-eq. (19)); :mod:`.notation` holds the symbols of the claims' formulas, and
-:mod:`.inventory` the text's numbered items for ``implicit-bias coverage``.
+One module per part of the paper, in its order:
+
+- :mod:`.framework`: Section 2, the adaptive feature framework (eq. (2));
+- :mod:`.penalties`: the penalties, eq. (6) of Section 3 and the joint and
+  effective penalties (11)-(12) of Section 3.2;
+- :mod:`.structureless`: Section 3.1, Theorem 1 (8)-(9) and the diagonal
+  remark;
+- :mod:`.figure_1`: Figure 1, label kernel alignment in a trained MLP;
+- :mod:`.network_structure`: Section 3.2, Model A, eq. (13), Theorem 2's
+  kernel (17)-(18) and eq. (19);
+- :mod:`.proposition_3`: Proposition 3, the shape of the effective penalty;
+- :mod:`.figure_2`: Figure 2, the effective penalties of its three examples;
+- :mod:`.discussion`: Section 4, the average transformation (20);
+- :mod:`.appendix_a1_diagonal`: Appendix A.1, the diagonal example (21)-(22);
+- :mod:`.appendix_a2_penalties`: Appendix A.2, Proposition 4 and (23), and
+  the proof of Proposition 3; its Taylor argument (24)-(26) is written as
+  derivation chains in :mod:`.appendix_a`;
+- :mod:`.appendix_a3_proofs`: Appendix A.3, Lemma 5 (27)-(29) and the proofs;
+- :mod:`.appendix_b_mnist`: Appendix B, the MLP experiment as run here, which
+  :mod:`.figure_1` and :mod:`.network_structure` decide on.
+
+Shared by them: :mod:`.penalty_families` (the penalties statements over all
+penalties are checked at), :mod:`._exact` and :mod:`._float64` (helpers of
+the exact and the float64 checks), :mod:`._radicals` (identities between
+radicals), :mod:`._matrices` (explicit matrices) and :mod:`._descents` (direct
+solutions of (4) and (27)); :mod:`.notation` holds the symbols of the claims'
+formulas, :mod:`.inventory` the text's numbered items for ``implicit-bias
+coverage``, and :mod:`.findings` the slips the failing claims share.
 """
 
+from implicit_bias.claims.engine import in_paper_order
 from implicit_bias.claims.source import Citation, Source
-from implicit_bias.sources.adaptive_tangent_features import appendix_a, notation
+from implicit_bias.sources.adaptive_tangent_features import (
+    appendix_a,
+    appendix_a1_diagonal,
+    appendix_a2_penalties,
+    appendix_a3_proofs,
+    discussion,
+    figure_1,
+    figure_2,
+    framework,
+    network_structure,
+    notation,
+    penalties,
+    proposition_3,
+    structureless,
+)
 from implicit_bias.sources.adaptive_tangent_features.findings import SLIPS
 from implicit_bias.sources.adaptive_tangent_features.inventory import INVENTORY
-from implicit_bias.theory import tangent_features as tangent_features_theory
-from implicit_bias.sources.adaptive_tangent_features.numeric import (
-    CLAIMS as NUMERIC_CLAIMS,
-)
-from implicit_bias.sources.adaptive_tangent_features.simulations import (
-    CLAIMS as SIMULATION_CLAIMS,
-)
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
-from implicit_bias.sources.adaptive_tangent_features.symbolic import (
-    CLAIMS as SYMBOLIC_CLAIMS,
-)
-from implicit_bias.claims.engine import in_paper_order
+from implicit_bias.theory import tangent_features as tangent_features_theory
 
 __all__ = ["CITATION", "CLAIMS", "SOURCE", "SOURCE_ID"]
+
+#: The modules that hold claims, in the order of the paper's sections.
+_SECTIONS = (
+    framework,
+    penalties,
+    structureless,
+    figure_1,
+    network_structure,
+    proposition_3,
+    figure_2,
+    discussion,
+    appendix_a1_diagonal,
+    appendix_a2_penalties,
+    appendix_a3_proofs,
+)
 
 #: Where the claims that are not about one numbered equation sit in the paper.
 _POSITIONS = {
@@ -38,7 +79,7 @@ _POSITIONS = {
 }
 
 CLAIMS = in_paper_order(
-    SYMBOLIC_CLAIMS + NUMERIC_CLAIMS + SIMULATION_CLAIMS, _POSITIONS
+    tuple(claim for section in _SECTIONS for claim in section.CLAIMS), _POSITIONS
 )
 
 #: The bibliographic record of the paper.

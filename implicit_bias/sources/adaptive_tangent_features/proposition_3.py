@@ -1,0 +1,543 @@
+r"""Proposition 3 of adaptive-tangent-features: the effective penalty's shape.
+
+Proposition 3 (Section 3.2): for a continuous strictly quasi-convex
+:math:`\omega` minimized at :math:`\omega(1) = 0`, :math:`v^2 \mapsto
+\tilde\omega(v)` is an increasing concave function and
+:math:`\tilde\omega(v) = v^2 + o(v^2)` as :math:`v \to 0`; the text reads it
+as sub-quadratic tails. Checked exactly for :math:`|z-1|^p` along the
+minimizer curve of (12) (at :data:`~.penalty_families.EXPONENTS` where SymPy
+cannot take symbolic p), with the tail laws of :math:`(z-1)^2`,
+:math:`|z-1|^p` and :math:`|z-1|`; and in float64 over
+:data:`~.penalty_families.PENALTIES` (tolerances in :mod:`._float64`). The
+strict increase as its proof argues it fails for a bounded penalty (no
+minimizer attained) and holds for coercive ones. The proof (Appendix A.2.2)
+is in :mod:`.appendix_a2_penalties` and :mod:`.appendix_a`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import sympy as sp
+from scipy import optimize
+
+from implicit_bias.claims.checks import RelationCheck, judge_relation, relation_check
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+    conjunction,
+)
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics.tangent_features import omega_tilde
+from implicit_bias.sources.adaptive_tangent_features import notation as nt
+from implicit_bias.sources.adaptive_tangent_features._exact import (
+    check_limits,
+    is_zero,
+    undecided,
+)
+from implicit_bias.sources.adaptive_tangent_features._float64 import (
+    RTOL,
+    Float64Array,
+    not_certified,
+)
+from implicit_bias.sources.adaptive_tangent_features.penalty_families import (
+    EXPONENTS,
+    PENALTIES,
+)
+from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID, claim_id
+from implicit_bias.theory import tangent_features as theory
+
+__all__ = ["CLAIMS"]
+
+v, u, w, z, p = theory.v, theory.u, theory.w, theory.z, theory.p
+
+
+# --- exactly, for |z-1|^p: monotone, concave, v^2 + o(v^2); tails
+
+
+def _check_prop3_families() -> Verdict:
+    u_of_w, tilde_of_w = theory.power_tilde_parametric()
+    slope = sp.simplify(sp.diff(tilde_of_w, w) / sp.diff(u_of_w, w))
+    curvature = sp.simplify(sp.diff(slope, w) / sp.diff(u_of_w, w))
+    du_dw = sp.factor(sp.diff(u_of_w, w))
+    details = [f"d omega~/du = {slope}", f"d^2 omega~/du^2 = {curvature}"]
+    if not is_zero(slope - 1 / (1 + w) ** 2):
+        return undecided("; ".join(details))
+    for exponent in EXPONENTS:
+        if not sp.simplify(du_dw.subs(p, exponent)).is_positive:
+            return Verdict.inconclusive(
+                f"SymPy does not show du/dw = {du_dw} positive at p = {exponent}",
+                Reason.UNDECIDED,
+            )
+    return Verdict.holds(
+        "exact for |z-1|^p, p in {5/4, 3/2, 2, 3, 5} along the minimizer curve: "
+        + "; ".join(details)
+        + f"; du/dw = {du_dw} > 0, so omega~ is increasing and concave in v^2",
+        Basis.PROOF,
+    )
+
+
+def _small_v_relation() -> sp.Eq:
+    """omega~/v^2 -> 1 as v -> 0 (w -> 0+) along |z-1|^p's minimizer curve."""
+    u_of_w, tilde_of_w = theory.power_tilde_parametric()
+    return sp.Eq(sp.Limit(tilde_of_w / u_of_w, w, 0, "+"), 1, evaluate=False)
+
+
+def _judge_small_v(relation: sp.Basic) -> Verdict:
+    """The relation for symbolic p and at each exponent of EXPONENTS, and
+    omega~ = v^2 near 0 for |z-1| (p = 1)."""
+    parts, details = [], []
+    for name, instance in [("symbolic p", relation)] + [
+        (f"p = {exponent}", relation.subs(p, exponent)) for exponent in EXPONENTS
+    ]:
+        if not isinstance(instance, sp.Eq):
+            return Verdict.inconclusive(
+                f"{name}: the relation evaluates to {instance}", Reason.UNDECIDED
+            )
+        part = judge_relation(instance)
+        parts.append(part)
+        details.append(f"{name}: {part.detail}")
+    verdict = conjunction(parts, "; ".join(details))
+    if verdict.status != Status.HOLDS:
+        return verdict
+    absolute = theory.absolute_tilde()
+    if absolute.args[0][0] != v**2:
+        return undecided(f"|z-1|: omega~ - v^2 near 0 is {absolute.args[0][0] - v**2}")
+    return Verdict.holds(
+        "omega~/v^2 -> 1 as v -> 0: " + verdict.detail + "; p = 1: omega~ = v^2 "
+        "exactly for v^2 <= 1/2",
+        Basis.PROOF,
+    )
+
+
+def _check_prop3_strict_increase_as_proved() -> Verdict:
+    # On z >= 1 the saturating penalty is 1 - 1/z^2.
+    objective = theory.effective_objective(lambda x: 1 - 1 / x**2, z, v)
+    at_infinity = sp.limit(objective, z, sp.oo)
+    excess = sp.simplify(objective - at_infinity)
+    v1, v2 = sp.Integer(2), sp.Integer(3)
+    excess_values = [sp.simplify(excess.subs(v, x)) for x in (v1, v2)]
+    decreasing = all(
+        sp.simplify(sp.diff(objective.subs(v, x), z)).is_negative for x in (v1, v2)
+    )
+    if at_infinity == 1 and all(e.is_positive for e in excess_values) and decreasing:
+        return Verdict.fails(
+            "omega(z) = 1 - (1 + |z-1|)^-2 (continuous, strictly quasi-convex, "
+            f"omega(1) = 0): on z >= 1 the objective is {sp.sstr(objective)} = 1 + "
+            f"{sp.sstr(excess)}, strictly decreasing in z for |v| > 1, with infimum 1 "
+            "as z -> oo, not attained; so omega~(2) = omega~(3) = 1 (as infima): no "
+            "finite minimizer and no strict increase. Where the minimum of (12) is "
+            "attained (e.g. omega coercive) the step is right: see "
+            "prop-3:strict-increase-coercive",
+            Basis.PROOF,
+            "omega(z) = 1 - (1 + |z-1|)^-2, v = 2 and v = 3: on z >= 1, omega(z) + "
+            "v^2/z^2 = 1 + (v^2 - 1)/z^2 has derivative -2(v^2 - 1)/z^3 < 0 (exact), "
+            "so it has no finite minimizer and its infimum is 1 for both",
+        )
+    return Verdict.inconclusive(
+        f"the counterexample is not established: limit {at_infinity}, excess "
+        f"{excess_values}, decreasing {decreasing}",
+        Reason.UNDECIDED,
+    )
+
+
+def _squared_tail_relation() -> sp.Eq:
+    """omega~/|v| -> 2 as v -> oo (w -> oo) for omega = (z-1)^2."""
+    u_of_w, tilde_of_w = theory.squared_tilde_parametric()
+    return sp.Eq(sp.Limit(tilde_of_w / sp.sqrt(u_of_w), w, sp.oo), 2, evaluate=False)
+
+
+def _judge_squared_tail(relation: sp.Basic) -> Verdict:
+    """The relation (the leading term), and the next term of the tail:
+    (omega~ - 2|v|)/sqrt|v| -> -2."""
+    leading = judge_relation(relation)
+    if leading.status != Status.HOLDS:
+        return leading.with_detail(f"omega~/|v|: {leading.detail}")
+    u_of_w, tilde_of_w = theory.squared_tilde_parametric()
+    v_of_w = sp.sqrt(u_of_w)
+    verdict = check_limits(
+        [
+            (
+                "(omega~ - 2|v|)/sqrt|v|",
+                (tilde_of_w - 2 * v_of_w) / sp.sqrt(v_of_w),
+                w,
+                sp.oo,
+                sp.Integer(-2),
+            ),
+        ]
+    )
+    return conjunction(
+        [leading, verdict], f"omega~/|v|: {leading.detail}; {verdict.detail}"
+    )
+
+
+def _power_tail_relation() -> sp.Eq:
+    """omega~(v) / v^(2p/(p+2)) -> (1 + p/2)(2/p)^(p/(p+2)) as v -> oo (w -> oo)."""
+    u_of_w, tilde_of_w = theory.power_tilde_parametric()
+    return sp.Eq(
+        sp.Limit(tilde_of_w / u_of_w ** (p / (p + 2)), w, sp.oo),
+        theory.power_tilde_tail_coefficient(),
+        evaluate=False,
+    )
+
+
+def _judge_power_tails(relation: sp.Basic) -> Verdict:
+    """The relation at each exponent of EXPONENTS (SymPy cannot take the limit
+    for symbolic p), and the comparison of the tail exponents."""
+    parts, details = [], []
+    for exponent in EXPONENTS:
+        instance = relation.subs(p, exponent)
+        if not isinstance(instance, sp.Eq):
+            return Verdict.inconclusive(
+                f"p = {exponent}: the relation evaluates to {instance}",
+                Reason.UNDECIDED,
+            )
+        verdict = judge_relation(instance)
+        parts.append(verdict)
+        details.append(f"p = {exponent}: {verdict.detail}")
+    slower = sp.factor(p - 2 * p / (p + 2))
+    verdict = conjunction(parts, "; ".join(details))
+    if verdict.status != Status.HOLDS:
+        return verdict
+    if not slower.is_positive:
+        return undecided(f"p - 2p/(p+2) = {slower} > 0")
+    return verdict.with_detail(
+        verdict.detail + f"; tail exponent 2p/(p+2) < p since p - 2p/(p+2) = "
+        f"{slower} > 0, and < 2, so omega~/v^2 -> 0"
+    )
+
+
+def _absolute_tail_relation() -> sp.Eq:
+    """omega~(v) / v^(2/3) -> (3/2) 2^(1/3) as v -> oo, for omega = |z-1|."""
+    interior = theory.absolute_tilde().args[1][0]
+    return sp.Eq(
+        sp.Limit(interior / v ** sp.Rational(2, 3), v, sp.oo),
+        3 * 2 ** sp.Rational(1, 3) / 2,
+        evaluate=False,
+    )
+
+
+# --- numerically, over PENALTIES
+
+
+def _v_grid() -> Float64Array:
+    return np.sqrt(np.linspace(0.0, 50.0, 201))
+
+
+def _check_prop3_concave_increasing() -> Verdict:
+    v = _v_grid()  # uniform in u = v^2, so second differences test concavity in u
+    details = []
+    for name, omega in PENALTIES.items():
+        values = omega_tilde(omega, v)
+        scale = float(np.max(values))
+        first = np.diff(values)
+        second = np.diff(values, 2)
+        # Each value carries a relative error <= RTOL: differences of k + 1
+        # values can be off by 2^k * RTOL * scale.
+        if np.any(first <= -2 * RTOL * scale) or np.any(second > 4 * RTOL * scale):
+            return not_certified(
+                f"{name}: min first difference {first.min():.3e}, max second "
+                f"difference {second.max():.3e} (scale {scale:.3g})"
+            )
+        details.append(f"{name}: max 2nd diff {second.max():.1e}")
+    return Verdict.holds(
+        "on 201 equally spaced v^2 in [0, 50], float64 omega~ (relative contract "
+        f"{RTOL:g}) is nondecreasing (first differences > -tolerance "
+        f"{2 * RTOL:g} x scale) and its second differences are <= tolerance "
+        f"{4 * RTOL:g} x scale: " + "; ".join(details),
+        Basis.NUMERICAL,
+    )
+
+
+def _check_prop3_strict_increase_coercive() -> Verdict:
+    v = _v_grid()
+    smallest = np.inf
+    for name, omega in PENALTIES.items():
+        values = omega_tilde(omega, v)
+        steps = np.diff(values) / np.maximum(values[1:], 1e-300)
+        if np.any(steps <= 2 * RTOL):
+            return not_certified(f"{name}: a step of relative size {steps.min():.2e}")
+        smallest = min(smallest, float(steps.min()))
+    bounded = theory.saturating_penalty
+    function = sp.lambdify(theory.z, bounded(theory.z), modules="numpy")
+    try:
+        omega_tilde(function, 2.0)
+    except InvalidArgumentError as error:
+        raised = str(error).split(":")[0]
+    else:
+        return Verdict.inconclusive(
+            "omega_tilde returned a value for the bounded penalty, whose (12) has no "
+            "minimizer for v > 1",
+            Reason.UNDECIDED,
+        )
+    return Verdict.holds(
+        "all 7 penalties are coercive (omega -> oo): then omega(z*) <= v^2 bounds "
+        "z*, the minimum of (12) is attained and omega~(v1) <= omega(z2*) + v1^2/"
+        f"z2*^2 < omega~(v2); smallest relative step on the grid {smallest:.2e} > "
+        f"tolerance {2 * RTOL:g} (float64 omega~, relative contract {RTOL:g}). "
+        f"For the bounded penalty omega_tilde refuses v = 2 ({raised})",
+        Basis.NUMERICAL,
+    )
+
+
+def _upper_deviation(omega: Callable[[Float64Array], Float64Array], u: float) -> float:
+    """The largest w with omega(1 + w) <= u (omega increasing on [1, oo))."""
+    return float(
+        optimize.brentq(
+            lambda w: float(omega(np.array(1.0 + w))) - u, 0.0, 1e6, xtol=1e-300
+        )
+    )
+
+
+def _check_prop3_small_v() -> Verdict:
+    details = []
+    for name, omega in PENALTIES.items():
+        previous_gap = np.inf
+        for u in (1e-4, 1e-6, 1e-8):
+            ratio = float(omega_tilde(omega, np.sqrt(u))) / u
+            # omega(z*) <= omega~ <= u bounds w* = z* - 1 by w_u = omega^-1(u), and
+            # omega~ >= u/z*^2 >= u/(1 + w_u)^2.
+            w_u = _upper_deviation(omega, u)
+            lower = 1.0 / (1.0 + w_u) ** 2
+            gap = 1.0 - ratio
+            if not (lower - RTOL <= ratio <= 1.0 + RTOL and gap <= previous_gap):
+                return not_certified(
+                    f"{name}: at v^2 = {u:g}, omega~/v^2 = {ratio!r}, bound "
+                    f"[{lower!r}, 1], previous gap {previous_gap:.3e}"
+                )
+            previous_gap = max(gap, 0.0) + RTOL
+        details.append(f"{name}: 1 - omega~/v^2 = {max(gap, 0.0):.1e} at v^2 = 1e-8")
+    return Verdict.holds(
+        "omega~(v)/v^2 lies in [1/(1 + w_u)^2, 1] with w_u = omega^-1(v^2) -> 0, "
+        "and 1 - omega~/v^2 decreases along v^2 = 1e-4, 1e-6, 1e-8 (float64; "
+        f"tolerance {RTOL:g}, omega~'s relative contract, on each bound and on "
+        "the decrease): " + "; ".join(details),
+        Basis.NUMERICAL,
+    )
+
+
+# --- formulas: what each check compares, for the ledger
+
+
+def _formula_prop3_families() -> sp.Basic:
+    return sp.And(
+        sp.Eq(sp.Derivative(theory.omega_tilde_value, u), 1 / nt.z_star**2),
+        sp.Gt(sp.Derivative(nt.z_star, u), 0),
+    )
+
+
+def _formula_strict_increase() -> sp.Basic:
+    return sp.Lt(nt.omega_tilde(nt.v1), nt.omega_tilde(nt.v2))
+
+
+def _formula_increasing_concave() -> sp.Basic:
+    value, u = theory.omega_tilde_value, theory.u
+    return sp.And(
+        sp.Ge(sp.Derivative(value, u), 0), sp.Le(sp.Derivative(value, (u, 2)), 0)
+    )
+
+
+def _formula_small_v() -> sp.Basic:
+    v = theory.v
+    return sp.Eq(sp.Limit(nt.omega_tilde(v) / v**2, v, 0, "+"), 1)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "families-increasing-concave",
+        Kind.IDENTITY,
+        (
+            r"$v^2 \mapsto \tilde\omega(v)$ is increasing and concave (for $|z-1|^p$, "
+            r"$p \geq 1$: along the minimizer curve $d\tilde\omega/d(v^2) = 1/{z^*}^2$)"
+        ),
+        _check_prop3_families,
+        Status.HOLDS,
+        quote=r"Then v^{2}\mapsto\tilde{w}(v) is an increasing concave function",
+        reading=Reading.PROSE,
+        regime=(
+            "omega = |z-1|^p, p in {5/4, 3/2, 2, 3, 5}, all v > 0 along the "
+            "minimizer curve: a family within Proposition 3's hypotheses"
+        ),
+        assumptions=("p >= 1",),
+        formula=_formula_prop3_families,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "small-v",
+        Kind.LIMIT,
+        (
+            r"$\tilde\omega(v) = v^2 + o(v^2)$ as $v \to 0$ ($|z-1|^p$, symbolic $p$ "
+            r"and $p \in \{5/4, 3/2, 2, 3, 5\}$; $|z-1|$)"
+        ),
+        RelationCheck(_small_v_relation, _judge_small_v),
+        Status.HOLDS,
+        quote=r"\tilde{\omega}(v)=v^{2}+o(v^{2}) as v\to 0",
+        reading=Reading.PROSE,
+        regime=(
+            "v -> 0+ for omega = |z-1|^p (p in {5/4, 3/2, 2, 3, 5}, and symbolic "
+            "p > 0 along the stationary curve, the minimizer for p >= 1) and |z-1|: "
+            "Proposition 3's statement, on families within its hypotheses"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "strict-increase-as-proved",
+        Kind.INEQUALITY,
+        (
+            r"for $v_1 < v_2$, $\tilde\omega(v_1) < \tilde\omega(v_2)$, 'since the "
+            "minimizer must be finite' (proof of Proposition 3), for every continuous "
+            r"strictly quasi-convex $\omega$ minimized at $\omega(1) = 0$"
+        ),
+        _check_prop3_strict_increase_as_proved,
+        Status.FAILS,
+        slip="finite-minimizer-prop-3",
+        quote=(
+            r"and therefore \tilde{\omega}(v_{1})<\tilde{\omega}(v_{2}), since the "
+            "minimizer must be finite."
+        ),
+        reading=Reading.PROSE,
+        regime=(
+            "omega(z) = 1 - (1 + |z-1|)^-2 (continuous, strictly quasi-convex, "
+            "omega(1) = 0: Proposition 3's hypotheses), v = 2, 3"
+        ),
+        assumptions=("omega(z) = 1 - (1 + |z-1|)^-2: bounded",),
+        formula=_formula_strict_increase,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "squared-like-abs-v",
+        Kind.LIMIT,
+        (
+            r"for $\omega(v) = (v-1)^2$, $\tilde\omega(v)$ behaves like $|v|$ for "
+            r"large $v$: $\tilde\omega(v)/|v| \to 2$, and $\tilde\omega(v) = 2|v| - "
+            r"2\sqrt{|v|} + O(1)$"
+        ),
+        RelationCheck(_squared_tail_relation, _judge_squared_tail),
+        Status.HOLDS,
+        quote=(
+            r"when \omega(v)=(v-1)^{2}, the effective penalty \tilde{\omega}(v) "
+            "behaves like |v| for large v"
+        ),
+        reading=Reading.INTERPRETATION,
+        regime=(
+            r"$\omega = (z-1)^2$, $v \to \infty$: 'behaves like $|v|$' read as "
+            r"$\tilde\omega/|v|$ tending to a finite positive limit (it is 2, not 1)"
+        ),
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "power-tails",
+        Kind.LIMIT,
+        (
+            r"$\tilde\omega$ is sub-quadratic and has slower tails than $\omega$: for "
+            r"$|z-1|^p$, $\tilde\omega(v) \sim (1 + p/2)(2/p)^{p/(p+2)} "
+            "|v|^{2p/(p+2)}$, and $2p/(p+2) < p, 2$"
+        ),
+        RelationCheck(_power_tail_relation, _judge_power_tails),
+        Status.HOLDS,
+        quote=r"In general, \tilde{\omega} has slower tails than \omega.",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            r"$\omega = |z-1|^p$, $p \in \{5/4, 3/2, 2, 3, 5\}$, $v \to \infty$: "
+            "'slower tails' read as a smaller growth exponent, and 'sub-quadratic' as "
+            r"$\tilde\omega/v^2 \to 0$"
+        ),
+        assumptions=(
+            "p in {5/4, 3/2, 2, 3, 5}; the relation is typeset for symbolic p",
+        ),
+        formula=_power_tail_relation,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "absolute-tail",
+        Kind.LIMIT,
+        (
+            r"for $\omega(v) = |v-1|$, $\tilde\omega(v) \sim \frac{3}{2} 2^{1/3} "
+            "|v|^{2/3}$: sub-quadratic"
+        ),
+        relation_check(_absolute_tail_relation),
+        Status.HOLDS,
+        quote="will always be a spectral penalty with 1) sub-quadratic tail behavior",
+        reading=Reading.INTERPRETATION,
+        regime=(
+            r"$\omega = |z-1|$ (Figure 2's $\omega_2$), $v \to \infty$: "
+            r"'sub-quadratic' read as $\tilde\omega/v^2 \to 0$ (implied by the finite "
+            r"limit of $\tilde\omega/v^{2/3}$)"
+        ),
+        formula=_absolute_tail_relation,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "increasing-concave",
+        Kind.NUMERIC,
+        (
+            r"$v^2 \mapsto \tilde\omega(v)$ is an increasing concave function, for "
+            r"continuous strictly quasi-convex $\omega$ minimized at $\omega(1) = 0$"
+        ),
+        _check_prop3_concave_increasing,
+        Status.HOLDS,
+        quote=r"Then v^{2}\mapsto\tilde{w}(v) is an increasing concave function",
+        reading=Reading.PROSE,
+        regime=(
+            "the 7 penalties of PENALTIES (within Proposition 3's hypotheses), v^2 "
+            "on 201 equally spaced points of [0, 50]"
+        ),
+        assumptions=("the 7 penalties of PENALTIES",),
+        formula=_formula_increasing_concave,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "strict-increase-coercive",
+        Kind.NUMERIC,
+        (
+            r"if $\omega(z) \to \infty$ as $z \to \infty$, the minimum of (12) is "
+            r"attained and $\tilde\omega(v_1) < \tilde\omega(v_2)$ for $|v_1| < |v_2|$"
+        ),
+        _check_prop3_strict_increase_coercive,
+        Status.HOLDS,
+        quote=(
+            r"and therefore \tilde{\omega}(v_{1})<\tilde{\omega}(v_{2}), since the "
+            "minimizer must be finite."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "coercive omega (the 7 penalties of PENALTIES), v^2 on 201 points of [0, "
+            "50]: our corrected hypothesis for the proof's step"
+        ),
+        corrects=claim_id("prop-3", "strict-increase-as-proved"),
+        assumptions=("the 7 coercive penalties of PENALTIES",),
+        formula=_formula_strict_increase,
+    ),
+    Claim(
+        SOURCE_ID,
+        "prop-3",
+        "small-v-numeric",
+        Kind.NUMERIC,
+        r"$\tilde\omega(v) = v^2 + o(v^2)$ as $v \to 0$",
+        _check_prop3_small_v,
+        Status.HOLDS,
+        quote=r"\tilde{\omega}(v)=v^{2}+o(v^{2}) as v\to 0",
+        reading=Reading.PROSE,
+        regime=(
+            "the 7 penalties of PENALTIES, v^2 in {1e-4, 1e-6, 1e-8}: Proposition "
+            "3's v -> 0"
+        ),
+        assumptions=("the 7 penalties of PENALTIES",),
+        formula=_formula_small_v,
+    ),
+)

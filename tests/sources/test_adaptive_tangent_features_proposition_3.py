@@ -1,0 +1,62 @@
+"""Proposition 3 of adaptive-tangent-features gives its verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from implicit_bias.claims.engine import Basis, Claim, Result, Status
+from implicit_bias.sources.adaptive_tangent_features import proposition_3
+from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
+from tests.claims.claim_checks import (
+    SYMBOLIC_KINDS,
+    assert_failures_are_refutations,
+    quick,
+    quick_results,
+)
+
+QUICK = quick(proposition_3.CLAIMS)
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Result]:
+    return quick_results(proposition_3.CLAIMS)
+
+
+@pytest.mark.parametrize("claim", QUICK, ids=lambda claim: claim.id)
+def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
+    result = results[claim.id]
+    assert result.as_expected, (result.verdict.reason, result.verdict.detail)
+    if result.verdict.status != Status.INCONCLUSIVE:
+        assert result.verdict.basis is not None, claim.id
+
+
+def test_failures_are_refutations(results: dict[str, Result]) -> None:
+    assert_failures_are_refutations(results)
+
+
+def test_symbolic_claims_are_exact_where_sympy_decides(
+    results: dict[str, Result],
+) -> None:
+    inexact = {}
+    for claim_id, result in results.items():
+        if result.claim.kind in SYMBOLIC_KINDS:
+            expected = inexact.get(claim_id.split(":", 2)[2], Basis.PROOF)
+            assert result.verdict.basis == expected, claim_id
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "needles"),
+    [
+        ("prop-3:strict-increase-as-proved", ["not attained", "omega~(2) = omega~(3)"]),
+    ],
+)
+def test_failures_report_residual_or_counterexample(
+    claim_id: str, needles: list[str], results: dict[str, Result]
+) -> None:
+    verdict = results[f"{SOURCE_ID}:{claim_id}"].verdict
+    assert verdict.status == Status.FAILS
+    # A refutation rests on exact or certified arithmetic and names its point.
+    assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    assert verdict.counterexample
+    for needle in needles:
+        assert needle in verdict.detail
