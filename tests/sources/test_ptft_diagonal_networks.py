@@ -22,18 +22,16 @@ from implicit_bias.claims.engine import (
     run_claims,
 )
 from implicit_bias.sources.ptft_diagonal_networks import (
+    DERIVATIONS,
     gradient_flow,
     multi_task,
+    q_norm,
     representations,
 )
 from implicit_bias.sources.ptft_diagonal_networks._common import (
     check_entries,
     refuted_as,
     symbolic_vector,
-)
-from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
-    DERIVATIONS,
-    CLAIMS as SYMBOLIC_CLAIMS,
 )
 from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.mutate import Outcome, mutation_outcomes
@@ -45,6 +43,10 @@ from tests.claims.claim_checks import assert_failures_are_refutations
 CLAIMS = ptft_diagonal_networks.CLAIMS
 #: The claims and the steps of the chains of eqs. (15)-(21) and (28)-(30).
 ALL = ptft_diagonal_networks.SOURCE.all_claims()
+#: The claims checked with SymPy: eqs. (7)-(35) and Appendix G's displays.
+SYMBOLIC_CLAIMS = (
+    gradient_flow.CLAIMS + q_norm.CLAIMS + multi_task.CLAIMS + representations.CLAIMS
+)
 
 #: Equations 7-35 that state something checkable. Not listed: (6) and (24)-(25)
 #: define the models, (12) is printed empty, (15) restates (7) (its step to (16)
@@ -199,7 +201,7 @@ def test_latex_is_tagged_with_the_paper_number_in_paper_notation() -> None:
 
 
 def test_q_float64_fails_only_on_a_certified_excess() -> None:
-    from implicit_bias.sources.ptft_diagonal_networks.numeric import (
+    from implicit_bias.sources.ptft_diagonal_networks.appendix_a_min_q import (
         _certified_ulp_violation,
     )
     from implicit_bias.numerics import q_potential_mp
@@ -327,7 +329,7 @@ def test_q_reference_agrees_with_the_50_digit_reference(value: float) -> None:
     # relative, from its own working-precision analysis): both within 2^-78
     # relative, the reference's 80 correct bits with a margin of 2 bits.
     from implicit_bias.numerics import q_potential_mp
-    from implicit_bias.sources.ptft_diagonal_networks.numeric import (
+    from implicit_bias.sources.ptft_diagonal_networks.appendix_a_min_q import (
         _REFERENCE_BITS,
         _q_reference,
         _ulps,

@@ -17,8 +17,13 @@ import pytest
 
 from implicit_bias.claims.engine import Basis, Kind, Reason, Status
 from implicit_bias.errors import ConvergenceError
-from implicit_bias.sources.ptft_diagonal_networks import numeric
-from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS
+from implicit_bias.sources.ptft_diagonal_networks import (
+    CLAIMS,
+    appendix_a_min_q,
+    appendix_b1_min_l12,
+    appendix_e1,
+)
+from implicit_bias.sources.ptft_diagonal_networks._thresholds import SIGNIFICANCE
 from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
     EXPERIMENTS,
     dense_gaps_cost,
@@ -28,7 +33,7 @@ from implicit_bias.validation import diagonal_experiments, diagonal_pretrain_fin
 from implicit_bias.validation.diagonal_experiments import NormsVersusSampleSize
 from implicit_bias.validation.diagonal_networks import DEFAULT_MAX_STEPS
 
-SIMULATIONS = [c for c in NUMERIC_CLAIMS if c.kind == Kind.SIMULATION]
+SIMULATIONS = [c for c in CLAIMS if c.kind == Kind.SIMULATION]
 
 QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "min_q_endpoint_errors": diagonal_experiments.min_q_endpoint_errors,
@@ -146,21 +151,23 @@ def test_the_statistical_claim_has_a_powered_paper_configuration() -> None:
     assert claim.paper is not None
     assert claim.paper.power is not None
     power = claim.paper.power
-    assert power.z == numeric._SIGNIFICANCE
-    assert power.seeds <= numeric._DENSE_PAPER_PROBLEMS
-    assert numeric._DENSE_PAPER_PROBLEMS >= numeric._DENSE_PROBLEMS
+    assert power.z == SIGNIFICANCE
+    assert power.seeds <= appendix_b1_min_l12._DENSE_PAPER_PROBLEMS
+    assert (
+        appendix_b1_min_l12._DENSE_PAPER_PROBLEMS >= appendix_b1_min_l12._DENSE_PROBLEMS
+    )
     assert not claim.paper.from_source
-    assert claim.paper.cost().runs == 2 * numeric._DENSE_PAPER_PROBLEMS
+    assert claim.paper.cost().runs == 2 * appendix_b1_min_l12._DENSE_PAPER_PROBLEMS
 
 
 def test_recorded_pilot_figures_are_what_the_pilot_gives() -> None:
     excess = np.array(
         [
             diagonal_experiments.multitask_dense_gap(seed=seed)[0]
-            for seed in range(numeric._DENSE_PROBLEMS)
+            for seed in range(appendix_b1_min_l12._DENSE_PROBLEMS)
         ]
     )
-    mean, sd = numeric._DENSE_PILOT
+    mean, sd = appendix_b1_min_l12._DENSE_PILOT
     assert float(excess[:, 0].mean()) == pytest.approx(mean, rel=1e-3)
     assert float((excess[:, 1] - excess[:, 0]).std(ddof=1)) == pytest.approx(
         sd, rel=1e-3
@@ -208,16 +215,18 @@ def test_stl_contrast_decides_the_repeats_at_the_smallest_n(
     for ratios, status in _STL_CASES:
         made_up = _stl_ratios(ratios)
         monkeypatch.setattr(
-            numeric, "norms_versus_sample_size", lambda made_up=made_up, **_: made_up
+            appendix_e1,
+            "norms_versus_sample_size",
+            lambda made_up=made_up, **_: made_up,
         )
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()
         try:
             for norm in ("l12", "q"):
-                verdict = numeric._check_stl_contrast(norm, quick=False)
+                verdict = appendix_e1._check_stl_contrast(norm, quick=False)
                 assert verdict.status == status, verdict.detail
                 assert "n = 10" in verdict.detail
         finally:
-            numeric._NORMS.clear()
+            appendix_e1._NORMS.clear()
         if status == Status.FAILS:
             assert verdict.basis == Basis.STATISTICAL
             assert "refuted beyond 6.62 SE" in verdict.detail
@@ -232,12 +241,12 @@ def test_stl_contrast_is_inconclusive_when_a_run_does_not_converge(
     def diverges(**options: object) -> NormsVersusSampleSize:
         raise ConvergenceError("a network diverged; try a smaller learning rate")
 
-    monkeypatch.setattr(numeric, "norms_versus_sample_size", diverges)
-    numeric._NORMS.clear()
+    monkeypatch.setattr(appendix_e1, "norms_versus_sample_size", diverges)
+    appendix_e1._NORMS.clear()
     try:
-        verdict = numeric._check_stl_contrast("l12", quick=False)
+        verdict = appendix_e1._check_stl_contrast("l12", quick=False)
     finally:
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()
     assert verdict.status == Status.INCONCLUSIVE
     assert verdict.reason == Reason.BUDGET
 
@@ -261,21 +270,21 @@ def test_the_full_norms_claim_skips_the_stl_networks_unless_they_ran(
             ones[0], 200, 20, 100, 1e-3, 1e-3, 1e-6, 0,
         )  # fmt: skip
 
-    monkeypatch.setattr(numeric, "norms_versus_sample_size", made_up)
+    monkeypatch.setattr(appendix_e1, "norms_versus_sample_size", made_up)
     full = next(c for c in SIMULATIONS if c.label == "norms-versus-samples-full")
     contrast = next(c for c in SIMULATIONS if c.label == "stl-contrast")
     assert contrast.paper is not None
-    numeric._NORMS.clear()
+    appendix_e1._NORMS.clear()
     try:
         full.check()
         assert asked == [(False, False)]
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()
         del asked[:]
         contrast.paper.check()
         full.check()
         assert asked == [(False, True)]
     finally:
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()
 
 
 def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
@@ -298,19 +307,19 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
     def stop(*args: object, **kwargs: object) -> None:
         raise _Stop
 
-    monkeypatch.setattr(numeric, "norms_versus_sample_size", record)
-    for name in (
-        "min_q_endpoint_errors",
-        "multitask_dense_gaps",
-        "multitask_planted_distances",
-        "ptft_min_q_endpoint_errors",
-        "overlap_versus_rescaling",
+    monkeypatch.setattr(appendix_e1, "norms_versus_sample_size", record)
+    for module, name in (
+        (appendix_a_min_q, "min_q_endpoint_errors"),
+        (appendix_b1_min_l12, "multitask_dense_gaps"),
+        (appendix_b1_min_l12, "multitask_planted_distances"),
+        (appendix_a_min_q, "ptft_min_q_endpoint_errors"),
+        (appendix_e1, "overlap_versus_rescaling"),
     ):
-        monkeypatch.setattr(numeric, name, stop)
-    numeric._NORMS.clear()
+        monkeypatch.setattr(module, name, stop)
+    appendix_e1._NORMS.clear()
     readers: set[str] = set()
     try:
-        for claim in numeric.NUMERIC_CLAIMS:
+        for claim in CLAIMS:
             if claim.slow or claim.kind != Kind.SIMULATION:
                 continue
             del asked[:]
@@ -318,11 +327,11 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
                 claim.check()
             if asked == [True]:
                 readers.add(claim.id)
-        assert readers == numeric._QUICK_NORMS_READERS
+        assert readers == appendix_e1._QUICK_NORMS_READERS
         # The warm-up runs the experiment once for two readers, none for one,
         # and the checks then read its run instead of repeating it.
         del asked[:]
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()
 
         def made_up(
             *, quick: bool = False, seed: int = 0, single_task: bool = True
@@ -334,14 +343,14 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
                 40, 4, 8, 1e-3, 1.0, 1e-8, 0,
             )  # fmt: skip
 
-        monkeypatch.setattr(numeric, "norms_versus_sample_size", made_up)
-        numeric.warm_up(sorted(readers)[:1])
+        monkeypatch.setattr(appendix_e1, "norms_versus_sample_size", made_up)
+        appendix_e1.warm_up(sorted(readers)[:1])
         assert asked == []
-        numeric.warm_up(sorted(readers)[:2])
+        appendix_e1.warm_up(sorted(readers)[:2])
         assert asked == [True]
-        for claim in numeric.NUMERIC_CLAIMS:
+        for claim in CLAIMS:
             if claim.id in readers:
                 claim.check()
         assert asked == [True]
     finally:
-        numeric._NORMS.clear()
+        appendix_e1._NORMS.clear()

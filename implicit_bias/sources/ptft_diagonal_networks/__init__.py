@@ -1,29 +1,74 @@
-"""Claims of ptft-diagonal-networks: the derivation (symbolic) and its numbers.
+r"""Claims of ptft-diagonal-networks, a module per appendix (or part of one).
 
-:mod:`.symbolic` checks eqs. (7)-(35) and Appendix G with SymPy (with the
-derivation chains of eqs. (15)-(21) and (28)-(30)), in
-:mod:`.gradient_flow` (eqs. (7)-(21)), :mod:`.q_norm` ((22)-(23)),
-:mod:`.multi_task` ((26)-(35)) and :mod:`.representations` (Appendix G);
-:mod:`.numeric` checks the evaluators against their references and trained
-networks against the implicit-bias predictions (Appendices A, B.1 and E.1).
+Appendix A, the norm-minimization bias of PT+FT:
+
+* :mod:`.gradient_flow`: eqs. (7)-(21), gradient flow, the change of variables
+  and its solution, with the derivation chain of (15)-(21);
+* :mod:`.q_norm`: eqs. (22)-(23), the Q-norm and its potential, symbolically;
+* :mod:`.appendix_a_min_q`: eqs. (22)-(23) in numbers, our evaluators of them
+  and gradient descent ending at the minimum-Q interpolant, from a plain
+  initialization and after pretraining.
+
+Appendix B, the :math:`\ell_{1,2}` bias of MTL:
+
+* :mod:`.multi_task`: eqs. (26)-(35), the minimum parameter norms of
+  multi-task diagonal (B.1) and ReLU (B.2) networks, with the derivation chain
+  of (28)-(30);
+* :mod:`.appendix_b1_min_l12`: eq. (30) read as an implicit bias of multi-task
+  gradient descent.
+
+Appendix E.1: :mod:`.appendix_e1`, the learned norms of Fig. 5a against the
+ground truth's and the overlap of Fig. 5b under rescaling.
+
+Appendix G: :mod:`.representations`, the participation ratio, the ENSD and
+CKA, symbolically and through our evaluators.
+
+Shared by them: :mod:`._common` (the symbolic instance and entrywise
+identities), :mod:`._thresholds` (the significance convention and the
+ledger's bounds), :mod:`.simulation_costs` (what the simulations cost before
+they run), :mod:`.source` (the source id and the package's glyphs); and
+:mod:`.inventory` lists the text's numbered items, :mod:`.findings` its slips.
+
+:data:`CLAIMS` lists the symbolic claims of Appendices A, B and G, then the
+numeric and simulation claims of Appendices A, B.1, E.1 and G; Appendices C,
+D, E.2 and F have no claim.
 """
 
+from implicit_bias.claims.derivation import Derivation
+from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.source import Citation, Source
 from implicit_bias.theory import diagonal_networks as diagonal_networks_theory
 from implicit_bias.theory import representations as representations_theory
+from implicit_bias.sources.ptft_diagonal_networks import (
+    appendix_a_min_q,
+    appendix_b1_min_l12,
+    appendix_e1,
+    gradient_flow,
+    multi_task,
+    q_norm,
+    representations,
+)
+from implicit_bias.sources.ptft_diagonal_networks.appendix_e1 import warm_up
 from implicit_bias.sources.ptft_diagonal_networks.findings import SLIPS
 from implicit_bias.sources.ptft_diagonal_networks.inventory import INVENTORY
-from implicit_bias.sources.ptft_diagonal_networks.numeric import NUMERIC_CLAIMS, warm_up
 from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
-from implicit_bias.sources.ptft_diagonal_networks.symbolic import (
-    CLAIMS as SYMBOLIC_CLAIMS,
-)
-from implicit_bias.sources.ptft_diagonal_networks.symbolic import DERIVATIONS
 
 __all__ = ["CITATION", "CLAIMS", "DERIVATIONS", "INVENTORY", "SOURCE", "SOURCE_ID"]
 
-CLAIMS = SYMBOLIC_CLAIMS + NUMERIC_CLAIMS
+CLAIMS: tuple[Claim, ...] = (
+    gradient_flow.CLAIMS
+    + q_norm.CLAIMS
+    + multi_task.CLAIMS
+    + representations.CLAIMS
+    + appendix_a_min_q.CLAIMS
+    + appendix_b1_min_l12.CLAIMS
+    + appendix_e1.CLAIMS
+    + representations.EVALUATOR_CLAIMS
+)
+
+#: The derivation chains: eqs. (15)-(21) and (28)-(30).
+DERIVATIONS: tuple[Derivation, ...] = gradient_flow.DERIVATIONS + multi_task.DERIVATIONS
 
 #: The bibliographic record of the paper.
 CITATION = Citation(

@@ -1,10 +1,11 @@
 r"""Helpers shared by the symbolic claims of ptft-diagonal-networks.
 
 Used by :mod:`.gradient_flow`, :mod:`.q_norm`, :mod:`.multi_task` and
-:mod:`.representations`. The vector identities are checked on an explicit
-instance with :data:`~implicit_bias.theory.diagonal_networks.DIMENSION` inputs
-and :data:`~implicit_bias.theory.diagonal_networks.SAMPLES` samples whose
-entries are real symbols; :data:`SIZE` states it as an assumption.
+:mod:`.representations` (and :func:`claim_id` by :mod:`.appendix_b1_min_l12`).
+The vector identities are checked on an explicit instance with
+:data:`~implicit_bias.theory.diagonal_networks.DIMENSION` inputs and
+:data:`~implicit_bias.theory.diagonal_networks.SAMPLES` samples whose entries
+are real symbols; :data:`SIZE` states it as an assumption.
 
 A hand-built ``fails`` of an identity rests on :func:`refuted_as`: the
 certified counterexample of the :func:`check_identity` that refuted it.

@@ -1,18 +1,29 @@
 r"""Claims of ptft-diagonal-networks: Appendix G's representation measures.
 
 The participation ratio (PR), the effective number of shared dimensions (ENSD)
-and its relation to linear CKA, checked on explicit symbolic matrices.
+and its relation to linear CKA, checked on explicit symbolic matrices
+(:data:`CLAIMS`); and our float64 evaluators of the three measures
+(:func:`~implicit_bias.numerics.participation_ratio`,
+:func:`~implicit_bias.numerics.cka`, :func:`~implicit_bias.numerics.ensd`)
+against the same statements (:data:`EVALUATOR_CLAIMS`, the source's last
+claim).
 """
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import PolyElement, ring
 
-from implicit_bias.claims.checks import RelationCheck, check_identity, judge_relation
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_close,
+    check_identity,
+    judge_relation,
+)
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -23,11 +34,12 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
+from implicit_bias.numerics import cka, ensd, participation_ratio
 from implicit_bias.sources.ptft_diagonal_networks._common import claim_id
-from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID
+from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID, measured
 from implicit_bias.theory import representations as reps
 
-__all__ = ["CLAIMS"]
+__all__ = ["CLAIMS", "EVALUATOR_CLAIMS"]
 
 
 def _relation_pr_trace_forms() -> sp.Eq:
@@ -339,6 +351,82 @@ def _display_pr_range() -> sp.Basic:
     )
 
 
+# --- our float64 evaluators of Appendix G's measures
+
+
+def _check_representation_numerics() -> Verdict:
+    rng = np.random.default_rng(7)
+    ensds, products = [], []
+    for _ in range(20):
+        x = rng.standard_normal((200, 8)) @ rng.standard_normal((8, 8))
+        noise = 0.1 * rng.standard_normal((200, 6))
+        y = x[:, :5] @ rng.standard_normal((5, 6)) + noise
+        ensds.append(float(ensd(x, y)))
+        products.append(
+            float(cka(x, y))
+            * float(np.sqrt(participation_ratio(x) * participation_ratio(y)))
+        )
+        pr = float(participation_ratio(x))
+        if not 1 <= pr <= 8:
+            return Verdict.inconclusive(
+                f"participation_ratio gives {pr}, outside [1, 8] (float64, not "
+                "certified)",
+                Reason.UNDECIDED,
+            )
+    # Orthonormal columns orthogonal to the constant vector: mean-zero,
+    # uncorrelated, equal variances.
+    frame = np.column_stack([np.ones(500), rng.standard_normal((500, 10))])
+    columns = np.linalg.qr(frame)[0][:, 1:]
+    subset = float(ensd(columns, columns[:, :5]))
+    worst = float(
+        np.max(np.abs(np.array(ensds) - products) / np.abs(np.array(products)))
+    )
+    # Float64 traces: relative 1e-12 for the identity, 1e-9 for the example.
+    identity_tolerance, example_tolerance = 1e-12, 1e-9
+    verdict = conjunction(
+        [
+            check_close(
+                ensds,
+                products,
+                identity_tolerance,
+                what="ENSD against CKA sqrt(PR PR)",
+                relative=True,
+            ),
+            check_close(
+                subset, 5.0, example_tolerance, what="ENSD of 10 units and a 5-subset"
+            ),
+        ],
+        f"numerics in float64: ENSD = CKA sqrt(PR PR) to {worst:.1e} on 20 random "
+        f"pairs (relative tolerance {identity_tolerance:g}); PR in [1, p]; 10 "
+        "equal-variance uncorrelated units and a 5-unit subset: ENSD = "
+        f"{subset:.12f} (tolerance {example_tolerance:g})",
+    )
+    if verdict.status == Status.FAILS:
+        return Verdict.inconclusive(
+            f"{verdict.detail}: above the tolerances {identity_tolerance:g} / "
+            f"{example_tolerance:g} (float64, not "
+            "certified)",
+            Reason.UNDECIDED,
+        )
+    return verdict
+
+
+_UNITS = measured("units_p", "p", positive=True)
+_SUBSET_ENSD = measured(
+    "ensd_subset", r"\operatorname{ENSD}(X_{10}, X_{5})", positive=True
+)
+
+
+def _representation_formula() -> sp.Basic:
+    rt = reps
+    return sp.And(
+        sp.Eq(rt.ensd_xy, rt.cka_xy * sp.sqrt(rt.pr_x * rt.pr_y), evaluate=False),
+        sp.Le(1, rt.pr_x, evaluate=False),
+        sp.Le(rt.pr_x, _UNITS, evaluate=False),
+        sp.Eq(_SUBSET_ENSD, 5, evaluate=False),
+    )
+
+
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         SOURCE_ID,
@@ -489,6 +577,35 @@ CLAIMS: tuple[Claim, ...] = (
         regime=(
             "10 + 5 mean-centred units with exactly diagonal covariances, any "
             "positive variances, X^T Y = 0: the text's example"
+        ),
+    ),
+)
+
+
+#: The claim on our evaluators of the measures, listed after the other
+#: appendices' trained networks in the source's claims.
+EVALUATOR_CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        SOURCE_ID,
+        "sec-G",
+        "numerics",
+        Kind.NUMERIC,
+        "participation_ratio, cka and ensd satisfy ENSD = CKA sqrt(PR PR), PR in "
+        "[1, p], and the 10/5-units example",
+        _check_representation_numerics,
+        Status.HOLDS,
+        formula=_representation_formula,
+        quote=(
+            "This measure is equal to the centered kernel alignment (CKA), a measure "
+            "of similarity of two network representations ([Kornblith et al., "
+            "2019a](#)), multiplied by the geometric mean of the participation ratios "
+            "of the two representations."
+        ),
+        reading=Reading.EXTENSION,
+        regime=(
+            "20 random 200 x 8 / 200 x 6 float64 pairs and 10 equal-variance "
+            "orthonormal units: our evaluators against the identities, relative "
+            "tolerance 1e-12 (float64 traces)"
         ),
     ),
 )
