@@ -168,3 +168,18 @@ def test_appendix_b2_is_accounted_for() -> None:
     assert f"{SOURCE.id}:39:last-layer-gradient" in [
         claim_id for claim_id, _ in items["39"].claims
     ]
+
+
+def test_appendix_b3_before_its_last_steps_is_accounted_for() -> None:
+    # (51)-(72), Lemma B.1 and its proof, are appendix_b3 and
+    # appendix_b3_alignment's; (73)-(77) are Theorem 3.4's.
+    items = {c.item.label: c for c in source_coverage(SOURCE, {}).items}
+    lemma = [str(n) for n in range(50, 73)] + ["lemma-B.1"]
+    assert [
+        label for label in lemma if items[label].status == CoverageStatus.MISSING
+    ] == []
+    claim_ids = [claim_id for claim_id, _ in items["70"].claims]
+    assert claim_ids == [
+        f"{SOURCE.id}:69:alignment-layer-1",
+        f"{SOURCE.id}:69:alignment-layer-2",
+    ]

@@ -7,7 +7,9 @@ Appendix B ((35)-(144)) and the exact finite-size risks are in
 ((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
 (the conservation law (35) and (142)-(144)), :mod:`.appendix_b2` (the loss
 decay (36)-(40) of Lemma 3.3's proof), :mod:`.appendix_b2_bounds` (its
-Loewner bounds (42)-(46) and the exponential decay (47)-(49)); :mod:`.kernels`
+Loewner bounds (42)-(46) and the exponential decay (47)-(49)),
+:mod:`.appendix_b3` and :mod:`.appendix_b3_alignment` (Lemma B.1's proof,
+(51)-(72)); :mod:`.kernels`
 Section 4 and Appendix C (the ReLU arc-cosine kernel and RKHS projections);
 :mod:`.simulations` trains deep linear networks by gradient descent against the
 theory.
@@ -32,6 +34,9 @@ from implicit_bias.theory import task_distance as task_distance_theory
 from implicit_bias.theory import transfer_asymptotics as transfer_asymptotics_theory
 from implicit_bias.theory import transfer_risks as transfer_risks_theory
 from implicit_bias.claims.engine import in_paper_order
+from implicit_bias.sources.features_are_fate._lemma_b1 import (
+    GLYPHS as LEMMA_B1_GLYPHS,
+)
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     CLAIMS as APPENDIX_B2_CLAIMS,
 )
@@ -46,6 +51,18 @@ from implicit_bias.sources.features_are_fate.appendix_b2_bounds import (
 )
 from implicit_bias.sources.features_are_fate.appendix_b2_bounds import (
     GLYPHS as APPENDIX_B2_BOUND_GLYPHS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3 import (
+    CLAIMS as APPENDIX_B3_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3 import (
+    DERIVATIONS as APPENDIX_B3_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3_alignment import (
+    CLAIMS as APPENDIX_B3_ALIGNMENT_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3_alignment import (
+    DERIVATIONS as APPENDIX_B3_ALIGNMENT_DERIVATIONS,
 )
 from implicit_bias.sources.features_are_fate.finetuning import (
     CLAIMS as FINETUNING_CLAIMS,
@@ -109,6 +126,8 @@ CLAIMS = in_paper_order(
     + FINETUNING_CLAIMS
     + APPENDIX_B2_CLAIMS
     + APPENDIX_B2_BOUND_CLAIMS
+    + APPENDIX_B3_CLAIMS
+    + APPENDIX_B3_ALIGNMENT_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
     + RIDGE_TRANSFER_CLAIMS
@@ -121,6 +140,8 @@ CLAIMS = in_paper_order(
 DERIVATIONS = (
     TASK_DISTANCE_DERIVATIONS
     + APPENDIX_B2_DERIVATIONS
+    + APPENDIX_B3_DERIVATIONS
+    + APPENDIX_B3_ALIGNMENT_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
     + RIDGE_TRANSFER_DERIVATIONS
@@ -167,6 +188,7 @@ SOURCE = Source(
         **notation.GLYPHS,
         **APPENDIX_B2_GLYPHS,
         **APPENDIX_B2_BOUND_GLYPHS,
+        **LEMMA_B1_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,

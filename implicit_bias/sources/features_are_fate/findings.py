@@ -137,6 +137,49 @@ SLIPS = (
         "admissible lambda.",
     ),
     Slip(
+        "bar-59",
+        Severity.TYPO,
+        "(59) in Lemma B.1's proof prints ||W_l||_op^2 >= ||Wbar_L||_op^2 + alpha^2 "
+        "(||Wbar_L||_op^2 - ||Wbar_l||_op^2), with a bar on the first W_L; summing "
+        "(58) from l to L - 1 gives ||W_L||_op^2 there, which (60) uses. As "
+        "printed it fails at t = 0, where ||W_l||_op^2 = alpha^2 ||Wbar_l||_op^2 "
+        "is small and ||Wbar_L||_op^2 is not (L = 3, d = 2, alpha = 1/2, Wbar "
+        "satisfying (22): short by 0.19); with ||W_L||_op^2 it holds.",
+    ),
+    Slip(
+        "squared-norm-62",
+        Severity.MINOR,
+        "(62), (65), (66), (68) and (70) of Lemma B.1's proof bound v_l^T D_l v_l "
+        "by alpha^2 ||Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T||_op^2, where "
+        "v^T D_l v <= alpha^2 ||Dbar_l||_op, without the square: (62) fails "
+        "whenever ||Dbar_l||_op < 1 (L = 3, d = 2, alpha = 1/2, t = 0: by 0.020 at "
+        "l = 1, 0.030 at l = 2), and (65) at l = L - 1 with it. (66), (68) and the "
+        "result (69)-(70) hold as printed (at exact and gradient-flow states): "
+        "(68) because u^T Dbar_l u > 0 under (22), (66) through the alpha^2 tr "
+        "Dbar_l its index l adds to (60), so Lemma B.1 stands.",
+    ),
+    Slip(
+        "frobenius-64",
+        Severity.TYPO,
+        "(64) and (65) of Lemma B.1's proof end with ||W_{l+1}||_F^2 - "
+        "||W_{l+1}||_F^2, which is 0, where (66) replaces ||W_{l+1}||_F^2 - "
+        "||W_{l+1}||_op^2 by the bound (60). With the 0, (64) claims v_l^T "
+        "W_{l+1} W_{l+1}^T v_l <= s_{l+1}^2 (v_l^T u_{l+1})^2, false when W_{l+1} "
+        "has rank two (L = 3, d = 2, l = 1, t = 0: by 8.1e-5), and (65) fails "
+        "with it (by 0.020); at l = L - 1, W_L has rank one and the two agree.",
+    ),
+    Slip(
+        "product-71",
+        Severity.MINOR,
+        "(71) bounds lim ||W_1 ... W_L||_2 by lim prod_l s_l^2; submultiplicativity "
+        "gives prod_l s_l, and the square is smaller whenever the product is below "
+        "1: at the zero-loss state W_1 = diag(3/5, 1/5), W_2 = (1/2, 0)^T of X = "
+        "I, y = (3/10, 0) (L = 2, D_1 = diag(11/100, 1/25) > 0), ||y_hat||/||X||_op "
+        "= ||W_1 W_2|| = 3/10 > prod_l s_l^2 = 9/100. The conclusion (72), "
+        "lim prod_l s_l^2 > 0, follows from prod_l s_l >= ||y_hat||/||X||_op > 0 "
+        "all the same.",
+    ),
+    Slip(
         "stirling-factor-137",
         Severity.TYPO,
         "(137) as printed is (136) with S_{n-1} replaced by its Stirling form but "

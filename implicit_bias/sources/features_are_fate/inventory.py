@@ -139,7 +139,14 @@ _NAMED: dict[str, tuple[str, ...]] = {
     "thm-3.9": _ids("16:monte-carlo", "16:monte-carlo-corrected"),
     "fig-3": _ids("17:surface-monte-carlo", "17:sign", "17:gd-slices"),
     "fig-4": _ids("sec-4:kernel-sparsifies", "21:increases-with-mu"),
-    "lemma-B.1": _ids("50:as-printed", "50:order-alpha"),
+    "lemma-B.1": _ids(
+        "50:as-printed",
+        "50:order-alpha",
+        "60:rank-one-layer-1",
+        "51:alignment-limit",
+    ),
+    # C_l is checked inside (69).
+    "70": _ids("69:alignment-layer-1", "69:alignment-layer-2"),
     "fig-6": _ids("13:noiseless-limit"),
     "73": _ids("thm-3.4:features-rank-one"),
     "77": _ids("thm-3.4:features-rank-one"),
@@ -529,12 +536,15 @@ _APPENDIX_B3 = (
             "57": "= ||W_{l+1}||_op^2 + alpha^2 u^T (Wbar terms) u",
             "58": ">= ||W_{l+1}||_op^2 + alpha^2 (||Wbar_{l+1}||_op^2 - "
             "||Wbar_l||_op^2)",
-            "59": "(58) summed from l to L - 1",
+            "59": "(58) summed from l to L - 1 (printed with ||Wbar_L||_op^2 for "
+            "||W_L||_op^2)",
             "60": "||W_l||_F^2 - ||W_l||_op^2 <= alpha^2 (...)",
             "61": "v_l^T W_{l+1} W_{l+1}^T v_l = v_l^T W_l^T W_l v_l - v_l^T D_l v_l",
-            "62": ">= s_l^2 - alpha^2 ||Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T||_op",
+            "62": ">= s_l^2 - alpha^2 ||Wbar_l^T Wbar_l - Wbar_{l+1} "
+            "Wbar_{l+1}^T||_op^2",
             "63": "the same quadratic form through the top singular pair of W_{l+1}",
-            "64": "<= s_{l+1}^2 (v_l^T u_{l+1})^2 + ||W_{l+1}||_F^2 - ||W_{l+1}||_op^2",
+            "64": "<= s_{l+1}^2 (v_l^T u_{l+1})^2 + ||W_{l+1}||_F^2 - "
+            "||W_{l+1}||_F^2 (printed F twice)",
             "65": "s_l^2 bounded by the alignment and alpha^2 terms",
             "66": "(65) with (60)",
             "67": "s_l^2 >= u_{l+1}^T W_l^T W_l u_{l+1}",

@@ -1,0 +1,365 @@
+r"""The quantities of Lemma B.1's proof (features-are-fate, Appendix B.3), and a judge.
+
+Every step of the proof after (54) relates scalar quantities of a state of the
+flow: :math:`s_l^2 = \|W_l\|_{op}^2`, :math:`\|W_l\|_F^2`, the norms of the
+initialization :math:`\bar W_l`, :math:`\|\bar D_l\|_{op}` (the invariant
+(35) at :math:`\bar W`), quadratic forms in the top singular vectors
+:math:`u_{l+1}, v_l`. Each is a symbol here (:data:`LAYER`, :data:`PAIR`),
+typeset as the paper writes it, whose value at a state of
+:mod:`._network_states` is enclosed in ball arithmetic; :func:`judge_at_states`
+decides a relation between them at 24 exact initial states and 28 checkpoints
+of gradient flows (L = 3, d = 2). :func:`chain`, :func:`step` and
+:func:`claim` build the derivation chains and claims of :mod:`.appendix_b3`
+and :mod:`.appendix_b3_alignment` from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+from flint import arb, ctx, fmpq
+
+from implicit_bias.claims.certify import exact_point
+from implicit_bias.claims.checks import RelationCheck
+from implicit_bias.claims.derivation import Derivation, Step
+from implicit_bias.claims.engine import Basis, Claim, Kind, Reading, Status, Verdict
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.sources.features_are_fate._network_states import (
+    PRECISION_BITS,
+    FlowState,
+    drift_tolerance,
+    initial_states,
+    quantities,
+    trajectory_states,
+)
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from implicit_bias.theory import transfer_asymptotics as theory
+
+__all__ = [
+    "ALPHA",
+    "ASSUMPTIONS",
+    "DEPTH",
+    "GLYPHS",
+    "LAYER",
+    "LAYERS",
+    "LAYER_INDEX",
+    "PAIR",
+    "PRECISION",
+    "PRODUCT_NORM",
+    "chain",
+    "claim",
+    "claim_id",
+    "fro_difference",
+    "invariant_term",
+    "judge_at_states",
+    "rank_one_bound",
+    "step",
+]
+#: The depth and width of every state.
+DEPTH, DIMENSION = 3, 2
+#: The layers l the chains are written at.
+LAYERS = (1, 2)
+
+ALPHA = theory.alpha
+
+#: The symbols of Appendix B.3 in the paper's notation.
+GLYPHS: dict[sp.Basic, str] = {}
+
+
+def quantity_symbol(name: str, glyph: str) -> sp.Symbol:
+    """A real symbol for a quantity of a state, typeset as ``glyph``."""
+    symbol = sp.Symbol(name, real=True)
+    GLYPHS[symbol] = glyph
+    return symbol
+
+
+def _layer_symbols(k: int) -> dict[str, sp.Symbol]:
+    return {
+        "s2": quantity_symbol(f"s2_{k}", f"s_{{{k}}}^2"),
+        "fro": quantity_symbol(f"fro_{k}", rf"\|W_{{{k}}}\|_F^2"),
+        "fbar": quantity_symbol(f"fbar_{k}", rf"\|\bar W_{{{k}}}\|_F^2"),
+        "obar": quantity_symbol(f"obar_{k}", rf"\|\bar W_{{{k}}}\|_{{op}}^2"),
+    }
+
+
+def _pair_symbols(layer: int) -> dict[str, sp.Symbol]:
+    i, n = layer, layer + 1
+    bar_invariant = (
+        rf"\bar W_{{{i}}}^\top \bar W_{{{i}}} - \bar W_{{{n}}}\bar W_{{{n}}}^\top"
+    )
+    return {
+        "dbar": quantity_symbol(f"dbar_{i}", rf"\|{bar_invariant}\|_{{op}}"),
+        "v_top": quantity_symbol(
+            f"v_top_{i}", rf"v_{{{i}}}^\top W_{{{i}}}^\top W_{{{i}}} v_{{{i}}}"
+        ),
+        "v_next": quantity_symbol(
+            f"v_next_{i}", rf"v_{{{i}}}^\top W_{{{n}}} W_{{{n}}}^\top v_{{{i}}}"
+        ),
+        "v_inv": quantity_symbol(f"v_inv_{i}", rf"v_{{{i}}}^\top D_{{{i}}} v_{{{i}}}"),
+        "v_split": quantity_symbol(
+            f"v_split_{i}",
+            rf"v_{{{i}}}^\top (s_{{{n}}}^2 u_{{{n}}}u_{{{n}}}^\top"
+            rf" + W_{{{n}}}W_{{{n}}}^\top"
+            rf" - s_{{{n}}}^2 u_{{{n}}}u_{{{n}}}^\top) v_{{{i}}}",
+        ),
+        "align": quantity_symbol(f"align_{i}", rf"(v_{{{i}}}^\top u_{{{n}}})^2"),
+        "u_top": quantity_symbol(
+            f"u_top_{i}", rf"u_{{{n}}}^\top W_{{{i}}}^\top W_{{{i}}} u_{{{n}}}"
+        ),
+        "u_split": quantity_symbol(
+            f"u_split_{i}",
+            rf"u_{{{n}}}^\top (D_{{{i}}} + W_{{{n}}}W_{{{n}}}^\top) u_{{{n}}}",
+        ),
+        "u_bar": quantity_symbol(
+            f"u_bar_{i}", rf"u_{{{n}}}^\top ({bar_invariant}) u_{{{n}}}"
+        ),
+    }
+
+
+LAYER = {k: _layer_symbols(k) for k in range(1, DEPTH + 1)}
+PAIR = {layer: _pair_symbols(layer) for layer in range(1, DEPTH)}
+PRODUCT_NORM = quantity_symbol("product_norm", r"\|W_1 W_2 \cdots W_L\|_2")
+LAYER_INDEX = sp.Symbol("l", integer=True, positive=True)
+GLYPHS[LAYER_INDEX] = "l"
+
+
+# --- deciding a relation of these symbols at the states
+
+
+def _arb_value(expression: sp.Basic, values: dict[sp.Symbol, arb]) -> arb:
+    """``expression`` (sums, products, integer powers of the symbols and
+    rationals) evaluated in ball arithmetic."""
+    if isinstance(expression, sp.Symbol):
+        return values[expression]
+    if expression.is_Rational:
+        return arb(fmpq(int(expression.p), int(expression.q)))
+    if isinstance(expression, sp.Add):
+        return sum((_arb_value(a, values) for a in expression.args), arb(0))
+    if isinstance(expression, sp.Mul):
+        result = arb(1)
+        for factor in expression.args:
+            result *= _arb_value(factor, values)
+        return result
+    if isinstance(expression, sp.Pow) and expression.exp.is_Integer:
+        base = _arb_value(expression.base, values)
+        exponent = int(expression.exp)
+        return base**exponent if exponent >= 0 else 1 / base ** (-exponent)
+    raise InvalidArgumentError(
+        f"expression: sums, products and integer powers of the state's quantities, "
+        f"got {sp.sstr(expression)}"
+    )
+
+
+def _symbol_values(state: FlowState) -> dict[sp.Symbol, arb]:
+    values = {
+        symbol: quantities(state)[symbol.name]
+        for group in (*LAYER.values(), *PAIR.values())
+        for symbol in group.values()
+    }
+    values[PRODUCT_NORM] = quantities(state)["product_norm"]
+    values[ALPHA] = arb(fmpq(state.alpha.numerator, state.alpha.denominator))
+    return values
+
+
+def all_states() -> tuple[FlowState, ...]:
+    """The initial states, then the checkpoints of the flows (L = 3)."""
+    return initial_states(DEPTH) + trajectory_states(DEPTH)
+
+
+PRECISION = (
+    f"{PRECISION_BITS}-bit ball arithmetic (python-flint arb) on exact rational entries"
+)
+
+
+def judge_at_states(
+    relation: sp.Basic, states: tuple[FlowState, ...] | None = None
+) -> Verdict:
+    r"""Decide ``relation`` (``Eq``, ``<=``, ``>=``, ``<``, ``>`` of the
+    quantities) at the initial and trajectory states.
+
+    Refuted (``Basis.CERTIFIED``) at an initial state whose enclosure of the
+    gap excludes the relation; refuted (``Basis.NUMERICAL``) at a trajectory
+    state whose gap misses by more than :func:`drift_tolerance`; else holds
+    (``Basis.NUMERICAL``: finitely many states).
+    """
+    if not isinstance(relation, (sp.Eq, sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        raise InvalidArgumentError(
+            f"relation: Eq, <=, <, >= or >, got a {type(relation).__name__}"
+        )
+    states = all_states() if states is None else states
+    equality = isinstance(relation, sp.Eq)
+    strict = isinstance(relation, (sp.Lt, sp.Gt))
+    if equality:
+        gap_expression = relation.lhs - relation.rhs
+    else:
+        gap_expression = relation.gts - relation.lts
+    worst_drift = arb(0)
+    with ctx.workprec(PRECISION_BITS):
+        for state in states:
+            gap = _arb_value(gap_expression, _symbol_values(state))
+            tolerance = drift_tolerance(state)
+            worst_drift = max(worst_drift, tolerance, key=lambda x: x.upper())
+            if equality:
+                refuted = bool(abs(gap) > tolerance)
+            else:
+                refuted = bool(gap < -tolerance) or (strict and bool(gap == 0))
+            if not refuted:
+                continue
+            what = "lhs - rhs" if equality else "greater side - lesser side"
+            counterexample = (
+                f"{state.written()}: {what} = {gap.mid().str(6, radius=False)} "
+                f"(enclosed in [{gap.lower().str(6, radius=False)}, "
+                f"{gap.upper().str(6, radius=False)}])"
+                + ("" if state.initial else f", beyond the drift tolerance {tolerance}")
+            )
+            return Verdict.fails(
+                f"refuted at {counterexample}",
+                Basis.CERTIFIED if state.initial else Basis.NUMERICAL,
+                counterexample,
+                point=exact_point(
+                    {sp.Symbol(k): v for k, v in state.coordinates().items()}
+                ),
+            )
+    initial = sum(state.initial for state in states)
+    return Verdict.holds(
+        f"holds at {initial} exact initial states (t = 0, W = alpha Wbar, Wbar "
+        f"satisfying (22), alpha in {{1/2, 1/8, 1/32}}) and {len(states) - initial} "
+        "checkpoints of midpoint-rule gradient flows (L = 3, d = 2, alpha = 1/8, "
+        f"1/32, to convergence); {PRECISION}; tolerance: the enclosure at t = 0, "
+        f"2 L d delta at the checkpoints (drift of (35), at most "
+        f"{float(worst_drift.upper()):.2g})",
+        Basis.NUMERICAL,
+    )
+
+
+def judge(relation: sp.Basic) -> Verdict:
+    """:func:`judge_at_states` at every state: a step's or a claim's judge."""
+    return judge_at_states(relation)
+
+
+def relation_at_states(relation: Callable[[], sp.Basic]) -> RelationCheck:
+    """A check deciding ``relation()`` with :func:`judge`."""
+    return RelationCheck(relation, judge)
+
+
+ASSUMPTIONS = (
+    "gradient flow (6) on the population loss (4) from W_l(0) = alpha Wbar_l with "
+    "(22), so D_l(t) = alpha^2 (Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T) by (35)",
+    "u_l, v_l: top left and right singular vectors of W_l, s_l = ||W_l||_op",
+)
+REGIME = (
+    "L = 3, d = 2, l = {layer}: 24 exact initial states (Wbar satisfying (22), "
+    "alpha in {{1/2, 1/8, 1/32}}) and 28 checkpoints of midpoint-rule gradient "
+    "flows from alpha Wbar (alpha = 1/8, 1/32) to convergence, in ball arithmetic"
+)
+
+
+# --- building the chains and claims
+
+
+def chain(
+    layer: int,
+    equation: str,
+    label: str,
+    title: str,
+    start: Callable[[], sp.Basic],
+    steps: tuple[Step, ...],
+    quote: str,
+) -> Derivation:
+    """A chain of the proof at layer ``layer``, steps judged at the states."""
+    return Derivation(
+        source=SOURCE_ID,
+        equation=equation,
+        label=f"{label}-layer-{layer}",
+        title=f"{title}, L = 3, l = {layer}",
+        start=start,
+        steps=steps,
+        quote=quote,
+        reading=Reading.PRINTED,
+        regime=REGIME.format(layer=layer),
+        assumptions=ASSUMPTIONS,
+        claim_budget_seconds=30.0,
+    )
+
+
+def step(
+    expression: Callable[[], sp.Basic],
+    justification: str,
+    relation: str,
+    equation: str,
+    quote: str,
+    *,
+    slip: str | None = None,
+) -> Step:
+    """A step judged at the states; one naming a slip is expected to fail."""
+    return Step(
+        expression,
+        justification,
+        relation,
+        equation=equation,
+        quote=quote,
+        judge=judge,
+        expected=Status.HOLDS if slip is None else Status.FAILS,
+        slip=slip,
+    )
+
+
+def rank_one_bound(layer: int) -> sp.Expr:
+    r"""$\alpha^2(\|\bar W_l\|_F^2 - \|\bar W_L\|_F^2 + \|\bar W_l\|_{op}^2 -
+    \|\bar W_L\|_{op}^2)$, the right side of (60)."""
+    a, last = LAYER[layer], LAYER[DEPTH]
+    return ALPHA**2 * (a["fbar"] - last["fbar"] + a["obar"] - last["obar"])
+
+
+def fro_difference(k: int, *, printed: bool) -> sp.Expr:
+    r"""$\|W_k\|_F^2 - \|W_k\|_F^2$ as printed in (64)-(65), else
+    $\|W_k\|_F^2 - \|W_k\|_{op}^2$."""
+    a = LAYER[k]
+    if printed:
+        return sp.Add(a["fro"], -a["fro"], evaluate=False)
+    return a["fro"] - a["s2"]
+
+
+def invariant_term(layer: int, *, printed: bool) -> sp.Expr:
+    r"""$\alpha^2\|\bar D_l\|_{op}^2$ as printed, else $\alpha^2\|\bar D_l\|_{op}$."""
+    return ALPHA**2 * PAIR[layer]["dbar"] ** (2 if printed else 1)
+
+
+def claim(
+    equation: str,
+    label: str,
+    kind: Kind,
+    statement: str,
+    relation: Callable[[], sp.Basic],
+    quote: str,
+    layer: int,
+    *,
+    expected: Status = Status.HOLDS,
+    reading: Reading = Reading.PRINTED,
+    slip: str | None = None,
+    corrects: str | None = None,
+) -> Claim:
+    """A claim at layer ``layer`` deciding ``relation()`` at the states."""
+    return Claim(
+        SOURCE_ID,
+        equation,
+        f"{label}-layer-{layer}",
+        kind,
+        statement,
+        relation_at_states(relation),
+        expected,
+        formula=relation,
+        assumptions=ASSUMPTIONS,
+        budget_seconds=30.0,
+        quote=quote,
+        reading=reading,
+        regime=REGIME.format(layer=layer),
+        slip=slip,
+        corrects=corrects,
+    )
+
+
+def claim_id(equation: str, label: str) -> str:
+    """The id of this source's claim ``label`` of eq. ``equation``."""
+    return f"{SOURCE_ID}:{equation}:{label}"

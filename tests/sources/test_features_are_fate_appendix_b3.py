@@ -1,0 +1,145 @@
+"""Lemma B.1's rank-one half, features-are-fate Appendix B.3: (52)-(60)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from implicit_bias.claims.checks import judge_relation
+from implicit_bias.claims.engine import Basis, Status
+from implicit_bias.sources.features_are_fate import CLAIMS, DERIVATIONS
+from implicit_bias.sources.features_are_fate import _lemma_b1 as lemma
+from implicit_bias.sources.features_are_fate import appendix_b3
+from implicit_bias.sources.features_are_fate._balanced_states import (
+    positive_semidefinite,
+)
+from implicit_bias.sources.features_are_fate._network_states import (
+    initial_states,
+    quantities,
+    trajectory_states,
+)
+from implicit_bias.sources.features_are_fate.appendix_b2 import deep_linear_network
+import itertools
+
+_NEW = {
+    claim.id: claim
+    for claim in (
+        *appendix_b3.CLAIMS,
+        *(c for chain in appendix_b3.DERIVATIONS for c in chain.claims),
+    )
+}
+_ALPHA = lemma.ALPHA
+
+
+def test_the_claims_and_chains_are_registered() -> None:
+    registered = {claim.id for claim in CLAIMS}
+    assert {claim.id for claim in appendix_b3.CLAIMS} <= registered
+    assert {c.label for c in appendix_b3.DERIVATIONS} <= {c.label for c in DERIVATIONS}
+    equations = {c.equation for c in _NEW.values()}
+    assert equations == {"52", "53-54", "54", "55", "56", "57", "58", "59", "60"}
+
+
+@pytest.mark.parametrize("claim_id", sorted(_NEW))
+def test_each_claim_has_its_expected_verdict(claim_id: str) -> None:
+    claim = _NEW[claim_id]
+    verdict = claim.check()
+    assert verdict.status == claim.expected, (claim_id, verdict.detail)
+
+
+def test_the_initial_states_satisfy_the_initialization_exactly() -> None:
+    for state in initial_states(3):
+        bars = [
+            sp.Matrix([[sp.Rational(e) for e in row] for row in w])
+            for w in state.initialization
+        ]
+        for upper, lower in itertools.pairwise(bars):
+            invariant = upper.T * upper - lower * lower.T
+            assert positive_semidefinite(invariant)
+            assert invariant.det() > 0
+
+
+def test_the_flows_conserve_the_invariant_and_converge() -> None:
+    states = trajectory_states(3)
+    assert max(float(quantities(s)["drift"].upper()) for s in states) < 1e-12
+    assert sum(s.converged for s in states) == 4
+
+
+def test_the_quantities_match_numpy_singular_value_decompositions() -> None:
+    # A textbook reference: numpy's SVD of the float weights.
+    for state in (*initial_states(3)[:3], *trajectory_states(3)[-3:]):
+        values = quantities(state)
+        weights = [np.array(w, dtype=float) for w in state.weights]
+        u, s, vt = zip(*(np.linalg.svd(w) for w in weights), strict=True)
+        for k in (1, 2, 3):
+            assert float(values[f"s2_{k}"].mid()) == pytest.approx(s[k - 1][0] ** 2)
+        for layer in (1, 2):
+            overlap = float(vt[layer - 1][0] @ u[layer][:, 0]) ** 2
+            assert float(values[f"align_{layer}"].mid()) == pytest.approx(overlap)
+            gram = weights[layer - 1].T @ weights[layer - 1]
+            top = u[layer][:, 0]
+            assert float(values[f"u_top_{layer}"].mid()) == pytest.approx(
+                top @ gram @ top
+            )
+
+
+def test_59_fails_at_an_exact_initial_state() -> None:
+    verdict = _NEW["features-are-fate:59:as-printed-layer-1"].check()
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.CERTIFIED
+    assert "t = 0" in (verdict.counterexample or "")
+
+
+def _judged(relation: sp.Basic) -> Status:
+    return lemma.judge_at_states(relation).status
+
+
+def test_52_with_a_factor_two_fails() -> None:
+    network = deep_linear_network(3)
+    rate = appendix_b3._frobenius_rate(1, 2)
+    wrong = sp.Eq(
+        rate.lhs
+        + 2
+        * sum(
+            w * v
+            for w, v in zip(network.weights[1], network.velocities[1], strict=True)
+        ),
+        0,
+        evaluate=False,
+    )
+    verdict = judge_relation(wrong, substitutions=network.flow(), points=20)
+    assert verdict.status == Status.FAILS
+
+
+def test_the_telescoped_sum_stopping_one_short_fails() -> None:
+    f, k = appendix_b3._FROBENIUS, sp.Symbol("k", integer=True)
+    first, last = lemma.LAYER_INDEX, sp.Symbol("L", integer=True, positive=True)
+    wrong = sp.Eq(sp.Sum(f(k) - f(k + 1), (k, first, last - 1)), f(first) - f(last - 1))
+    assert judge_relation(wrong, points=20).status == Status.FAILS
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_57_without_alpha_squared_fails(layer: int) -> None:
+    p, b = lemma.PAIR[layer], lemma.LAYER[layer + 1]
+    assert _judged(sp.Eq(p["u_split"], b["s2"] + p["u_bar"])) == Status.FAILS
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_58_with_the_norms_swapped_fails(layer: int) -> None:
+    a, b, p = lemma.LAYER[layer], lemma.LAYER[layer + 1], lemma.PAIR[layer]
+    wrong = sp.Ge(
+        b["s2"] + _ALPHA**2 * p["u_bar"], b["s2"] + _ALPHA**2 * (a["obar"] - b["obar"])
+    )
+    assert _judged(wrong) == Status.FAILS
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_60_with_alpha_to_the_fourth_fails(layer: int) -> None:
+    a = lemma.LAYER[layer]
+    wrong = sp.Le(a["fro"] - a["s2"], _ALPHA**2 * lemma.rank_one_bound(layer))
+    assert _judged(wrong) == Status.FAILS
+
+
+def test_55_as_an_equality_fails() -> None:
+    p = lemma.PAIR[1]
+    assert _judged(sp.Eq(p["v_top"], p["u_top"])) == Status.FAILS
