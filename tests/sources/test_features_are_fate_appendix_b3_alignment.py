@@ -63,9 +63,9 @@ def test_69_with_alpha_to_the_fourth_fails(layer: int) -> None:
     assert _judged(wrong) == Status.FAILS
 
 
-def test_65_at_the_first_layer_fails_through_the_zero_of_64() -> None:
-    # The slip frobenius-64, not squared-norm-62, makes (65) fail at l = 1;
-    # at l = L - 1 it is the other way round.
+def test_65_fails_by_the_square_and_at_the_first_layer_by_the_zero_too() -> None:
+    # squared-norm-62 fails (65) at both layers; frobenius-64 alone fails it at
+    # l = 1 only (W_L has rank one); with both corrected it holds.
     def printed_65(layer: int, *, squared: bool, zero: bool) -> sp.Basic:
         b, p = lemma.LAYER[layer + 1], lemma.PAIR[layer]
         return sp.Le(
@@ -75,9 +75,10 @@ def test_65_at_the_first_layer_fails_through_the_zero_of_64() -> None:
             + lemma.fro_difference(layer + 1, printed=zero),
         )
 
-    assert _judged(printed_65(1, squared=True, zero=False)) == Status.HOLDS
+    for layer in (1, 2):
+        assert _judged(printed_65(layer, squared=True, zero=False)) == Status.FAILS
+        assert _judged(printed_65(layer, squared=False, zero=False)) == Status.HOLDS
     assert _judged(printed_65(1, squared=False, zero=True)) == Status.FAILS
-    assert _judged(printed_65(2, squared=True, zero=False)) == Status.FAILS
     assert _judged(printed_65(2, squared=False, zero=True)) == Status.HOLDS
 
 

@@ -59,7 +59,7 @@ SLIPS = {
         "59:as-printed-layer-1": ("bar-59", TYPO),
         "59:as-printed-layer-2": ("bar-59", TYPO),
         "64:alignment-upper-layer-1-step-2": ("frobenius-64", TYPO),
-        "65:singular-value-upper-layer-1-step-1": ("frobenius-64", TYPO),
+        "65:singular-value-upper-layer-1-step-1": ("squared-norm-62", MINOR),
     },
     "ptft-diagonal-networks": {
         "8:as-printed": ("gradient-sign-8-9", TYPO),

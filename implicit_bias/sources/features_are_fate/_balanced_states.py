@@ -20,11 +20,12 @@ matrix, anisotropic, of random scale), rounded to the grid
 rounded weights and :math:`\lambda` is a rational with
 :math:`D_l - \alpha^2\lambda I \succeq 0` decided exactly (the coefficients
 of the characteristic polynomial alternate in sign). :math:`\alpha` runs
-over 1, 1/8, 1/64: the small-:math:`\alpha` regime of the paper, with
+over 1, 1/8, 1/64 -- the small-:math:`\alpha` regime of the paper, with
 weights of order one and invariants of order :math:`\alpha^2`, as late in
-training. Every fourth state is one where the bounds of (40)-(47) are nearly
-tight, as early in training: :math:`W_L` of order :math:`10^{-3}\alpha` and
-:math:`\bar D_l` a multiple of the identity, so that
+training -- and 2, where :math:`\alpha^2\lambda` may exceed 1 (so that a
+wrong power of it is seen). Every third state is one where the bounds of
+(40)-(47) are nearly tight, as early in training: :math:`W_L` of order
+:math:`10^{-3}\alpha` and :math:`\bar D_l` a multiple of the identity, so that
 :math:`W_l^\top W_l \approx (L - l)\alpha^2\lambda I`.
 
 :func:`judge_at_states` decides a relation -- an identity, a scalar
@@ -52,11 +53,11 @@ from implicit_bias.errors import InvalidArgumentError
 __all__ = ["BalancedState", "balanced_states", "judge_at_states"]
 
 #: The values of alpha the states cycle through.
-ALPHAS = (sp.Integer(1), sp.Rational(1, 8), sp.Rational(1, 64))
+ALPHAS = (sp.Integer(1), sp.Rational(1, 8), sp.Rational(1, 64), sp.Integer(2))
 #: Entries are rounded to multiples of 2**-GRID_BITS.
 GRID_BITS = 20
 #: Every TIGHT_EVERY-th state is one where the bounds are nearly tight.
-TIGHT_EVERY = 4
+TIGHT_EVERY = 3
 
 
 @dataclass(frozen=True)

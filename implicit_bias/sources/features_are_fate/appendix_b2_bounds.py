@@ -168,7 +168,7 @@ def _states(depth: int) -> tuple[BalancedState, ...]:
 
 _STATES_REGIME = (
     "d = 2, L = {depth}: {count} exact rational states with D_l >= alpha^2 lambda I "
-    "(l < L), alpha in {{1, 1/8, 1/64}}, D_l computed from the weights by (35)"
+    "(l < L), alpha in {{1, 1/8, 1/64, 2}}, D_l computed from the weights by (35)"
 )
 
 

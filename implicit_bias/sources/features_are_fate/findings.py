@@ -116,11 +116,11 @@ SLIPS = (
         "W_{L-1}^T ... W_3^T (W_2^T W_2)^2 W_3 ... W_{L-1} >= (W_{L-1}^T "
         "W_{L-1})^{L-1}, fail at L = 4: the next step would need (W_3 W_3^T + "
         "D_2)^2 >= (W_3 W_3^T)^2, and squaring is not monotone in the Loewner "
-        "order. At 12 of our 24 exact states with D_l >= alpha^2 lambda I (d = 2), "
-        "(43) - (44) has a negative eigenvalue (alpha = 1: -67 where (44)'s "
-        "smallest is 3.3), and at 7 so has the chain's own conclusion W_3^T W_2^T "
-        "W_1^T W_1 W_2 W_3 - (W_3^T W_3)^3 (alpha = 1/64: -3.4e-7 where (44)'s "
-        "smallest eigenvalue is 8.7e-11). At L = 3, (43) and "
+        "order. At 9 of our 24 exact states with D_l >= alpha^2 lambda I (d = 2), "
+        "(43) - (44) has a negative eigenvalue (alpha = 1: -1.6e3 where (44)'s "
+        "smallest is 7.6e2), and at 8 so has the chain's own conclusion W_3^T "
+        "W_2^T W_1^T W_1 W_2 W_3 - (W_3^T W_3)^3 (the same state: -5.9e2). At "
+        "L = 3, (43) and "
         "(44) are one matrix. What the proof needs, W_{L-1}^T ... W_1^T W_1 ... "
         "W_{L-1} >= (alpha^2 lambda)^{L-1} I, holds for every L (sigma_min of a "
         "product is at least the product of sigma_min(W_l)^2 >= lambda_min(D_l) "
@@ -151,12 +151,14 @@ SLIPS = (
         Severity.MINOR,
         "(62), (65), (66), (68) and (70) of Lemma B.1's proof bound v_l^T D_l v_l "
         "by alpha^2 ||Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T||_op^2, where "
-        "v^T D_l v <= alpha^2 ||Dbar_l||_op, without the square: (62) fails "
-        "whenever ||Dbar_l||_op < 1 (L = 3, d = 2, alpha = 1/2, t = 0: by 0.020 at "
-        "l = 1, 0.030 at l = 2), and (65) at l = L - 1 with it. (66), (68) and the "
-        "result (69)-(70) hold as printed (at exact and gradient-flow states): "
-        "(68) because u^T Dbar_l u > 0 under (22), (66) through the alpha^2 tr "
-        "Dbar_l its index l adds to (60), so Lemma B.1 stands.",
+        "v^T D_l v <= alpha^2 ||Dbar_l||_op, without the square: (62) and (65) "
+        "fail when ||Dbar_l||_op < 1 and v_l lies near the top eigenvector of "
+        "Dbar_l (L = 3, d = 2, t = 0, alpha = 2, Wbar "
+        "satisfying (22): (62) short by 0.32 at l = 1 and 0.48 at l = 2, (65) by "
+        "0.32 and 0.48). (66), (68) and the result (69)-(70) hold as printed (at "
+        "exact and gradient-flow states): (68) because u^T Dbar_l u > 0 under "
+        "(22), (66) through the alpha^2 tr Dbar_l its index l adds to (60), so "
+        "Lemma B.1 stands.",
     ),
     Slip(
         "frobenius-64",
@@ -165,8 +167,9 @@ SLIPS = (
         "||W_{l+1}||_F^2, which is 0, where (66) replaces ||W_{l+1}||_F^2 - "
         "||W_{l+1}||_op^2 by the bound (60). With the 0, (64) claims v_l^T "
         "W_{l+1} W_{l+1}^T v_l <= s_{l+1}^2 (v_l^T u_{l+1})^2, false when W_{l+1} "
-        "has rank two (L = 3, d = 2, l = 1, t = 0: by 8.1e-5), and (65) fails "
-        "with it (by 0.020); at l = L - 1, W_L has rank one and the two agree.",
+        "has rank two (L = 3, d = 2, l = 1, t = 0, alpha = 2: short by 1.3e-3), "
+        "and it alone would make (65) fail there (by 3.6e-4 with the norm of (62) "
+        "unsquared); at l = L - 1, W_L has rank one and the two agree.",
     ),
     Slip(
         "product-71",
