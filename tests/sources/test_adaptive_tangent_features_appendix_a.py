@@ -83,7 +83,8 @@ def test_eq26_is_the_printed_chain_with_the_text_minimizer() -> None:
     chain = CHAINS["minimizer-slope"]
     start, implicit, power_law = chain.expressions()
     z_star = theory.taylor_minimizer_leading()
-    assert start == sp.Derivative(z_star, v)
+    # dz*/dv written d(z* - 1)/dv: no constant under the derivative.
+    assert start == sp.Derivative(z_star - 1, v)
     assert implicit == 4 * v / (p * (p - 1) * sp.Abs(z_star - 1) ** (p - 2))
     assert power_law == C_P * v ** (1 - 2 * (p - 2) / (p - 1))
     assert chain.substitutions == {C_P: theory.taylor_slope_constant()}
@@ -116,16 +117,90 @@ def test_a_wrong_step_is_refuted(label: str, step: int, wrong: sp.Expr) -> None:
     assert verdict.counterexample
 
 
-def test_equal_limits_of_different_arguments_are_not_refuted() -> None:
-    # 2v/z*^2 and 4v/z*^2 differ, but both tend to 0: a step between their
-    # limits holds, so the judge must not refute it from the arguments alone.
+def _leading_slope() -> sp.Expr:
+    return sp.Derivative(theory.taylor_minimizer_leading(), v)
+
+
+def _wrong_middles() -> list[tuple[str, int, sp.Expr]]:
+    """Steps whose wrong side tends to the same value as the right one."""
+    v_of_w, _ = _curve()
+    z_star = 1 + w
+    return [
+        # 3v/z*^2 for 2v/z*^2: both tend to 0.
+        ("first-derivative", 1, sp.Limit(3 * v_of_w / z_star**2, w, 0, "+")),
+        # 2/z*^2 - 2v/z*^3 dz*/dv for ... - 4v/z*^3 dz*/dv: both tend to 2.
+        (
+            "second-derivative",
+            1,
+            sp.Limit(
+                2 / z_star**2 - 2 * v_of_w / z_star**3 / sp.Derivative(v_of_w, w),
+                w,
+                0,
+                "+",
+            ),
+        ),
+        # 2 C_p v^(2/(p-1)) for C_p v^(2/(p-1)): both tend to 0.
+        ("v-slope", 1, sp.Limit(2 * C_P * v ** (2 / (p - 1)), v, 0, "+")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("label", "step", "wrong"),
+    _wrong_middles(),
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_a_wrong_side_with_the_same_limit_is_refuted(
+    label: str, step: int, wrong: sp.Expr
+) -> None:
+    # The step is the identity the text derives for every v > 0 (and uses
+    # next): equal limits at v = 0 do not make a wrong side hold.
+    chain = CHAINS[label]
+    judge = chain.steps[step - 1].judge
+    assert judge is not None
+    verdict = judge(_mutated(chain, step, wrong))
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    assert verdict.counterexample
+
+
+def test_a_step_between_different_arguments_with_equal_limits_is_refuted() -> None:
+    # 2v/z*^2 and 4v/z*^2 both tend to 0, but (24) states the first for every
+    # v > 0 and (25) differentiates it: the step between them fails.
     v_of_w, _ = _curve()
     relation = sp.Eq(
         sp.Limit(2 * v_of_w / (1 + w) ** 2, w, 0, "+"),
         sp.Limit(4 * v_of_w / (1 + w) ** 2, w, 0, "+"),
         evaluate=False,
     )
-    chain = CHAINS["first-derivative"]
-    judge = chain.steps[0].judge
+    judge = CHAINS["first-derivative"].steps[0].judge
     assert judge is not None
-    assert judge(relation).status == Status.HOLDS
+    verdict = judge(relation)
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis == Basis.CERTIFIED
+    assert "differ" in verdict.detail
+
+
+@pytest.mark.parametrize("factor", [sp.Rational(3, 2), sp.Rational(1001, 1000)])
+def test_eq24_vanishing_side_is_checked_at_leading_order(factor: sp.Expr) -> None:
+    # factor * 2v/z*^2 -> 0 like 2v/z*^2: the limit the text states holds, the
+    # leading order 2v/z*^2 ~ 2v ('at v = 0, z* = 1') does not.
+    v_of_w, _ = _curve()
+    relation = sp.Eq(
+        sp.Limit(factor * 2 * v_of_w / (1 + w) ** 2, w, 0, "+"), 0, evaluate=False
+    )
+    judge = CHAINS["first-derivative"].steps[1].judge
+    assert judge is not None
+    verdict = judge(relation)
+    assert verdict.status == Status.FAILS, verdict.detail
+    assert verdict.basis == Basis.PROOF
+    assert verdict.counterexample is not None
+    assert "leading order" in verdict.counterexample
+
+
+def test_eq26_slope_has_no_constant_under_the_derivative() -> None:
+    # A constant under d/dv is a term whose change no check can notice: the
+    # start is d(z* - 1)/dv, equal to dz*/dv.
+    start = CHAINS["minimizer-slope"].expressions()[0]
+    assert isinstance(start, sp.Derivative)
+    assert not any(term.is_number for term in sp.Add.make_args(start.expr))
+    assert sp.simplify(start.doit() - _leading_slope().doit()) == 0
