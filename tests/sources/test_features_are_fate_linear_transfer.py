@@ -125,3 +125,23 @@ def test_the_inverse_norm_chain_is_the_printed_proof(
     expected = [Status.FAILS, Status.FAILS, Status.HOLDS, Status.HOLDS]
     assert [c.expected for c in chain.claims] == expected
     assert [results[c.id].verdict.status for c in chain.claims] == expected
+
+
+@pytest.mark.parametrize("label", ["113:mean", "115:second-moment"])
+def test_the_moment_checks_notice_an_altered_coefficient(
+    label: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The mutant b = numerator * ||z||^2 (issue 20's theory mutation) kept the
+    # theory's moments, which the checks compared alone; they now also
+    # integrate the coefficient b itself.
+    original = theory.conditional_coefficient_moments
+
+    def altered(samples: int = 3) -> tuple[sp.Expr, sp.Expr, sp.Expr, list[sp.Symbol]]:
+        b, first, second, coordinates = original(samples)
+        norm_squared = sum(c**2 for c in coordinates)
+        return b * norm_squared**2, first, second, coordinates
+
+    monkeypatch.setattr(theory, "conditional_coefficient_moments", altered)
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    verdict = claim.check()
+    assert verdict.status == Status.FAILS, verdict.detail

@@ -130,3 +130,86 @@ def test_chain_is_the_printed_proof(
     assert [s.relation for s in chain.steps] == relations
     assert [c.expected for c in chain.claims] == expected
     assert [results[c.id].verdict.status for c in chain.claims] == expected
+
+
+def _halved_exponential(
+    exponent: sp.Expr = -(td.sigma**2) / 2, divisor: int = 2
+) -> sp.Expr:
+    return sp.exp(exponent) / divisor
+
+
+#: Altered theory functions (issue 20's mutation of the theory layer) that left
+#: |(27)| <= (28) true, with the slack of a factor 2 it has, and so held.
+_BOUND_MUTANTS = {
+    "eq28_integrand: / 2 -> * 2": (
+        "eq28_integrand",
+        sp.exp(-(td.sigma**2) / 2) * 2 * (td.f_x**2 + td.g_x**2),
+    ),
+    "eq28_integrand: sigma^2 / 3": (
+        "eq28_integrand",
+        _halved_exponential(-(td.sigma**2) / 3) * (td.f_x**2 + td.g_x**2),
+    ),
+    "eq28_integrand: / 3": (
+        "eq28_integrand",
+        _halved_exponential(divisor=3) * (td.f_x**2 + td.g_x**2),
+    ),
+    "eq27_integrand: sigma^2 * 2": (
+        "eq27_integrand",
+        _halved_exponential(-(td.sigma**2) * 2) * (sp.cos(td.f_x) - sp.cos(td.g_x)),
+    ),
+    "eq27_integrand: / 3": (
+        "eq27_integrand",
+        _halved_exponential(divisor=3) * (sp.cos(td.f_x) - sp.cos(td.g_x)),
+    ),
+    "eq27_integrand: sigma^3": (
+        "eq27_integrand",
+        _halved_exponential(-(td.sigma**3) / 2) * (sp.cos(td.f_x) - sp.cos(td.g_x)),
+    ),
+    "eq28_integrand: sigma^3": (
+        "eq28_integrand",
+        _halved_exponential(-(td.sigma**3) / 2) * (td.f_x**2 + td.g_x**2),
+    ),
+}
+
+_THRESHOLD = 2 * td.delta * sp.exp(td.sigma**2 / 2)
+
+#: Altered proof_target_scale that still made (28) >= delta (by overshooting).
+_SCALE_MUTANTS = {
+    "|X + a|": sp.sqrt(sp.Abs(_THRESHOLD + td.f_norm_squared) / td.f_norm_squared),
+    "3 delta": sp.sqrt(
+        sp.Abs(3 * td.delta * sp.exp(td.sigma**2 / 2) - td.f_norm_squared)
+        / td.f_norm_squared
+    ),
+    "e^(2 sigma^2)": sp.sqrt(
+        sp.Abs(2 * td.delta * sp.exp(td.sigma**2 * 2) - td.f_norm_squared)
+        / td.f_norm_squared
+    ),
+}
+
+
+def test_the_stand_ins_are_the_unaltered_functions() -> None:
+    assert _halved_exponential() * (td.f_x**2 + td.g_x**2) == td.eq28_integrand()
+    assert (
+        _halved_exponential() * (sp.cos(td.f_x) - sp.cos(td.g_x)) == td.eq27_integrand()
+    )
+
+
+@pytest.mark.parametrize("mutant", list(_BOUND_MUTANTS), ids=str)
+def test_the_upper_bound_is_the_one_the_cosine_inequality_gives(
+    mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, altered = _BOUND_MUTANTS[mutant]
+    monkeypatch.setattr(td, name, lambda: altered)
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:28:upper-bound")
+    verdict = claim.check()
+    assert verdict.status == Status.FAILS, verdict.detail
+
+
+@pytest.mark.parametrize("mutant", list(_SCALE_MUTANTS), ids=str)
+def test_the_choice_of_g_is_the_one_that_solves_28(
+    mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(td, "proof_target_scale", lambda: _SCALE_MUTANTS[mutant])
+    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:28:choice-of-g")
+    verdict = claim.check()
+    assert verdict.status == Status.FAILS, verdict.detail

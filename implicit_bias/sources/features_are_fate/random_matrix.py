@@ -15,13 +15,19 @@ value and a convergence rate is tested as
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy import stats
 
 from implicit_bias.claims.checks import (
+    RelationCheck,
     close_or_undecided,
     check_close,
+    check_equal,
     check_limit,
     judge_relation,
     relation_check,
@@ -170,6 +176,66 @@ def _inverse_trace_relation() -> sp.Basic:
     )
 
 
+#: Sizes at which the exact finite inverse trace is compared with its
+#: Schur-complement form: every 1 <= n, d <= 8 (both sides of n = d, and the
+#: infinite band |n - d| <= 1).
+_FINITE_SIZES = range(1, 9)
+
+
+@functools.cache
+def _inverse_chi_square_mean(dof: int) -> sp.Expr:
+    """E 1/v for v ~ chi^2_dof, integrated exactly against SymPy's chi-square law
+    (infinite for dof <= 2)."""
+    value = sp.Symbol("v", positive=True)
+    law = stats.density(stats.ChiSquared("v", dof))(value)
+    return sp.integrate(law / value, (value, 0, sp.oo))
+
+
+def _check_inverse_trace_finite() -> Verdict:
+    r"""The exact E tr((X^+)^T X^+) of :func:`theory.inverse_trace_finite` against
+    min(n, d) E 1/chi^2_{|n-d|+1} at every n, d of :data:`_FINITE_SIZES`.
+
+    tr((X^+)^T X^+) is tr W^{-1} with W = X X^T ~ W_n(d, I) (n <= d) or
+    X^T X ~ W_d(n, I) (n >= d); for W ~ W_p(k, I) each diagonal entry of
+    W^{-1} is 1/chi^2_{k-p+1} (the Schur complement of the other p - 1 rows
+    is Wishart with k - p + 1 degrees of freedom; Muirhead (1982), Sec. 3.2),
+    so E tr W^{-1} = p E 1/chi^2_{k-p+1}: a route through the chi-square law,
+    not the inverse-Wishart mean the theory function cites.
+    """
+    for samples in _FINITE_SIZES:
+        for dimension in _FINITE_SIZES:
+            value = theory.inverse_trace_finite(
+                sp.Integer(samples), sp.Integer(dimension)
+            )
+            dof = abs(samples - dimension) + 1
+            reference = min(samples, dimension) * _inverse_chi_square_mean(dof)
+            if value != reference:
+                verdict = check_equal(
+                    value,
+                    reference,
+                    what=f"E tr((X^+)^T X^+) at n = {samples}, d = {dimension}",
+                )
+                if verdict.status != Status.HOLDS:
+                    return verdict.with_detail(
+                        f"at n = {samples}, d = {dimension} the exact value is "
+                        f"{sp.sstr(value)}, while min(n, d) E 1/chi^2_{dof} = "
+                        f"{sp.sstr(reference)} ({verdict.detail})"
+                    )
+    return Verdict.holds(
+        f"exact: E tr((X^+)^T X^+) = min(n, d) E 1/chi^2_(|n-d|+1) (integrated) at "
+        f"every 1 <= n, d <= {_FINITE_SIZES[-1]}, infinite for |n - d| <= 1",
+        Basis.PROOF,
+    )
+
+
+def _judge_inverse_trace(relation: sp.Basic) -> Verdict:
+    """The limit ``relation`` by :func:`judge_relation`, and the exact finite
+    value it is the limit of by :func:`_check_inverse_trace_finite`."""
+    limit = judge_relation(relation)
+    finite = _check_inverse_trace_finite()
+    return conjunction((limit, finite), f"{limit.detail}; {finite.detail}")
+
+
 def _quadratic_relation() -> sp.Basic:
     """z (gamma z g^2 - (z - 1 + gamma) g + 1) = 0 at g = eq. (101)."""
     return sp.Eq(
@@ -177,6 +243,22 @@ def _quadratic_relation() -> sp.Basic:
         0,
         evaluate=False,
     )
+
+
+#: Real points off the support of every gamma checked (0.1, 0.3, 0.7, where
+#: lambda_- >= 0.0267 and lambda_+ <= 3.38): below lambda_- and above lambda_+.
+_BELOW_SUPPORT = ("-2", "-0.01")
+_ABOVE_SUPPORT = ("5", "40")
+
+
+def _mp_transform(
+    density: Callable[[mpmath.mpf], mpmath.mpf],
+    lower: mpmath.mpf,
+    upper: mpmath.mpf,
+    point: mpmath.mpc,
+) -> mpmath.mpc:
+    """int rho(x)/(z - x) dx over [lambda_-, lambda_+] by mpmath quadrature."""
+    return mpmath.quad(lambda v: density(v) / (point - v), [lower, 1, upper])
 
 
 def _check_stieltjes_branch() -> Verdict:
@@ -188,10 +270,16 @@ def _check_stieltjes_branch() -> Verdict:
         mpmath.mpc(5, 0),
         mpmath.mpc(1, 1e-3),
     ]
-    worst, worst_single, worst_decay = 0.0, 0.0, 0.0
+    worst, worst_decay = 0.0, 0.0
     worst_sign = -np.inf
     relatives: list[float] = []
     decays: list[float] = []
+    # The one-root form, against the MP integral above the support (where
+    # both forms are the Stieltjes transform) and against the quadratic's
+    # other root below it (Vieta: the two roots multiply to 1/(gamma z)).
+    single_above: list[float] = []
+    single_vieta: list[float] = []
+    single_below_gap = np.inf
     with mpmath.workdps(30):
         for ratio in ("0.1", "0.3", "0.7"):
             g = mpmath.mpf(ratio)
@@ -210,15 +298,24 @@ def _check_stieltjes_branch() -> Verdict:
                 modules="mpmath",
             )
             lower, upper = (1 - mpmath.sqrt(g)) ** 2, (1 + mpmath.sqrt(g)) ** 2
+            transform = functools.partial(_mp_transform, density, lower, upper)
+
             for point in points:
-                integral = mpmath.quad(
-                    lambda v, p=point, rho=density: rho(v) / (p - v),
-                    [lower, 1, upper],
-                )
+                integral = transform(point)
                 relatives.append(float(abs(printed(point) - integral) / abs(integral)))
                 worst = max(worst, relatives[-1])
-                worst_single = max(
-                    worst_single, float(abs(single(point) - integral) / abs(integral))
+            for text in _ABOVE_SUPPORT:
+                point = mpmath.mpf(text)
+                integral = transform(point)
+                miss = abs(single(point) - integral) / abs(integral)
+                single_above.append(float(miss))
+            for text in _BELOW_SUPPORT:
+                point = mpmath.mpf(text)
+                single_vieta.append(
+                    float(abs(g * point * single(point) * printed(point) - 1))
+                )
+                single_below_gap = min(
+                    single_below_gap, float(abs(single(point) - transform(point)))
                 )
             for angle in (0.3, 1.5, 2.8):
                 point = mpmath.mpf(10) ** 8 * mpmath.expjpi(angle / mpmath.pi)
@@ -233,24 +330,45 @@ def _check_stieltjes_branch() -> Verdict:
         f"real z < lambda_- and > lambda_+): max relative difference {worst:.1e}; "
         f"|z g(z) - 1| <= {worst_decay:.1e} at |z| = 1e8 (g ~ +1/z: the resolvent "
         f"convention (1/n) tr (zI - C)^-1 of eq. (99)); max Im g for Im z > 0: "
-        f"{worst_sign:.2e} (< 0). The one-root form sqrt((z-l+)(z-l-)) misses by "
-        f"up to {worst_single:.2g} (wrong branch on z < lambda_-)"
+        f"{worst_sign:.2e} (< 0). The one-root form sqrt((z-l+)(z-l-)) is the MP "
+        f"transform at z = {', '.join(_ABOVE_SUPPORT)} > lambda_+ (relative "
+        f"difference <= {max(single_above):.1e}) and the quadratic's other root at "
+        f"z = {', '.join(_BELOW_SUPPORT)} < lambda_- (|gamma z g_1 g_C - 1| <= "
+        f"{max(single_vieta):.1e}), off the transform there by >= "
+        f"{single_below_gap:.2g}"
     )
     # 30-digit quadrature: 1e-20 leaves 10 digits for the integrable endpoint
-    # singularities of rho; |z g - 1| = O(1/|z|) = 1e-8 at |z| = 1e8.
+    # singularities of rho; |z g - 1| = O(1/|z|) = 1e-8 at |z| = 1e8. The
+    # Vieta product is algebra at 30 digits (no quadrature), where the
+    # numerator of (101) cancels to ~2 gamma |z g| >= 1e-2 of its terms near
+    # z = 0: 1e-25 leaves 3 digits more than that loss.
     parts = (
         close_or_undecided(
             relatives, 0.0, 1e-20, what="eq. (101) against the MP integral, relative"
         ),
         close_or_undecided(decays, 0.0, 1e-7, what="|z g(z) - 1| at |z| = 1e8"),
-        # Orderings: the sign of Im g, and that the one-root form is off.
+        close_or_undecided(
+            single_above,
+            0.0,
+            1e-20,
+            what="the one-root form against the MP integral above lambda_+, relative",
+        ),
+        close_or_undecided(
+            single_vieta,
+            0.0,
+            1e-25,
+            what="|gamma z g_1(z) g_C(z) - 1| below lambda_- (the other root)",
+        ),
+        # Orderings: the sign of Im g, and that the other root is not the
+        # transform (it tends to 1/gamma, not 0, at -oo).
         holds_or_undecided(
-            worst_sign < 0 and worst_single > 1e-3,
-            "Im g < 0 for Im z > 0 and the one-root form differs by > 1e-3",
+            worst_sign < 0 and single_below_gap > 1e-3,
+            "Im g < 0 for Im z > 0 and the one-root form is off the transform by "
+            "> 1e-3 below lambda_-",
             Basis.NUMERICAL,
         ),
     )
-    return conjunction(parts, f"{detail}; {parts[0].detail}; {parts[1].detail}")
+    return conjunction(parts, "; ".join([detail, *(part.detail for part in parts[:4])]))
 
 
 _MARGIN = sp.Symbol("p", positive=True)
@@ -390,15 +508,17 @@ CLAIMS: tuple[Claim, ...] = (
         "inverse-trace-limit",
         Kind.LIMIT,
         "E tr((X^+)^T X^+) -> gamma/(1-gamma) for gamma < 1 (eqs. (98)-(102)); the "
-        "exact finite value is n/(d - n - 1)",
-        relation_check(_inverse_trace_relation),
+        "exact finite value is n/(d - n - 1) (d/(n - d - 1) for n > d + 1), which "
+        "is min(n, d) E 1/chi^2_{|n-d|+1}",
+        RelationCheck(_inverse_trace_relation, _judge_inverse_trace),
         Status.HOLDS,
         assumptions=("X with iid N(0,1) entries", "n = gamma d, d -> oo"),
         formula=_inverse_trace_relation,
         quote="so E_X tr((X^+)^T X^+) = gamma/(1 - gamma) for gamma < 1",
         reading=Reading.PROSE,
         regime="symbolic gamma, d -> oo at n = gamma d (the exact value n/(d-n-1) "
-        "holds for n < d - 1): the text's gamma < 1 case",
+        "holds for n < d - 1): the text's gamma < 1 case; the exact finite value "
+        "against the chi-square route at every 1 <= n, d <= 8",
     ),
     Claim(
         SOURCE_ID,
@@ -423,7 +543,9 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.NUMERIC,
         "with principal square roots, eq. (101) is the Stieltjes transform "
         "(1/n) E tr (zI - C)^{-1} = int rho(x)/(z - x) dx of the MP law: it matches "
-        "the integral, decays like 1/z and has Im g < 0 for Im z > 0",
+        "the integral, decays like 1/z and has Im g < 0 for Im z > 0; the one-root "
+        "form sqrt((z - l+)(z - l-)) is the other root of the quadratic below "
+        "lambda_-",
         _check_stieltjes_branch,
         Status.HOLDS,
         assumptions=("gamma = n/d < 1", "mpmath at 30 digits"),
@@ -432,8 +554,8 @@ CLAIMS: tuple[Claim, ...] = (
         "g_C(z), which has a closed form expression",
         reading=Reading.INTERPRETATION,
         regime="gamma = 0.1, 0.3, 0.7 (the text's gamma < 1), 6 points z off the "
-        "support and |z| = 1e8, 30 digits; principal roots are our reading of the "
-        "printed roots",
+        "support and |z| = 1e8 (the one-root form at z = -2, -0.01, 5, 40), 30 "
+        "digits; principal roots are our reading of the printed roots",
     ),
 )
 

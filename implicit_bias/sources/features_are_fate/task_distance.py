@@ -307,38 +307,45 @@ def _eq28_upper_bound() -> sp.Basic:
 
 
 def _judge_upper_bound(relation: sp.Basic) -> Verdict:
-    """Prove ``c |a| <= B`` (c >= 0, A = c a) from the cosine inequality, else
-    :func:`judge_relation`.
-
-    ``B - A`` and ``B + A`` are shown to be positive multiples of the cosine
-    gaps at (g, f) and (f, g) (``(B -/+ A)/gap`` simplifies to an expression
-    SymPy shows positive), and each gap is >= 0 (claim 28:cosine-inequality).
-    """
+    """Decide ``c |a| <= B`` (c >= 0, A = c a) as what the cosine inequality gives:
+    ``B -/+ A`` exactly c times the cosine gaps at (g, f) and (f, g), each >= 0
+    (28:cosine-inequality), so B = c (f^2 + g^2); and 2c = e^(-sigma^2/2), the
+    bound |cos f - cos g| <= 2 gives. Another true B (sup |A|/B = 1/2 leaves
+    slack) is refuted at a certified point. Else :func:`judge_relation`."""
     # SymPy pulls positive factors out of Abs: lhs = c |a| = |c a| for c >= 0.
     moduli = [f for f in sp.Mul.make_args(relation.lhs) if isinstance(f, sp.Abs)]
-    if isinstance(relation, sp.Le) and len(moduli) == 1:
-        coefficient = relation.lhs / moduli[0]
-        inner, bound = coefficient * moduli[0].args[0], relation.rhs
-        factors = []
-        with contextlib.suppress(CheckTimeout), time_limit(_SPLIT_SECONDS):
-            for difference, gap in (
-                (bound - inner, _cosine_gap(td.g_x, td.f_x)),
-                (bound + inner, _cosine_gap(td.f_x, td.g_x)),
-            ):
-                factors.append(sp.simplify(difference / gap))
-        if (
-            coefficient.is_nonnegative
-            and len(factors) == 2
-            and all(f.is_positive for f in factors)
-        ):
-            return Verdict.holds(
-                f"exact: B - A = {sp.sstr(factors[0])} x gap(g, f) and B + A = "
-                f"{sp.sstr(factors[1])} x gap(f, g), gap(x, z) = cos x + x^2 - "
-                "(cos z - z^2) >= 0 (the cosine inequality) and both factors > 0, "
-                "so |A| <= B",
-                Basis.PROOF,
-            )
-    return judge_relation(relation)
+    if not (isinstance(relation, sp.Le) and len(moduli) == 1):
+        return judge_relation(relation)
+    coefficient = relation.lhs / moduli[0]
+    if not coefficient.is_nonnegative:
+        return judge_relation(relation)
+    inner, bound = coefficient * moduli[0].args[0], relation.rhs
+    parts = {
+        "B - A = c gap(g, f)": check_identity(
+            bound - inner, coefficient * _cosine_gap(td.g_x, td.f_x)
+        ),
+        "B + A = c gap(f, g)": check_identity(
+            bound + inner, coefficient * _cosine_gap(td.f_x, td.g_x)
+        ),
+        "2c = e^(-sigma^2/2)": check_identity(
+            2 * coefficient, sp.exp(-(td.sigma**2) / 2)
+        ),
+    }
+    verdict = all_hold(parts)
+    if verdict.status == Status.FAILS:
+        return verdict.with_detail(
+            "the right side is not the bound c (f^2 + g^2) the cosine inequality "
+            f"gives for c |cos f - cos g| (c = {sp.sstr(coefficient)}), or 2c is not "
+            f"e^(-sigma^2/2): {verdict.detail}"
+        )
+    if verdict.status != Status.HOLDS:
+        return verdict
+    return verdict.with_detail(
+        f"exact: c = {sp.sstr(coefficient)}, gap(x, z) = cos x + x^2 - (cos z - "
+        f"z^2) >= 0 (the cosine inequality): {verdict.detail}; so |A| <= B = c "
+        "(f^2 + g^2), "
+        "and |A| <= 2c = e^(-sigma^2/2) < 1"
+    )
 
 
 def _choice_of_g() -> sp.Basic:
@@ -353,10 +360,10 @@ def _choice_of_g() -> sp.Basic:
 
 
 def _judge_choice_of_g(relation: sp.Basic) -> Verdict:
-    """Prove ``lhs >= rhs`` for every a > 0 by writing a = 2 delta e^(sigma^2/2) r
-    and splitting r = 1/(1+t) <= 1 and r = 1 + t >= 1 (t > 0; r = 1 by
-    continuity): the gap simplified on each branch is shown >= 0. Else
-    :func:`judge_relation`."""
+    """Prove ``lhs >= rhs`` for every a > 0 by writing a = 2 delta e^(sigma^2/2) r:
+    the simplified gap is 0 for r = 1/(1+t) <= 1 (the choice solves (28) = delta,
+    hence its |.|) and >= 0 for r = 1 + t (t > 0; r = 1 by continuity). A gap
+    certified nonzero for r < 1 refutes it; else :func:`judge_relation`."""
     if isinstance(relation, sp.Ge):
         t = sp.Symbol("t", positive=True)
         unit = 2 * td.delta * sp.exp(td.sigma**2 / 2)
@@ -365,13 +372,23 @@ def _judge_choice_of_g(relation: sp.Basic) -> Verdict:
         with contextlib.suppress(CheckTimeout), time_limit(_SPLIT_SECONDS):
             for ratio in (1 / (1 + t), 1 + t):
                 gaps.append(sp.simplify(gap.subs(td.f_norm_squared, unit * ratio)))
-        if len(gaps) == 2 and all(g.is_nonnegative for g in gaps):
+        if len(gaps) == 2 and gaps[0] == 0 and gaps[1].is_nonnegative:
             return Verdict.holds(
-                "exact: with a = 2 delta e^(sigma^2/2) r, lhs - rhs = "
-                f"{sp.sstr(gaps[0])} for r = 1/(1+t) <= 1 and {sp.sstr(gaps[1])} "
-                "for r = 1 + t >= 1 (t > 0), both >= 0",
+                "exact: with a = 2 delta e^(sigma^2/2) r, lhs - rhs = 0 for r = "
+                f"1/(1+t) <= 1 (the choice solves (28) = delta) and {sp.sstr(gaps[1])}"
+                " >= 0 for r = 1 + t >= 1 (t > 0)",
                 Basis.PROOF,
             )
+        if len(gaps) == 2:
+            # Not 0 below r = 1: refuted at a certified point, whether the
+            # inequality fails there or holds with slack (another choice of g).
+            solves = check_identity(gaps[0], sp.Integer(0))
+            if solves.status == Status.FAILS:
+                return solves.with_detail(
+                    "with a = 2 delta e^(sigma^2/2)/(1 + t) (a below the threshold, "
+                    f"t > 0), lhs - rhs = {sp.sstr(gaps[0])}, not 0: the choice "
+                    f"does not solve (28) = delta there ({solves.detail})"
+                )
     return judge_relation(relation)
 
 
@@ -551,7 +568,8 @@ CLAIMS: tuple[Claim, ...] = (
         "28",
         "upper-bound",
         Kind.INEQUALITY,
-        "what the cosine inequality gives: |(27)| <= (28) pointwise, and |(27)| <= "
+        "what the cosine inequality gives: with |(27)| = c |cos f - cos g|, (28) is "
+        "c (f^2 + g^2), so |(27)| <= (28) pointwise, and |(27)| <= 2c = "
         "e^(-sigma^2/2) < 1",
         RelationCheck(_eq28_upper_bound, _judge_upper_bound),
         Status.HOLDS,
@@ -570,7 +588,8 @@ CLAIMS: tuple[Claim, ...] = (
         "choice-of-g",
         Kind.INEQUALITY,
         "with a = int f^2 p (30) and g = sqrt(|2 delta e^(sigma^2/2) - a|/a) f, the "
-        "right-hand side of (28) is >= delta",
+        "right-hand side of (28) is >= delta, and = delta for a <= 2 delta "
+        "e^(sigma^2/2) (this g solves (28) = delta there)",
         RelationCheck(_choice_of_g, _judge_choice_of_g),
         Status.HOLDS,
         assumptions=(*_PROOF, "f != 0"),
