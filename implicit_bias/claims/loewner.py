@@ -121,7 +121,8 @@ def _semidefinite_form(term: sp.Basic, *, strict: bool) -> bool:
     """Whether SymPy's form of ``term`` shows it positive semidefinite
     (definite, with ``strict``) for every value of its symbols: a zero
     matrix, an identity, a Gram product with a nonnegative coefficient, a
-    constant rational matrix decided exactly, or a sum of these."""
+    diagonal matrix of entries SymPy shows nonnegative, a constant rational
+    matrix decided exactly, or a sum of these."""
     if isinstance(term, sp.ZeroMatrix):
         return not strict
     if isinstance(term, sp.Identity):
@@ -139,6 +140,12 @@ def _semidefinite_form(term: sp.Basic, *, strict: bool) -> bool:
         if strict:
             return len(factors) == 1 and _semidefinite_form(factors[0], strict=True)
         return _palindromic_gram(factors)
+    if isinstance(term, sp.MatrixBase) and term.free_symbols and term.is_diagonal():
+        # A diagonal of entries SymPy shows nonnegative (positive) for every value.
+        sign = "is_positive" if strict else "is_nonnegative"
+        return term.is_square and all(
+            getattr(sp.simplify(term[i, i]), sign) for i in range(term.rows)
+        )
     if isinstance(term, sp.MatrixBase) and not term.free_symbols:
         rational = _rational_matrix(term)
         return (

@@ -31,9 +31,11 @@ refutations), *not decided* when the check did not decide the mutant on the
 recorded path (it took another path: its helper calls depend on an earlier
 verdict; not in the kill rate), *equivalent* when SymPy shows the mutant
 true by itself (without the claim's check: a mutated identity that is still
-an identity, a limit that still diverges), and otherwise *survives*: an
-error the check cannot see. Only claims expected to hold are mutated: the question is whether their
-``holds`` could have been anything else.
+an identity, a limit that still diverges; an inequality implied by the
+stated one, whose greater side grew or smaller side shrank), and otherwise
+*survives*: an error the check cannot see. Only claims expected to hold are
+mutated: the question is whether their ``holds`` could have been anything
+else.
 
 For numeric and simulation claims whose decision goes through
 :func:`~implicit_bias.claims.checks.check_close`, :func:`injected_bias`
@@ -358,17 +360,44 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
     return _spread(mutants, limit)
 
 
+def _weakening(
+    mutant: sp.Basic,
+    original: sp.Basic,
+    constrained: Callable[[sp.Expr], sp.Expr],
+) -> bool:
+    """Whether SymPy shows ``mutant`` implied by ``original``, an inequality
+    (or a Loewner order) the claim's check shows: its greater side grown or its
+    smaller side shrunk, by a difference of the right sign for every value."""
+    if type(mutant) is not type(original) or (
+        isinstance(mutant, (sp.Lt, sp.Gt, LoewnerLt))
+        and not isinstance(original, (sp.Lt, sp.Gt, LoewnerLt))
+    ):
+        return False
+    if isinstance(mutant, LoewnerLe) and isinstance(original, LoewnerLe):
+        return semidefinite_by_form(
+            mutant.upper - original.upper
+        ) and semidefinite_by_form(original.lower - mutant.lower)
+    if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        grown = sp.simplify(constrained(mutant.gts - original.gts))
+        shrunk = sp.simplify(constrained(original.lts - mutant.lts))
+        return bool(grown.is_nonnegative and shrunk.is_nonnegative)
+    return False
+
+
 def _true_by_itself(
     mutant: sp.Basic,
     substitutions: Mapping[sp.Expr, sp.Expr] | None,
     budget_seconds: float,
+    original: sp.Basic | None = None,
 ) -> bool:
     """Whether SymPy shows the mutant relation true on its own, without the
     claim's check (so a check ignoring its relation is not excused), under
     the constraint the relation is stated with: an identity whose difference
     simplifies to 0, a limit SymPy evaluates to the stated value, a series
     whose remainder SymPy shows of the stated order, an inequality whose gap
-    SymPy shows of the right sign."""
+    SymPy shows of the right sign -- or, given the ``original`` relation the
+    claim's check shows, an inequality it implies (:func:`_weakening`): a
+    true statement too, which no sound check could refute."""
 
     def constrained(expression: sp.Expr) -> sp.Expr:
         expression = expression.doit()
@@ -378,6 +407,8 @@ def _true_by_itself(
 
     try:
         with time_limit(budget_seconds):
+            if original is not None and _weakening(mutant, original, constrained):
+                return True
             if isinstance(mutant, LoewnerLe):
                 # Shown positive (semi)definite for every value: the check's
                 # own symbolic proof (a Gram sum, an identity, a zero matrix).
@@ -485,10 +516,13 @@ def _symbolic_outcomes(
 
     def judged(mutant: Mutant) -> MutantOutcome:
         verdict = _judged(judge, mutant.relation, claim.budget_bytes)
-        outcome = _outcome(verdict, mutant.relation, substitutions, equivalence_seconds)
+        outcome = _outcome(
+            verdict, mutant.relation, substitutions, equivalence_seconds, stated
+        )
         return MutantOutcome(claim.id, mutant.description, outcome, verdict.detail)
 
-    mutants = symbolic_mutants(check.relation(), limit)
+    stated = check.relation()
+    mutants = symbolic_mutants(stated, limit)
     return _within_budget(
         [functools.partial(judged, mutant) for mutant in mutants], claim_seconds
     )
@@ -523,12 +557,13 @@ def _outcome(
     relation: sp.Basic,
     substitutions: Mapping[sp.Expr, sp.Expr] | None,
     equivalence_seconds: float,
+    original: sp.Basic | None = None,
 ) -> str:
     if verdict.status == Status.FAILS:
         return Outcome.KILLED
     if verdict.status == Status.INCONCLUSIVE:
         return Outcome.UNDECIDED
-    if _true_by_itself(relation, substitutions, equivalence_seconds):
+    if _true_by_itself(relation, substitutions, equivalence_seconds, original):
         return Outcome.EQUIVALENT
     return Outcome.SURVIVED
 
@@ -599,7 +634,11 @@ def _replayed_outcomes(
         else:
             substitutions = recorded.calls[index].substitutions
             outcome = _outcome(
-                verdict, mutant.relation, substitutions, equivalence_seconds
+                verdict,
+                mutant.relation,
+                substitutions,
+                equivalence_seconds,
+                recorded.calls[index].relation,
             )
             detail = verdict.detail
         return MutantOutcome(claim.id, mutant.description, outcome, detail)

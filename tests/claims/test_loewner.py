@@ -19,6 +19,7 @@ from implicit_bias.claims.loewner import (
     _semidefinite,
     _violating_vector,
     check_loewner,
+    semidefinite_by_form,
 )
 from implicit_bias.claims.matrix_checks import matrices_at
 from implicit_bias.claims.mutate import mutation_outcomes
@@ -207,3 +208,13 @@ def test_a_loewner_order_is_mutated() -> None:
     killed = [d for d, o in outcomes.items() if o.killed]
     assert any("term S -> -S" in d for d in killed), outcomes
     assert any("term 2*P -> -2*P" in d for d in killed), outcomes
+
+
+def test_a_diagonal_of_nonnegative_entries_is_semidefinite_by_its_form() -> None:
+    a = sp.Symbol("a", positive=True)
+    b = sp.Symbol("b", real=True)
+    assert semidefinite_by_form(sp.diag(a, 0))
+    assert not semidefinite_by_form(sp.diag(a, 0), strict=True)
+    assert semidefinite_by_form(sp.diag(a, b**2 + 1), strict=True)
+    assert not semidefinite_by_form(sp.diag(a, b))
+    assert not semidefinite_by_form(sp.Matrix([[a, 1], [1, a]]))

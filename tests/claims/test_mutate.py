@@ -28,6 +28,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
+from implicit_bias.claims.loewner import LoewnerLe
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.mutate import (
     MutantOutcome,
@@ -503,3 +504,29 @@ def test_a_mutant_the_replayed_check_does_not_reach_is_not_decided() -> None:
     assert all("did not reach call 2" in o.detail for o in second)
     first = [o for o in outcomes if o.description.startswith("call 1 of 2")]
     assert {o.outcome for o in first} <= {Outcome.KILLED, Outcome.EQUIVALENT}
+
+
+def test_an_inequality_the_stated_one_implies_is_equivalent() -> None:
+    # x^2 + 1 >= 2x: a mutant that grows the greater side (x^2 + 2) or shrinks
+    # the smaller one (x) is implied by it, so true; one that shrinks the
+    # greater side (x^2) is not shown by this rule.
+    stated = sp.Ge(x**2 + 1, 2 * x)
+    assert _true_by_itself(sp.Ge(x**2 + 2, 2 * x), None, 5.0, stated)
+    assert _true_by_itself(sp.Ge(x**2 + 1, x), None, 5.0, stated)
+    assert not _true_by_itself(sp.Ge(x**2, 2 * x), None, 5.0, stated)
+    # Strictness is not gained from a weak original.
+    assert not _true_by_itself(sp.Gt(x**2 + 1, x), None, 5.0, stated)
+    # Without the stated relation, x^2 + 2 >= 2x is not shown by its gap's sign.
+    assert not _true_by_itself(sp.Ge(x**2 + 2, 2 * x), None, 5.0)
+
+
+def test_a_loosened_loewner_bound_is_equivalent() -> None:
+    a = sp.Symbol("a", positive=True)
+    stated = LoewnerLe(sp.diag(a, a), sp.diag(2 * a, 3 * a))
+    assert _true_by_itself(
+        LoewnerLe(sp.diag(a, 0), sp.diag(2 * a, 3 * a)), None, 5.0, stated
+    )
+    # A larger lower side is not implied (here it happens to hold: the rule
+    # does not claim it, and the Gram test of the gap decides it on its own).
+    grown_lower = LoewnerLe(sp.diag(3 * a, a), sp.diag(2 * a, 3 * a))
+    assert not _true_by_itself(grown_lower, None, 5.0, stated)
