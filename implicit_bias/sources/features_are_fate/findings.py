@@ -112,29 +112,32 @@ SLIPS = (
     Slip(
         "loewner-induction-44",
         Severity.MINOR,
-        "The omitted steps between (43) and (44) of Lemma 3.3's proof, "
-        "W_{L-1}^T ... W_3^T (W_2^T W_2)^2 W_3 ... W_{L-1} >= (W_{L-1}^T "
-        "W_{L-1})^{L-1}, fail at L = 4: the next step would need (W_3 W_3^T + "
-        "D_2)^2 >= (W_3 W_3^T)^2, and squaring is not monotone in the Loewner "
-        "order. At 9 of our 24 exact states with D_l >= alpha^2 lambda I (d = 2), "
+        "The step (43) -> (44) of Lemma 3.3's proof (the induction the text "
+        "elides), W_{L-1}^T ... W_3^T (W_2^T W_2)^2 W_3 ... W_{L-1} >= (W_{L-1}^T "
+        "W_{L-1})^{L-1}, fails at L = 4: there, with W_3 invertible, it is "
+        "equivalent to (W_3 W_3^T + D_2)^2 >= (W_3 W_3^T)^2, and squaring is not "
+        "monotone in the Loewner order. At 9 of our 24 exact states with "
+        "D_l >= alpha^2 lambda I (d = 2), "
         "(43) - (44) has a negative eigenvalue (alpha = 1: -1.6e3 where (44)'s "
         "smallest is 7.6e2), and at 8 so has the chain's own conclusion W_3^T "
         "W_2^T W_1^T W_1 W_2 W_3 - (W_3^T W_3)^3 (the same state: -5.9e2). At "
         "L = 3, (43) and "
         "(44) are one matrix. What the proof needs, W_{L-1}^T ... W_1^T W_1 ... "
-        "W_{L-1} >= (alpha^2 lambda)^{L-1} I, holds for every L (sigma_min of a "
-        "product is at least the product of sigma_min(W_l)^2 >= lambda_min(D_l) "
-        ">= alpha^2 lambda), so (46)-(49) and Lemma 3.3 stand.",
+        "W_{L-1} >= (alpha^2 lambda)^{L-1} I, holds for every L "
+        "(sigma_min(W_1 ... W_{L-1})^2 >= prod_l sigma_min(W_l)^2, and "
+        "sigma_min(W_l)^2 >= lambda_min(D_l) >= alpha^2 lambda), so (46)-(49) and "
+        "Lemma 3.3 stand.",
     ),
     Slip(
         "equality-48",
         Severity.TYPO,
         "(48) prints L(t) = L(0) e^{-2 (alpha^2 lambda)^{L-1} t}, an equality, "
         "where the inequality (47) before it gives only the bound <=, which (49) "
-        "after it uses. As printed it fails already at t = 0: its derivative "
-        "would be dL/dt(0) = -2 (alpha^2 lambda)^{L-1} L(0), while an exact "
-        "state satisfying (22) (L = 3, d = 2) decays faster than that for every "
-        "admissible lambda.",
+        "after it uses. As printed, its two sides agree at t = 0 but their "
+        "slopes there differ: it would need dL/dt(0) = -2 (alpha^2 lambda)^{L-1} "
+        "L(0), while an exact state satisfying (22) (L = 3, d = 2) decays faster "
+        "than that for every admissible lambda, so the equality fails for every "
+        "small t > 0.",
     ),
     Slip(
         "bar-59",
