@@ -147,16 +147,19 @@ SLIPS = (
         "(58) from l to L - 1 gives ||W_L||_op^2 there, which (60) uses. As "
         "printed it fails at t = 0, where ||W_l||_op^2 = alpha^2 ||Wbar_l||_op^2 "
         "is small and ||Wbar_L||_op^2 is not (L = 3, d = 2, alpha = 1/2, Wbar "
-        "satisfying (22): short by 0.19); with ||W_L||_op^2 it holds.",
+        "satisfying (22): short by 0.19); with ||W_L||_op^2 it holds. The "
+        "printed form mixes the unscaled ||Wbar_L||_op^2 with alpha^2-scaled "
+        "terms, so it fails in the small-alpha regime the lemma is about.",
     ),
     Slip(
         "squared-norm-62",
         Severity.MINOR,
         "(62), (65), (66), (68) and (70) of Lemma B.1's proof bound v_l^T D_l v_l "
         "by alpha^2 ||Wbar_l^T Wbar_l - Wbar_{l+1} Wbar_{l+1}^T||_op^2, where "
-        "v^T D_l v <= alpha^2 ||Dbar_l||_op, without the square: (62) and (65) "
-        "fail when ||Dbar_l||_op < 1 and v_l lies near the top eigenvector of "
-        "Dbar_l (L = 3, d = 2, t = 0, alpha = 2, Wbar "
+        "v^T D_l v <= alpha^2 ||Dbar_l||_op, without the square: (62) fails "
+        "exactly when v_l^T Dbar_l v_l > ||Dbar_l||_op^2, at every t and alpha > 0 "
+        "when lambda_min(Dbar_l) > ||Dbar_l||_op^2 (Dbar_l = I/4, which (22) "
+        "allows; D_l is conserved) (L = 3, d = 2, t = 0, alpha = 2, Wbar "
         "satisfying (22): (62) short by 0.32 at l = 1 and 0.48 at l = 2, (65) by "
         "0.32 and 0.48). (66), (68) and the result (69)-(70) hold as printed (at "
         "exact and gradient-flow states): (68) because u^T Dbar_l u > 0 under "
@@ -169,8 +172,9 @@ SLIPS = (
         "(64) and (65) of Lemma B.1's proof end with ||W_{l+1}||_F^2 - "
         "||W_{l+1}||_F^2, which is 0, where (66) replaces ||W_{l+1}||_F^2 - "
         "||W_{l+1}||_op^2 by the bound (60). With the 0, (64) claims v_l^T "
-        "W_{l+1} W_{l+1}^T v_l <= s_{l+1}^2 (v_l^T u_{l+1})^2, false when W_{l+1} "
-        "has rank two (L = 3, d = 2, l = 1, t = 0, alpha = 2: short by 1.3e-3), "
+        "W_{l+1} W_{l+1}^T v_l <= s_{l+1}^2 (v_l^T u_{l+1})^2, false unless v_l = "
+        "+-u_{l+1} when W_{l+1} has full rank, as (22) makes it for l + 1 < L "
+        "(L = 3, d = 2, l = 1, t = 0, alpha = 2: short by 1.3e-3), "
         "and it alone would make (65) fail there (by 3.6e-4 with the norm of (62) "
         "unsquared); at l = L - 1, W_L has rank one and the two agree.",
     ),
@@ -183,7 +187,10 @@ SLIPS = (
         "I, y = (3/10, 0) (L = 2, D_1 = diag(11/100, 1/25) > 0), ||y_hat||/||X||_op "
         "= ||W_1 W_2|| = 3/10 > prod_l s_l^2 = 9/100. The conclusion (72), "
         "lim prod_l s_l^2 > 0, follows from prod_l s_l >= ||y_hat||/||X||_op > 0 "
-        "all the same.",
+        "all the same. In the population case with ||beta_s|| = 1 the printed "
+        "link holds (prod_l s_l^2 >= ||beta||^2 = 1); it fails in the empirical "
+        "case with ||beta_hat|| < 1, the overparametrized noiseless one "
+        "included.",
     ),
     Slip(
         "stirling-factor-137",
