@@ -13,6 +13,7 @@ entry-point group ``implicit_bias.sources``
 """
 
 from implicit_bias.claims.accuracy import check_against_reference
+from implicit_bias.claims.bounds import check_within
 from implicit_bias.claims.checks import (
     RelationCheck,
     check_close,
@@ -131,6 +132,7 @@ __all__ = [
     "check_mean",
     "check_not_consistently_below",
     "check_series",
+    "check_within",
     "claim_for_profile",
     "claims_for",
     "conjunction",

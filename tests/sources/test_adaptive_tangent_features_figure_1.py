@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Claim, Reason, Result, Status, run_claims
 from implicit_bias.sources.adaptive_tangent_features import figure_1
 from implicit_bias.sources.adaptive_tangent_features.appendix_b_mnist import (
+    QUICK_SEEDS,
+    QUICK_STUDY,
     SIGNIFICANCE,
 )
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
@@ -67,3 +70,13 @@ def test_slow_claims() -> None:
     assert slow
     for result in run_claims(slow):
         assert result.as_expected, (result.verdict.reason, result.verdict.detail)
+
+
+@pytest.mark.parametrize("factor", [2.0, -2.0])
+def test_kernel_alignment_notices_a_shift_of_its_statistic(factor: float) -> None:
+    # Both gains are compared with the interval [3 SE, 1] they must lie in: an
+    # error of two half-widths of it leaves the claim undecided.
+    with injected_bias(factor) as record:
+        verdict = figure_1._check_alignment_grows(QUICK_SEEDS, QUICK_STUDY)
+    assert record.comparisons == 2
+    assert verdict.status != Status.HOLDS

@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Claim, Reason, Result, Status, Verdict
 from implicit_bias.sources.adaptive_tangent_features import network_structure
+from implicit_bias.sources.adaptive_tangent_features.appendix_b_mnist import (
+    QUICK_SEEDS,
+    QUICK_STUDY,
+)
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
 from tests.claims.claim_checks import (
     SYMBOLIC_KINDS,
@@ -97,3 +102,13 @@ def test_eq13_needs_a_symmetric_transformation() -> None:
         network_structure._eq13_features_as_printed, symmetric=False
     )
     assert _refuted(verdict)
+
+
+@pytest.mark.parametrize("factor", [2.0, -2.0])
+def test_hidden_share_notices_a_shift_of_its_statistic(factor: float) -> None:
+    # Both mean readout shares are compared with the interval [0, 1/2 - 3 SE]
+    # they must lie in: an error of two half-widths leaves the claim undecided.
+    with injected_bias(factor) as record:
+        verdict = network_structure._check_hidden_share(QUICK_SEEDS, QUICK_STUDY)
+    assert record.comparisons == 2
+    assert verdict.status != Status.HOLDS

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Claim, Result, Status
 from implicit_bias.sources.adaptive_tangent_features import proposition_3
 from implicit_bias.sources.adaptive_tangent_features.source import SOURCE_ID
+from implicit_bias.theory import tangent_features as theory
 from tests.claims.claim_checks import (
     SYMBOLIC_KINDS,
     assert_failures_are_refutations,
@@ -60,3 +62,38 @@ def test_failures_report_residual_or_counterexample(
     assert verdict.counterexample
     for needle in needles:
         assert needle in verdict.detail
+
+
+def test_increasing_concave_refutes_a_doubled_effective_penalty(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 2 omega~ is still increasing and concave, but its slope near v = 0 is 2,
+    # above the 1/z*^2 <= 1 that (12) allows: a step exceeds du.
+    omega_tilde = proposition_3.omega_tilde
+    monkeypatch.setattr(
+        proposition_3,
+        "omega_tilde",
+        lambda omega, v: 2.0 * omega_tilde(omega, v),
+    )
+    assert proposition_3._check_prop3_concave_increasing().status != Status.HOLDS
+
+
+def test_small_v_bounds_come_from_the_theory_objective(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (12) with v^2/z^2 doubled puts the sandwich at [2/(1 + w_u)^2, 2], away
+    # from omega~/v^2 ~ 1.
+    monkeypatch.setattr(
+        theory,
+        "effective_objective",
+        lambda omega, z, v: omega(z) + 2 * v**2 / z**2,
+    )
+    assert proposition_3._check_prop3_small_v().status != Status.HOLDS
+
+
+@pytest.mark.parametrize("factor", [2.0, -2.0])
+def test_small_v_notices_a_shift_of_its_ratio(factor: float) -> None:
+    with injected_bias(factor) as record:
+        verdict = proposition_3._check_prop3_small_v()
+    assert record.comparisons == 1
+    assert verdict.status != Status.HOLDS

@@ -17,7 +17,14 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import RelationCheck, check_close, judge_relation
+from implicit_bias.claims.bounds import check_within
+from implicit_bias.claims.checks import (
+    RelationCheck,
+    check_close,
+    check_identity,
+    check_inequality,
+    judge_relation,
+)
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -26,6 +33,7 @@ from implicit_bias.claims.engine import (
     Reason,
     Status,
     Verdict,
+    conjunction,
 )
 from implicit_bias.numerics.tangent_features import omega_join
 from implicit_bias.sources.adaptive_tangent_features import notation as nt
@@ -38,7 +46,6 @@ from implicit_bias.sources.adaptive_tangent_features._float64 import (
     RTOL,
     Float64Array,
     compared,
-    not_certified,
     unconstrained_minimum,
 )
 from implicit_bias.sources.adaptive_tangent_features.penalty_families import (
@@ -50,7 +57,15 @@ from implicit_bias.theory import tangent_features as theory
 
 __all__ = ["CLAIMS"]
 
-v, u, w, z, p, t = theory.v, theory.u, theory.w, theory.z, theory.p, theory.t
+v, u, w, z, p, s, t = (
+    theory.v,
+    theory.u,
+    theory.w,
+    theory.z,
+    theory.p,
+    theory.s,
+    theory.t,
+)
 
 
 # --- A.2.1: Proposition 4 and eq. (23)
@@ -63,24 +78,65 @@ _JOIN_PAIRS = (
 )
 
 
-def _check_prop4() -> Verdict:
-    v = np.concatenate([[1.0], 1.0 + np.geomspace(1e-3, 1e3, 120)])
-    details = []
-    for first, second in _JOIN_PAIRS:
-        values = omega_join(PENALTIES[first], PENALTIES[second], v)
-        steps = np.diff(values)
-        if values[0] != 0.0 or np.any(steps <= 2 * RTOL * values[1:]):
-            return not_certified(
-                f"{first} (+) {second}: value at 1 {values[0]!r}, smallest step "
-                f"{steps.min():.3e}"
-            )
-        details.append(f"{first} (+) {second}")
-    return Verdict.holds(
-        "(omega_1 (+) omega_2)(1) = 0 (tolerance 0 (exact)) and strictly "
-        "increasing on 121 points of [1, 1001] (float64; every step > relative "
-        f"tolerance {2 * RTOL:g}) for " + ", ".join(details),
-        Basis.NUMERICAL,
+def _check_figure_2_join_increasing() -> Verdict:
+    r"""Proposition 4 exactly for Figure 2's :math:`(z-1)^2 \oplus |z-1|`.
+
+    Above the kink the join is the theory's curve :math:`(v(z), J(z))` with
+    :math:`z` the minimizer of (11); its slope :math:`(dJ/dz)/(dv/dz)` is, by
+    the envelope theorem, :math:`\omega_2'(v/z)/z = 1/z > 0` (written out,
+    independently of the curve). At the kink the stationary z reaches the end
+    point z = v, where the join is (11)'s objective at z = v, :math:`(v-1)^2`,
+    increasing on :math:`v > 1` and 0 at 1; the two agree at the kink.
+    """
+    v_of_z, join_of_z = theory.squared_absolute_join_parametric()
+    end_point = theory.join_objective(
+        theory.squared_deviation, theory.absolute_deviation, v, v
     )
+    kink = theory.join_kink()
+    parts = [
+        check_identity(sp.diff(join_of_z, z) / sp.diff(v_of_z, z), 1 / z),
+        check_identity(end_point.subs(v, kink), join_of_z.subs(z, kink)),
+        check_inequality(
+            sp.Integer(0), sp.diff(end_point, v).subs(v, 1 + s), strict=True
+        ),
+    ]
+    return conjunction(
+        parts,
+        "(z-1)^2 (+) |z-1| exactly: above the kink z_k = (1+sqrt 3)/2, "
+        f"d(join)/dv = (dJ/dz)/(dv/dz) = 1/z > 0 ({parts[0].detail}); at the "
+        f"kink the end-point value (v-1)^2 meets the curve ({parts[1].detail}); "
+        f"below it d/dv (v-1)^2 = 2(v-1) > 0 for v > 1 ({parts[2].detail})",
+    )
+
+
+def _check_prop4() -> Verdict:
+    v_grid = np.concatenate([[1.0], 1.0 + np.geomspace(1e-3, 1e3, 120)])
+    comparisons, details = [], []
+    for first, second in _JOIN_PAIRS:
+        omega1, omega2 = PENALTIES[first], PENALTIES[second]
+        values = omega_join(omega1, omega2, v_grid)
+        # (11) at z = v and z = 1 bounds the join by min(omega1(v), omega2(v));
+        # strictly increasing: each value above the previous one by more than
+        # their relative error RTOL (each), up to that bound.
+        ends = np.minimum(omega1(v_grid[1:]), omega2(v_grid[1:]))
+        comparisons.append(
+            check_within(
+                values,
+                np.concatenate([[0.0], values[:-1] + 2 * RTOL * values[1:]]),
+                np.concatenate([[0.0], ends + RTOL * values[1:]]),
+                what=f"{first} (+) {second} at 1 and on [1, 1001]",
+            )
+        )
+        details.append(f"{first} (+) {second}")
+    numeric = compared(
+        comparisons,
+        "(omega_1 (+) omega_2)(1) = 0 (exactly) and strictly increasing on 121 "
+        "points of [1, 1001] (float64; every value above the previous by more "
+        f"than relative {2 * RTOL:g}, and at most min(omega_1(v), omega_2(v)), "
+        "(11) at z = v and z = 1) for " + ", ".join(details),
+    )
+    exact = _check_figure_2_join_increasing()
+    return conjunction([exact, numeric], f"{exact.detail}; {numeric.detail}")
 
 
 def _check_join_minimizer_range() -> Verdict:

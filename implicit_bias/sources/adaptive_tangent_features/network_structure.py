@@ -22,6 +22,7 @@ from typing import Any
 
 import sympy as sp
 
+from implicit_bias.claims.bounds import check_within
 from implicit_bias.claims.checks import check_identity
 from implicit_bias.claims.engine import (
     Basis,
@@ -275,22 +276,41 @@ def _check_readout_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verd
 
 def _check_hidden_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verdict:
     study, _ = figure_one_study(seeds, config)
-    shares = []
-    below, above = True, False
+    shares, minorities = [], []
+    above = False
     for task in ("linear", "sign"):
         mean, error = mean_and_error(study.values(f"{task}_readout_share"))
-        below = below and mean < 0.5 - SIGNIFICANCE * error
+        # The readout's share ||dK_L|| / (||dK_L|| + ||dK_hidden||) lies in
+        # [0, 1]; the hidden layers carry more than half when it lies below 1/2
+        # by SIGNIFICANCE SE.
+        minorities.append(
+            check_within(
+                mean,
+                0.0,
+                0.5 - SIGNIFICANCE * error,
+                what=f"{task}: mean readout share",
+                basis=Basis.STATISTICAL,
+            )
+            if 0.5 - SIGNIFICANCE * error >= 0.0
+            else Verdict.inconclusive(
+                f"{task}: 1/2 - {SIGNIFICANCE:g} SE = "
+                f"{0.5 - SIGNIFICANCE * error:.3f} < 0: no share is resolved below 1/2",
+                Reason.STATISTICAL,
+                Basis.STATISTICAL,
+            )
+        )
         above = above or mean > 0.5 + SIGNIFICANCE * error
         shares.append(f"{task} {mean:.3f} +- {error:.3f}")
     converged = all_converged(study)
+    below = conjunction(minorities, "; ".join(m.detail for m in minorities))
     detail = (
         f"{len(seeds)} seeds, N = {config['samples']}, widths {config['widths']} "
         f"({'all' if converged else 'not all'} runs at relative loss 1e-3): readout "
         f"share of the kernel change {', '.join(shares)}; the hidden layers carry "
         f"more than half of it in both tasks (by > {SIGNIFICANCE:g} SE needed)"
     )
-    if below:
-        return Verdict.holds(detail, Basis.STATISTICAL)
+    if below.status == Status.HOLDS:
+        return Verdict.holds(f"{detail}: {below.detail}", Basis.STATISTICAL)
     if above and converged:
         return Verdict.fails(
             f"{detail}: the readout carries more than half in a task, beyond "
@@ -298,7 +318,8 @@ def _check_hidden_share(seeds: tuple[int, ...], config: dict[str, Any]) -> Verdi
             Basis.STATISTICAL,
         )
     return Verdict.inconclusive(
-        f"{detail}: not resolved beyond {SIGNIFICANCE:g} SE (or runs unconverged)",
+        f"{detail}: not resolved beyond {SIGNIFICANCE:g} SE (or runs unconverged; "
+        f"{below.detail})",
         Reason.STATISTICAL,
         Basis.STATISTICAL,
     )

@@ -22,6 +22,7 @@ import numpy as np
 import sympy as sp
 from scipy import optimize
 
+from implicit_bias.claims.bounds import check_within
 from implicit_bias.claims.checks import RelationCheck, judge_relation, relation_check
 from implicit_bias.claims.engine import (
     Basis,
@@ -44,6 +45,7 @@ from implicit_bias.sources.adaptive_tangent_features._exact import (
 from implicit_bias.sources.adaptive_tangent_features._float64 import (
     RTOL,
     Float64Array,
+    compared,
     not_certified,
 )
 from implicit_bias.sources.adaptive_tangent_features.penalty_families import (
@@ -232,27 +234,46 @@ def _v_grid() -> Float64Array:
 
 def _check_prop3_concave_increasing() -> Verdict:
     v = _v_grid()  # uniform in u = v^2, so second differences test concavity in u
-    details = []
+    step = float(v[1] ** 2 - v[0] ** 2)
+    parts, details = [], []
     for name, omega in PENALTIES.items():
         values = omega_tilde(omega, v)
         scale = float(np.max(values))
         first = np.diff(values)
         second = np.diff(values, 2)
-        # Each value carries a relative error <= RTOL: differences of k + 1
-        # values can be off by 2^k * RTOL * scale.
-        if np.any(first <= -2 * RTOL * scale) or np.any(second > 4 * RTOL * scale):
-            return not_certified(
-                f"{name}: min first difference {first.min():.3e}, max second "
-                f"difference {second.max():.3e} (scale {scale:.3g})"
+        # By (12), omega~(u1) <= omega~(u2) <= omega~(u1) + (u2 - u1)/z1*^2 for
+        # u1 < u2 (the objective grows with u; z1* is feasible at u2, z1* >= 1):
+        # a step lies in [0, du], and a change of steps in [-du, du]; concavity
+        # puts it in [-du, 0]. Each value carries a relative error <= RTOL, so
+        # differences of k + 1 values can be off by 2^k RTOL scale.
+        parts.append(
+            check_within(
+                first,
+                0.0,
+                step,
+                what=f"{name}: steps of omega~ over du = {step:g}",
+                rounding=2 * RTOL * scale,
             )
+        )
+        parts.append(
+            check_within(
+                second,
+                -step,
+                0.0,
+                what=f"{name}: second differences of omega~",
+                rounding=4 * RTOL * scale,
+            )
+        )
         details.append(f"{name}: max 2nd diff {second.max():.1e}")
-    return Verdict.holds(
-        "on 201 equally spaced v^2 in [0, 50], float64 omega~ (relative contract "
-        f"{RTOL:g}) is nondecreasing (first differences > -tolerance "
-        f"{2 * RTOL:g} x scale) and its second differences are <= tolerance "
-        f"{4 * RTOL:g} x scale: " + "; ".join(details),
-        Basis.NUMERICAL,
+    verdict = compared(
+        parts,
+        "on 201 equally spaced v^2 in [0, 50] (du = 0.25), float64 omega~ "
+        f"(relative contract {RTOL:g}) has its steps in [0, du] (increasing, slope "
+        f"<= 1/z*^2 <= 1; tolerance {2 * RTOL:g} x scale) and its second "
+        f"differences in [-du, 0] (concave; tolerance {4 * RTOL:g} x scale): "
+        + "; ".join(details),
     )
+    return verdict
 
 
 def _check_prop3_strict_increase_coercive() -> Verdict:
@@ -295,30 +316,51 @@ def _upper_deviation(omega: Callable[[Float64Array], Float64Array], u: float) ->
     )
 
 
+def _sandwich() -> Callable[[float, float], float]:
+    r"""The v-part of (12)'s objective, :math:`(z, v) \mapsto v^2/z^2`, from the theory.
+
+    (12)'s objective with :math:`\omega \equiv 0`: since :math:`\omega \ge 0`
+    and :math:`\omega(1) = 0`, :math:`\tilde\omega(v)` lies between its value
+    at :math:`z = 1 + w_u` (where the minimizer can lie at most) and at
+    :math:`z = 1`.
+    """
+    objective = theory.effective_objective(lambda _: sp.Integer(0), z, v)
+    function: Callable[[float, float], float] = sp.lambdify(
+        (z, v), objective, modules="numpy"
+    )
+    return function
+
+
 def _check_prop3_small_v() -> Verdict:
-    details = []
+    objective = _sandwich()
+    ratios, lowers, uppers, details = [], [], [], []
     for name, omega in PENALTIES.items():
-        previous_gap = np.inf
         for u in (1e-4, 1e-6, 1e-8):
-            ratio = float(omega_tilde(omega, np.sqrt(u))) / u
-            # omega(z*) <= omega~ <= u bounds w* = z* - 1 by w_u = omega^-1(u), and
-            # omega~ >= u/z*^2 >= u/(1 + w_u)^2.
+            v = np.sqrt(u)
+            ratios.append(float(omega_tilde(omega, v)) / u)
+            # omega(z*) <= omega~ <= u bounds w* = z* - 1 by w_u = omega^-1(u):
+            # u/(1 + w_u)^2 <= omega~ <= u (eq. (12) at z = 1 + w_u and z = 1).
             w_u = _upper_deviation(omega, u)
-            lower = 1.0 / (1.0 + w_u) ** 2
-            gap = 1.0 - ratio
-            if not (lower - RTOL <= ratio <= 1.0 + RTOL and gap <= previous_gap):
-                return not_certified(
-                    f"{name}: at v^2 = {u:g}, omega~/v^2 = {ratio!r}, bound "
-                    f"[{lower!r}, 1], previous gap {previous_gap:.3e}"
-                )
-            previous_gap = max(gap, 0.0) + RTOL
-        details.append(f"{name}: 1 - omega~/v^2 = {max(gap, 0.0):.1e} at v^2 = 1e-8")
-    return Verdict.holds(
-        "omega~(v)/v^2 lies in [1/(1 + w_u)^2, 1] with w_u = omega^-1(v^2) -> 0, "
-        "and 1 - omega~/v^2 decreases along v^2 = 1e-4, 1e-6, 1e-8 (float64; "
-        f"tolerance {RTOL:g}, omega~'s relative contract, on each bound and on "
-        "the decrease): " + "; ".join(details),
-        Basis.NUMERICAL,
+            lowers.append(float(objective(1.0 + w_u, v)) / u)
+            uppers.append(float(objective(1.0, v)) / u)
+        details.append(
+            f"{name}: omega~/v^2 = {ratios[-1]:.10g} in [{lowers[-1]:.10g}, "
+            f"{uppers[-1]:.10g}] at v^2 = 1e-8"
+        )
+    return compared(
+        [
+            check_within(
+                ratios,
+                lowers,
+                uppers,
+                what="omega~(v)/v^2 at v^2 = 1e-4, 1e-6, 1e-8",
+                rounding=RTOL,
+            )
+        ],
+        "omega~(v)/v^2 lies in [1/(1 + w_u)^2, 1] (eq. (12)'s objective at z = 1 "
+        "+ w_u and at z = 1, w_u = omega^-1(v^2) -> 0 as v -> 0, so the ratio -> "
+        "1) at v^2 = 1e-4, 1e-6, 1e-8 (float64; tolerance "
+        f"{RTOL:g}, omega~'s relative contract): " + "; ".join(details),
     )
 
 
