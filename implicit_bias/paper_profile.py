@@ -317,7 +317,8 @@ def paper_profile_page(
     ]
     for claim in sized:
         configuration = claim.paper
-        assert configuration is not None  # sized claims only
+        if configuration is None:
+            raise AssertionError("sized claims only")
         took = seconds.get(claim.id)
         lines.append(
             f"| `{claim.id}` | {escape_markdown(configuration.description)} | "

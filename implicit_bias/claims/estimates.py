@@ -497,7 +497,8 @@ def check_descent_endpoint(
             f"at scales {s.tolist()} against the bound {c:g} s^{float(order):g} = "
             f"{np.array2string(bound, precision=3)} ({verdict.detail})"
         )
-    assert order_tolerance is not None  # one of the two is given
+    if order_tolerance is None:
+        raise AssertionError("one of the two is given")
     return check_convergence_order(
         s,
         errors,

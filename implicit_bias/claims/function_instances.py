@@ -246,7 +246,8 @@ def refute_at_instances(
     for instance in instances:
         verdict = decide(*(instantiated(side, instance) for side in sides))
         if verdict.status == Status.FAILS:
-            assert verdict.basis is not None  # a fails names its basis
+            if verdict.basis is None:
+                raise AssertionError("a fails names its basis")
             return Verdict.fails(
                 f"with {instance.description} substituted (a relation for every "
                 f"function must hold for this one): {verdict.detail}",

@@ -840,7 +840,8 @@ def mutate_claims(
             value = ClaimMutations(
                 claim.id, claim.source, str(claim.kind), (), (), value.detail
             )
-        assert isinstance(value, ClaimMutations)
+        if not isinstance(value, ClaimMutations):
+            raise AssertionError("isinstance(value, ClaimMutations)")
         reports[index] = value
         if on_done is not None:
             on_done(value, len(reports), len(claims))

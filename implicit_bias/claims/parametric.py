@@ -344,7 +344,8 @@ def decide_at_points(
                         point=reported,
                     )
                 if comparison.outcome == "undecided":
-                    assert comparison.reason is not None
+                    if comparison.reason is None:
+                        raise AssertionError("comparison.reason is not None")
                     return Verdict.inconclusive(
                         f"{shown}: at {_written(reported)}, {what} = "
                         f"{sp.sstr(at_value)} against {sp.sstr(at_expected)}: "

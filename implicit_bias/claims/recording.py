@@ -506,7 +506,8 @@ def lint_claim(claim: Claim) -> ClaimLint:
             else "its formula="
         )
     else:
-        assert recorded is not None  # a RelationCheck's relation is its formula
+        if recorded is None:
+            raise AssertionError("a RelationCheck's relation is its formula")
         count = len(recorded.relations())
         typeset = (
             f"the {'relation' if count == 1 else f'{count} relations'} its check "
@@ -525,7 +526,8 @@ def lint_claim(claim: Claim) -> ClaimLint:
     elif relation_given:
         mutated = "mutants of its check's relation (RelationCheck)"
     else:
-        assert recorded is not None
+        if recorded is None:
+            raise AssertionError("recorded is not None")
         calls = len(recorded.calls)
         if calls and recorded.stopped:
             mutated = ""

@@ -450,13 +450,15 @@ class _WorkerPool:
 
     def _finish(self, worker: _Worker, value: Any) -> None:
         job = worker.job
-        assert job is not None
+        if job is None:
+            raise AssertionError("job is not None")
         worker.job = None
         self.on_done(job.index, value, time.perf_counter() - job.started)
 
     def _receive(self, worker: _Worker) -> None:
         job = worker.job
-        assert job is not None
+        if job is None:
+            raise AssertionError("job is not None")
         try:
             value = worker.connection.recv()
         except (EOFError, ConnectionResetError):
@@ -477,7 +479,8 @@ class _WorkerPool:
 
     def _watch(self, worker: _Worker) -> None:
         job = worker.job
-        assert job is not None
+        if job is None:
+            raise AssertionError("job is not None")
         if (
             time.perf_counter() - job.started
             > WALL_BACKSTOP_FACTOR * job.budget_seconds

@@ -701,7 +701,8 @@ def _live_minimum_mp(
         # A tie keeps the first (rightmost) minimizer, as the float64 path does.
         if best is None or penalty < best[1]:
             best = (u, penalty, gap)
-    assert best is not None
+    if best is None:
+        raise AssertionError("best is not None")
     return (*best, 3 if len(starts) == 2 else 1)
 
 

@@ -884,7 +884,8 @@ def _train_groups(
             "networks, or a count above its group's rows: one count per "
             "network, at most the rows of its inputs"
         )
-    assert batch.mask is not None
+    if batch.mask is None:
+        raise AssertionError("batch.mask is not None")
     # Ascending counts within each group (for _group_bounds' blocks), and back.
     order = np.lexsort((batch.counts, groups))
     result = _run(

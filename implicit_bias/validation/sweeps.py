@@ -583,7 +583,8 @@ def _compute(
                 if mine and backend is None:
                     backend = start_backend()
                 for key in mine:
-                    assert backend is not None
+                    if backend is None:
+                        raise AssertionError("backend is not None")
                     backend.submit(
                         key, sweep["function"], by_key[key], sweep["blas_threads"]
                     )
@@ -597,7 +598,8 @@ def _compute(
                 pending.extend(held)
                 held.clear()
                 continue
-            assert backend is not None
+            if backend is None:
+                raise AssertionError("backend is not None")
             for key, outcome in backend.done(_POLL_SECONDS):
                 if outcome.result is None:
                     failures.append((by_key[key], str(outcome.error)))

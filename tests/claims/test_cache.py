@@ -3,6 +3,8 @@ what is never stored, ``verify`` run twice, and entries that cannot be forged.""
 
 from __future__ import annotations
 
+import ast
+
 import dataclasses
 import functools
 import importlib
@@ -19,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+import implicit_bias
 
 from implicit_bias import cli
 from implicit_bias.claims.cache import (
@@ -958,3 +962,18 @@ def test_without_a_home_directory_the_cache_stores_nothing_and_says_why(
     )
     assert cache.put(Result(claim, Verdict.holds("ok", Basis.PROOF), 0.1)) is False
     assert cache.get(claim) is None
+
+
+def test_no_module_of_the_package_has_an_assert_statement() -> None:
+    # pytest rewrites the assert statements of a plugin's package (this one
+    # registers `pytest --claims`): a function with one got other bytecode,
+    # and its module a `@pytest_ar` global, under pytest than under
+    # `implicit-bias verify`, so the two computed different keys for one claim.
+    package = Path(implicit_bias.__file__).parent
+    found = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for path in sorted(package.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assert)
+    ]
+    assert not found

@@ -177,7 +177,8 @@ def _ablation_values(
             )
             if column == 0 and row == 2:
                 probe = setup
-    assert probe is not None
+    if probe is None:
+        raise AssertionError("probe is not None")
     return values, probe
 
 

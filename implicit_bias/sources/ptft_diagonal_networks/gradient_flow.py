@@ -74,7 +74,8 @@ def _check_gradient_as_printed(layer: int) -> Verdict:
     printed = -2 * theory.hadamard(x_tilde.T * r, other)
     as_printed = check_entries(gradient, printed)
     if as_printed.status == Status.HOLDS:
-        assert as_printed.basis is not None
+        if as_printed.basis is None:
+            raise AssertionError("as_printed.basis is not None")
         return Verdict.holds(
             f"grad L = -2 X~^T r o w{3 - layer} ({as_printed.detail})", as_printed.basis
         )
@@ -280,7 +281,8 @@ def _check_eq18_19_corrected() -> Verdict:
 def _judge_eq20_step(relation: sp.Basic) -> Verdict:
     """The step as an identity in exponentials; on failure, whether the printed
     left side is twice the right side."""
-    assert isinstance(relation, sp.Eq)
+    if not isinstance(relation, sp.Eq):
+        raise AssertionError("isinstance(relation, sp.Eq)")
     printed, eq20 = relation.lhs.rewrite(sp.exp), relation.rhs.rewrite(sp.exp)
     verdict = check_identity(printed, eq20)
     if verdict.status == Status.HOLDS:

@@ -61,7 +61,8 @@ def _pointwise(expression: sp.Expr) -> sp.Expr:
 
 def _evaluated(relation: sp.Basic) -> sp.Basic:
     """``relation`` with its derivatives carried out, still unevaluated itself."""
-    assert isinstance(relation, sp.core.relational.Relational)
+    if not isinstance(relation, sp.core.relational.Relational):
+        raise AssertionError("isinstance(relation, sp.core.relational.Relational)")
     return type(relation)(
         _pointwise(relation.lhs), _pointwise(relation.rhs), evaluate=False
     )
@@ -111,7 +112,8 @@ def _relation_q_second_derivative() -> sp.Eq:
 
 def _judge_q_convex(relation: sp.Basic) -> Verdict:
     """The identity q'' = f, then f > 0: the whole statement q'' = f > 0."""
-    assert isinstance(relation, sp.Eq)
+    if not isinstance(relation, sp.Eq):
+        raise AssertionError("isinstance(relation, sp.Eq)")
     identity = _judge_evaluated(relation)
     if identity.status != Status.HOLDS:
         return identity.with_detail(f"q'' = {relation.rhs}: {identity.detail}")
@@ -172,7 +174,8 @@ def _judge_series(relation: sp.Basic) -> Verdict:
     :func:`check_series` of f against g to that order (at infinity in
     epsilon = 1/x > 0, logarithms written out); a relation without an order
     term is an identity, judged by :func:`judge_relation`."""
-    assert isinstance(relation, sp.Eq)
+    if not isinstance(relation, sp.Eq):
+        raise AssertionError("isinstance(relation, sp.Eq)")
     expression, stated = relation.lhs, relation.rhs
     order = stated.getO() if isinstance(stated, sp.Expr) else None
     if order is None:
@@ -265,7 +268,8 @@ def _check_q_even_zero() -> Verdict:
             f"q(0) = {at_zero}, q'(0) = {slope}: not simplified to 0",
             Reason.UNDECIDED,
         )
-    assert even.basis is not None
+    if even.basis is None:
+        raise AssertionError("even.basis is not None")
     return Verdict.holds(
         f"q(0) = 0, q'(0) = 0 (exact), q(-z) = q(z) ({even.detail}); with q'' > 0, "
         "q(z) >= 0 with equality only at 0",
