@@ -30,6 +30,8 @@ from collections.abc import Callable
 
 import sympy as sp
 
+from implicit_bias.errors import InvalidArgumentError
+
 __all__ = [
     "GLYPHS",
     "absolute_deviation",
@@ -59,6 +61,8 @@ __all__ = [
     "taylor_slope_constant",
     "theorem1_parameters",
     "theorem1_transform",
+    "theorem2_layer",
+    "theorem2_scalar_objective",
     "unit_projector",
 ]
 
@@ -304,6 +308,65 @@ def kernel_change_as_printed(
         direction = (u_matrix[:, j] * v_matrix[:, j].T).vec()
         total += (scales1[j] ** 2 * scales2[j] ** 2 - 1) * direction * direction.T
     return total
+
+
+def theorem2_layer(
+    u_matrix: sp.Matrix,
+    v_matrix: sp.Matrix,
+    scales1: list[sp.Expr],
+    singular: list[sp.Expr],
+    scales2: list[sp.Expr],
+) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
+    r"""Eq. (14): one layer's :math:`\hat M^{(1)}, \hat W, \hat M^{(2)}` of Theorem 2.
+
+    .. math:: \hat M^{(1)} = U\,\mathrm{diag}(s^{(1)})\,U^\top,\quad
+              \hat W = U\,\mathrm{diag}_{P\times Q}(\sigma)\,V^\top,\quad
+              \hat M^{(2)} = V\,\mathrm{diag}(s^{(2)})\,V^\top
+
+    Args:
+      u_matrix, v_matrix: :math:`U` (P x P) and :math:`V` (Q x Q), orthogonal.
+      scales1, scales2: :math:`s^{(1)}` (P entries), :math:`s^{(2)}` (Q
+        entries); Theorem 2 sets those beyond :math:`\min\{P, Q\}` to 1.
+      singular: :math:`\sigma`, :math:`\min\{P, Q\}` entries.
+
+    Raises:
+      InvalidArgumentError: an argument's length does not fit U and V.
+    """
+    rows, columns = u_matrix.rows, v_matrix.rows
+    for name, values, size in (
+        ("scales1", scales1, rows),
+        ("singular", singular, min(rows, columns)),
+        ("scales2", scales2, columns),
+    ):
+        if len(values) != size:
+            raise InvalidArgumentError(
+                f"{name}: {size} entries for U of size {rows} and V of size "
+                f"{columns}, got {len(values)}"
+            )
+    sigma = sp.zeros(rows, columns)
+    for index, value in enumerate(singular):
+        sigma[index, index] = value
+    return (
+        u_matrix * sp.diag(*scales1) * u_matrix.T,
+        u_matrix * sigma * v_matrix.T,
+        v_matrix * sp.diag(*scales2) * v_matrix.T,
+    )
+
+
+def theorem2_scalar_objective(
+    omega1: Penalty,
+    omega2: Penalty,
+    scale1: sp.Expr,
+    scale2: sp.Expr,
+    singular_value: sp.Expr,
+) -> sp.Expr:
+    r"""Eq. (15)'s objective with :math:`\sigma` taken from its constraint.
+
+    .. math:: \omega^{(1)}(s_1) + \omega^{(2)}(s_2) + \sigma^2,\qquad
+              \sigma = \frac{d}{s_1 s_2}\quad (s_1\sigma s_2 = d)
+    """
+    sigma_value = singular_value / (scale1 * scale2)
+    return omega1(scale1) + omega2(scale2) + sigma_value**2
 
 
 # --- Appendix A.1, eqs. (21)-(22)

@@ -136,6 +136,11 @@ class LabelAlignmentTrial:
         :math:`\Delta K_\ell = \bar J_\ell\bar J_\ell^\top - J_{0\ell}J_{0\ell}^\top`
         the change of layer :math:`\ell`'s block (eq. 19), linear task.
       sign_readout_share: the same, binary task.
+      linear_difficulty_correlation: Spearman's rank correlation, over the
+        training points, of :math:`|y_i|` (the linear targets: small where a
+        point is hard for the binarized task) with the change of the kernel's
+        diagonal :math:`K(x_i, x_i) - K_0(x_i, x_i)`, linear task (Figure 3).
+      sign_difficulty_correlation: the same, binary task.
     """
 
     linear_alignment: float
@@ -148,6 +153,8 @@ class LabelAlignmentTrial:
     sign_loss: float
     linear_readout_share: float
     sign_readout_share: float
+    linear_difficulty_correlation: float
+    sign_difficulty_correlation: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -838,6 +845,24 @@ def _readout_share(
     return readout_norm / total if total > 0.0 else math.nan
 
 
+def _ranks(values: Float64Array) -> Float64Array:
+    """0-based ranks of ``values``, tied values sharing their average rank."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    starts = np.cumsum(counts) - counts
+    return np.asarray((starts + (counts - 1) / 2.0)[inverse], dtype=np.float64)
+
+
+def _rank_correlation(first: Float64Array, second: Float64Array) -> float:
+    """Spearman's rank correlation: Pearson's of the ranks (ties averaged).
+
+    NaN when either vector is constant (its ranks carry no order).
+    """
+    ranks = [_ranks(values) for values in (first, second)]
+    centred = [r - r.mean() for r in ranks]
+    scale = math.sqrt(float(centred[0] @ centred[0]) * float(centred[1] @ centred[1]))
+    return float(centred[0] @ centred[1]) / scale if scale > 0.0 else math.nan
+
+
 def _relative_interpolant_norm(features: Float64Array, residual: Float64Array) -> float:
     r""":math:`\|\hat\beta\|/\|r\|` of the minimum-norm :math:`J_0\beta = r`.
 
@@ -1044,6 +1069,10 @@ def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
             _relative_interpolant_norm(j0, targets - initial_outputs),
             float(run.losses[-1] / (0.5 * float(targets @ targets) / samples)),
             share,
+            _rank_correlation(
+                np.abs(linear_targets),
+                np.diag(adapted) - np.sum(initial_features**2, axis=1),
+            ),
         )
     return LabelAlignmentTrial(
         linear_alignment=results["linear"][0],
@@ -1056,6 +1085,8 @@ def _trial(seed: int, settings: _TrialSettings) -> LabelAlignmentTrial:
         sign_loss=results["sign"][3],
         linear_readout_share=results["linear"][4],
         sign_readout_share=results["sign"][4],
+        linear_difficulty_correlation=results["linear"][5],
+        sign_difficulty_correlation=results["sign"][5],
     )
 
 

@@ -13,6 +13,7 @@ from implicit_bias.sources.adaptive_tangent_features import (
     appendix_a3_proofs,
     appendix_b_mnist,
     figure_1,
+    figure_3,
     framework,
     network_structure,
     structureless,
@@ -61,6 +62,7 @@ EXPECTED_SIZES = {
         2 * len(appendix_b_mnist.QUICK_SEEDS),
         _STUDY_STEPS,
     ),
+    "fig-3:difficult-points": (2 * len(figure_3.FIGURE_3_SEEDS), _STUDY_STEPS),
     "27-29:direct-minimum": (
         len(appendix_a3_proofs._two_sided_cases())
         * len(appendix_a3_proofs._LEMMA_FIVE_SEEDS),

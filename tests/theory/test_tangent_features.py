@@ -11,6 +11,7 @@ import mpmath
 import pytest
 import sympy as sp
 
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.theory import tangent_features as theory
 
 w, z, u, v, p = theory.w, theory.z, theory.u, theory.v, theory.p
@@ -142,3 +143,36 @@ def test_diagonal_objective_with_square_penalty_minimum() -> None:
 def test_glyphs_cover_the_symbols() -> None:
     for symbol in (v, u, z, w, p, theory.s, theory.m, theory.beta, theory.t):
         assert symbol in theory.GLYPHS
+
+
+def test_theorem2_layer_has_the_printed_factors() -> None:
+    # Eq. (14) with U = V = I (P = 3, Q = 2): the factors are the diagonals.
+    s1, sigma, s2 = [2, 3, 1], [5, 7], [11, 13]
+    m1, weights, m2 = theory.theorem2_layer(sp.eye(3), sp.eye(2), s1, sigma, s2)
+    assert m1 == sp.diag(2, 3, 1)
+    assert weights == sp.Matrix([[5, 0], [0, 7], [0, 0]])
+    assert m2 == sp.diag(11, 13)
+
+
+@pytest.mark.parametrize(
+    ("s1", "sigma", "s2", "named"),
+    [
+        ([1, 1], [1, 1], [1, 1], "scales1"),
+        ([1, 1, 1], [1], [1, 1], "singular"),
+        ([1, 1, 1], [1, 1], [1, 1, 1], "scales2"),
+    ],
+)
+def test_theorem2_layer_refuses_lengths_that_do_not_fit(
+    s1: list[int], sigma: list[int], s2: list[int], named: str
+) -> None:
+    with pytest.raises(InvalidArgumentError, match=named):
+        theory.theorem2_layer(sp.eye(3), sp.eye(2), s1, sigma, s2)
+
+
+def test_theorem2_scalar_objective_takes_sigma_from_the_constraint() -> None:
+    s1, s2, d = sp.symbols("s1 s2 d", positive=True)
+    objective = theory.theorem2_scalar_objective(
+        theory.squared_deviation, theory.squared_deviation, s1, s2, d
+    )
+    sigma = d / (s1 * s2)
+    assert sp.simplify(objective - ((s1 - 1) ** 2 + (s2 - 1) ** 2 + sigma**2)) == 0

@@ -16,6 +16,8 @@ Tolerances:
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -28,6 +30,7 @@ from implicit_bias.errors import (
     InvalidArgumentError,
     OutOfRangeError,
 )
+from implicit_bias.validation import tangent_kernels
 from implicit_bias.validation.tangent_kernels import (
     LabelAlignmentStudy,
     LabelAlignmentTrial,
@@ -182,10 +185,14 @@ def test_trial_is_reproducible_and_the_study_summarizes_it() -> None:
     assert study.standard_error == pytest.approx(differences.std(ddof=1) / np.sqrt(3))
 
 
+_TRIAL_FIELDS = len(dataclasses.fields(LabelAlignmentTrial))
+
+
 def _study() -> LabelAlignmentStudy:
     return LabelAlignmentStudy(
         tuple(
-            LabelAlignmentTrial(*(seed + 0.1 * k for k in range(10))) for seed in (0, 1)
+            LabelAlignmentTrial(*(seed + 0.1 * k for k in range(_TRIAL_FIELDS)))
+            for seed in (0, 1)
         )
     )
 
@@ -429,3 +436,38 @@ def test_trial_kernels_of_large_trained_weights_stay_finite() -> None:
     )
     assert 0.0 <= trial.linear_readout_share <= 1.0
     assert 0.0 <= trial.sign_readout_share <= 1.0
+
+
+def test_difficulty_correlations_are_rank_correlations() -> None:
+    # Textbook Spearman: Pearson's correlation of the ranks, ties averaged, by loops.
+    def ranks(values: list[float]) -> list[float]:
+        return [
+            sum(other < value for other in values)
+            + (sum(other == value for other in values) - 1) / 2
+            for value in values
+        ]
+
+    def pearson(a: list[float], b: list[float]) -> float:
+        mean_a, mean_b = sum(a) / len(a), sum(b) / len(b)
+        covariance = sum((x - mean_a) * (y - mean_b) for x, y in zip(a, b, strict=True))
+        return covariance / math.sqrt(
+            sum((x - mean_a) ** 2 for x in a) * sum((y - mean_b) ** 2 for y in b)
+        )
+
+    first = [3.0, 1.0, 3.0, 2.0, 7.0, -1.0]
+    second = [0.5, 0.1, 0.2, 0.9, 0.9, -4.0]
+    expected = pearson(ranks(first), ranks(second))
+    assert math.isclose(
+        tangent_kernels._rank_correlation(np.array(first), np.array(second)),
+        expected,
+        rel_tol=1e-14,
+    )
+    assert math.isnan(tangent_kernels._rank_correlation(np.array(first), np.ones(6)))
+    trial = label_alignment_trial(
+        0, samples=12, dimension=3, widths=(8,), max_steps=200
+    )
+    correlations = (
+        trial.linear_difficulty_correlation,
+        trial.sign_difficulty_correlation,
+    )
+    assert all(-1.0 <= value <= 1.0 for value in correlations)

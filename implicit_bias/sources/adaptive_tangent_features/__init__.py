@@ -10,8 +10,10 @@ One module per part of the paper, in its order:
 - :mod:`.figure_1`: Figure 1, label kernel alignment in a trained MLP;
 - :mod:`.network_structure`: Section 3.2, Model A, eq. (13), Theorem 2's
   kernel (17)-(18) and eq. (19);
+- :mod:`.theorem_2`: Theorem 2's solution (14)-(16) under Model A;
 - :mod:`.proposition_3`: Proposition 3, the shape of the effective penalty;
 - :mod:`.figure_2`: Figure 2, the effective penalties of its three examples;
+- :mod:`.figure_3`: Figure 3, the difficult points in the kernel of a trained MLP;
 - :mod:`.discussion`: Section 4, the average transformation (20);
 - :mod:`.appendix_a1_diagonal`: Appendix A.1, the diagonal example (21)-(22);
 - :mod:`.appendix_a2_penalties`: Appendix A.2, Proposition 4 and (23), and
@@ -40,12 +42,14 @@ from implicit_bias.sources.adaptive_tangent_features import (
     discussion,
     figure_1,
     figure_2,
+    figure_3,
     framework,
     network_structure,
     notation,
     penalties,
     proposition_3,
     structureless,
+    theorem_2,
 )
 from implicit_bias.sources.adaptive_tangent_features.findings import SLIPS
 from implicit_bias.sources.adaptive_tangent_features.inventory import INVENTORY
@@ -61,8 +65,10 @@ _SECTIONS = (
     structureless,
     figure_1,
     network_structure,
+    theorem_2,
     proposition_3,
     figure_2,
+    figure_3,
     discussion,
     appendix_a1_diagonal,
     appendix_a2_penalties,
@@ -74,6 +80,7 @@ _POSITIONS = {
     "sec-3.1": 9.5,  # Figure 1, between (9) and (10)
     "prop-3": 18.5,  # stated after Theorem 2's (18)
     "fig-2": 18.6,
+    "fig-3": 18.7,
     "prop-4": 22.5,  # Appendix A.2.1, after (22)
     "prop-3-proof": 23.5,  # Appendix A.2.2, after (23)
 }

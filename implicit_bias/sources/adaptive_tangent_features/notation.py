@@ -81,6 +81,11 @@ model_a_features, last_layer_transform = sp.symbols(
 average_features, tangent_features_0, M_path = sp.symbols(
     "average_features grad_f0 M_theta_path", commutative=False
 )
+#: Theorem 2's (14)-(16): diag_{P x Q}(d) of B_hat = U D V^T, (4)'s change of the
+#: output under Model A and the per-layer sum of (16)'s constraint.
+D_matrix = sp.Symbol("D_PQ", commutative=False)
+model_a_change = sp.Symbol("model_A_change")
+layers_change = sp.Symbol("layers_change")
 #: The position t in [0, 1] along the path from theta_0 to theta in (2), (20).
 path_position = sp.Symbol("t_path", nonnegative=True)
 
@@ -107,6 +112,11 @@ alignment_linear = sp.Symbol("cos_linear")
 alignment_adapted = sp.Symbol("cos_K")
 alignment_initial = sp.Symbol("cos_K0")
 readout_share = sp.Symbol("rho_L")
+minimum_4_model_a = sp.Symbol("min_4_model_A")
+minimum_16 = sp.Symbol("min_16")
+objective_16 = sp.Function(r"F_{(16)}")
+solution_B = sp.Symbol("B_hat_GD")
+difficulty_correlation = sp.Symbol("rho_S_sign")
 
 _BOLD_BETA = r"\boldsymbol{\beta}"
 _HAT_BETA = r"\widehat{\boldsymbol{\beta}}"
@@ -205,4 +215,15 @@ GLYPHS: dict[sp.Symbol, str] = {
     alignment_adapted: r"\cos(K,K_{\hat{y}})",
     alignment_initial: r"\cos(K_{0},K_{\hat{y}})",
     readout_share: r"\rho_{L}",
+    D_matrix: r"\mathrm{diag}_{P\times Q}(\mathbf{d})",
+    model_a_change: r"\nabla_{\boldsymbol{\theta}_{0}}f_{\boldsymbol{\theta}_{0}}"
+    r"(\mathbf{x})\mathbf{M}(\boldsymbol{\theta}-\boldsymbol{\theta}_{0})",
+    layers_change: r"\sum_{\ell=1}^{L}\nabla_{\mathrm{vec}(\mathbf{W}_{\ell})}"
+    r"f_{\boldsymbol{\theta}_{0}}(\mathbf{x})\mathrm{vec}(\mathbf{M}_{\ell}^{(1)}"
+    r"\mathbf{W}_{\ell}\mathbf{M}_{\ell}^{(2)})",
+    minimum_4_model_a: r"\min_{(4),\,\text{Model A}}",
+    minimum_16: r"\min_{(16)}",
+    solution_B: r"(\widehat{\mathbf{B}}_{\ell})_{\mathrm{direct}}",
+    difficulty_correlation: r"\rho_{S}\big(|y_{i}|,\,K(\mathbf{x}_{i},\mathbf{x}_{i})"
+    r"-K_{0}(\mathbf{x}_{i},\mathbf{x}_{i})\big)_{\mathrm{sign}(y)}",
 }
