@@ -265,24 +265,21 @@ def _direct_minimum(residual: float) -> tuple[float, float]:
         return float(_squared(m1) + _absolute(m2) + w1**2 + _squared(m3) + w2**2)
 
     rng = np.random.default_rng(16)
-    best = None
+    ends = []
     for _ in range(_STARTS):
         start = np.concatenate(
             [1 + rng.uniform(0, 1, 1), rng.uniform(0, 2, 1), 1 + rng.uniform(0, 1, 2)]
         )
         for _ in range(2):  # a restart from Nelder-Mead's end point
-            result = optimize.minimize(
+            start = optimize.minimize(
                 objective,
                 start,
                 method="Nelder-Mead",
                 options={"xatol": 1e-11, "fatol": 1e-15, "maxiter": 20000},
-            )
-            start = result.x
-        if best is None or result.fun < best.fun:
-            best = result
-    assert best is not None
-    m1, w1, m2, _ = best.x
-    return float(best.fun), float(m1 * w1 * m2)
+            ).x
+        ends.append((objective(start), start))
+    value, (m1, w1, m2, _) = min(ends, key=lambda end: end[0])
+    return value, float(m1 * w1 * m2)
 
 
 def _reduced_objective(residual: float, b1: Float64Array) -> Float64Array:
