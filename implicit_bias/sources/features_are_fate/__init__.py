@@ -9,7 +9,10 @@ Appendix B ((35)-(144)) and the exact finite-size risks are in
 decay (36)-(40) of Lemma 3.3's proof), :mod:`.appendix_b2_bounds` (its
 Loewner bounds (42)-(46) and the exponential decay (47)-(49)),
 :mod:`.appendix_b3` and :mod:`.appendix_b3_alignment` (Lemma B.1's proof,
-(51)-(72)); :mod:`.kernels`
+(51)-(72)), :mod:`.appendix_b3_limits` (the rank-one limit (74)-(76) closing
+Theorem 3.4's proof), :mod:`.appendix_b4` and :mod:`.appendix_b4_min_norm`
+(the proof of Theorem 3.5, (78)-(90)), :mod:`.appendix_b5` (Theorem 3.6's
+risk, (91)-(99)); :mod:`.kernels`
 Section 4 and Appendix C (the ReLU arc-cosine kernel and RKHS projections);
 :mod:`.simulations` trains deep linear networks by gradient descent against the
 theory.
@@ -54,6 +57,36 @@ from implicit_bias.sources.features_are_fate.appendix_b2_bounds import (
 )
 from implicit_bias.sources.features_are_fate.appendix_b3 import (
     CLAIMS as APPENDIX_B3_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3_limits import (
+    CLAIMS as APPENDIX_B3_LIMIT_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b3_limits import (
+    GLYPHS as APPENDIX_B3_LIMIT_GLYPHS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4 import (
+    CLAIMS as APPENDIX_B4_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4 import (
+    DERIVATIONS as APPENDIX_B4_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4 import (
+    GLYPHS as APPENDIX_B4_GLYPHS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4_min_norm import (
+    CLAIMS as APPENDIX_B4_MIN_NORM_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4_min_norm import (
+    DERIVATIONS as APPENDIX_B4_MIN_NORM_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b4_min_norm import (
+    GLYPHS as APPENDIX_B4_MIN_NORM_GLYPHS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b5 import (
+    DERIVATIONS as APPENDIX_B5_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b5 import (
+    GLYPHS as APPENDIX_B5_GLYPHS,
 )
 from implicit_bias.sources.features_are_fate.appendix_b3 import (
     DERIVATIONS as APPENDIX_B3_DERIVATIONS,
@@ -128,6 +161,9 @@ CLAIMS = in_paper_order(
     + APPENDIX_B2_BOUND_CLAIMS
     + APPENDIX_B3_CLAIMS
     + APPENDIX_B3_ALIGNMENT_CLAIMS
+    + APPENDIX_B3_LIMIT_CLAIMS
+    + APPENDIX_B4_CLAIMS
+    + APPENDIX_B4_MIN_NORM_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
     + RIDGE_TRANSFER_CLAIMS
@@ -142,6 +178,9 @@ DERIVATIONS = (
     + APPENDIX_B2_DERIVATIONS
     + APPENDIX_B3_DERIVATIONS
     + APPENDIX_B3_ALIGNMENT_DERIVATIONS
+    + APPENDIX_B4_DERIVATIONS
+    + APPENDIX_B4_MIN_NORM_DERIVATIONS
+    + APPENDIX_B5_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
     + RIDGE_TRANSFER_DERIVATIONS
@@ -189,6 +228,10 @@ SOURCE = Source(
         **APPENDIX_B2_GLYPHS,
         **APPENDIX_B2_BOUND_GLYPHS,
         **LEMMA_B1_GLYPHS,
+        **APPENDIX_B3_LIMIT_GLYPHS,
+        **APPENDIX_B4_GLYPHS,
+        **APPENDIX_B4_MIN_NORM_GLYPHS,
+        **APPENDIX_B5_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,

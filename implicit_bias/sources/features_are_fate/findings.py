@@ -193,6 +193,24 @@ SLIPS = (
         "included.",
     ),
     Slip(
+        "normalization-78-88",
+        Severity.MINOR,
+        "The proof of Theorem 3.5 defines L_par := ||r_par||_2^2, without the "
+        "1/(2n) of (78), L = (1/2n)(||r_par||^2 + ||r_perp||^2), which the flow "
+        "(6) descends; three steps of (79)-(88) then drop a constant: (81) needs "
+        "grad_l L = (grad_l L_par + grad_l L_perp)/(2n) and drops that 1/(2n) "
+        "(at n = 3 its right side is 6 times (80)); (85) drops the 2 of "
+        "grad_L ||P_par r||^2 = 2 W_{L-1}^T ... W_1^T X^T P_par r (its square is "
+        "4 times (85)); (88) needs ||X^T r_par||^2 >= 2 lambda_min ||r_par||^2, "
+        "twice what holds (X = [[1, 0], [0, 2], [0, 0]], r_par = e_1: 1 against "
+        "2). The prose before, 'the global minimum of (78) is equal to "
+        "||r_perp||^2', misses the same 1/(2n). With the factors the text's "
+        "definitions give, each step holds (81:normalized-depth-L, "
+        "85:normalized-depth-L, 88:normalized-depth-L), and so does the "
+        "conclusion: ||r_par||^2 decays exponentially, at the rate "
+        "(2/n)(alpha^2 lambda)^{L-1} lambda_min, and lim_t ||r_par(t)|| = 0.",
+    ),
+    Slip(
         "stirling-factor-137",
         Severity.TYPO,
         "(137) as printed is (136) with S_{n-1} replaced by its Stirling form but "

@@ -149,6 +149,8 @@ _NAMED: dict[str, tuple[str, ...]] = {
     "70": _ids("69:alignment-layer-1", "69:alignment-layer-2"),
     "fig-6": _ids("13:noiseless-limit"),
     "73": _ids("thm-3.4:features-rank-one"),
+    # Lemma 3.3's conclusion (the text cites Theorem 3.5), checked by its proof.
+    "74": _ids("48:decay-bound", "49:limit"),
     "77": _ids("thm-3.4:features-rank-one"),
     "96": _ids("143-144:orthogonal-term"),
     "103": _ids("10:monte-carlo"),
@@ -555,7 +557,7 @@ _APPENDIX_B3 = (
             "71": "||y_hat||/||X||_op <= lim ||W_1 ... W_L|| <= lim prod_l s_l^2",
             "72": "lim_{t -> oo} prod_l s_l^2 > 0",
             "73": "W_1 ... W_{L-1} = c u_1 v_{L-1}^T after pretraining",
-            "74": "W_1 ... W_{L-1} W_L = beta_s after pretraining",
+            "74": "W_1 ... W_{L-1} W_L = beta_s after pretraining (Lemma 3.3)",
             "75": "= c u_1 (v_{L-1}^T W_L)",
             "76": "= c u_1",
             "77": "W_1 ... W_{L-1} = beta_s v_{L-1}^T (Theorem 3.4)",
