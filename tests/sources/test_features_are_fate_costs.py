@@ -6,16 +6,21 @@ import dataclasses
 import inspect
 import math
 import re
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import Claim, Kind
+from implicit_bias.claims.engine import Claim, Kind, Verdict
 from implicit_bias.claims.profiles import CostEstimate, PowerCalculation
 from implicit_bias.numerics import transfer_asymptotics as numerics
 from implicit_bias.numerics.transfer_asymptotics import ridge_transfer_risk_finite
 from implicit_bias.sources.features_are_fate import (
     CLAIMS,
+    _network_states,
+    appendix_b2_bounds,
+    appendix_b3_alignment,
     finetuning,
     kernels,
     linear_transfer,
@@ -31,9 +36,11 @@ from implicit_bias.sources.features_are_fate._costs import (
     MonteCarloDraws,
     SliceRuns,
     StudentRun,
+    whole_run_seconds,
 )
 from implicit_bias.numerics import transfer_endpoints as endpoints
 from implicit_bias.numerics.relu_kernels import relu_rkhs_projection
+from implicit_bias.validation import deep_linear_networks as networks
 from implicit_bias.validation.relu_kernels import (
     ablation_setup,
     kernel_condensation,
@@ -162,6 +169,61 @@ def test_finetune_runs_scale_their_steps_with_the_rate() -> None:
     _finite(estimate)
     assert estimate.runs == 3
     assert estimate.steps == round(np.mean([44.04 / e for e in runs.step_sizes]))
+
+
+def test_whole_run_seconds_times_one_run_after_a_warm_up() -> None:
+    calls: list[int] = []
+
+    def run() -> None:
+        calls.append(sum(range(10**5)))
+
+    assert whole_run_seconds(run) > 0
+    assert len(calls) == 2
+
+
+def _counted_steps(
+    monkeypatch: pytest.MonkeyPatch, check: Callable[[], Verdict]
+) -> list[int]:
+    """The steps of each pretraining run ``check()`` makes."""
+    taken: list[int] = []
+    pretrain = networks.pretrain
+
+    def counted(*args: Any, **kwargs: Any) -> networks.DeepLinearResult:
+        result = pretrain(*args, **kwargs)
+        taken.append(int(result.steps.sum()))
+        return result
+
+    with monkeypatch.context() as patched:
+        patched.setattr(networks, "pretrain", counted)
+        assert check().status == "holds"
+    return taken
+
+
+def test_decay_bound_cost_counts_the_steps_its_check_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    estimate = appendix_b2_bounds._decay_bound_cost()
+    _finite(estimate)
+    taken = _counted_steps(monkeypatch, appendix_b2_bounds._check_decay_bound)
+    # A run per depth and step size, of _CHECKPOINTS calls each.
+    assert estimate.runs * appendix_b2_bounds._CHECKPOINTS == len(taken)
+    assert estimate.runs * estimate.steps == sum(taken)
+
+
+def test_alignment_limit_cost_counts_the_runs_its_check_makes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    estimate = appendix_b3_alignment._alignment_limit_cost()
+    _finite(estimate)
+    _network_states.endpoint_states.cache_clear()
+    taken = _counted_steps(monkeypatch, appendix_b3_alignment._check_alignment_limit)
+    assert (
+        estimate.runs
+        == len(taken)
+        == (_network_states.ENDPOINT_RUNS * len(_network_states.ENDPOINT_ALPHAS))
+    )
+    # Steps read off the runs at the middle alpha: close to the mean of all.
+    assert estimate.steps == pytest.approx(np.mean(taken), rel=0.1)
 
 
 def test_paper_configurations_cost_their_sizes() -> None:

@@ -13,7 +13,10 @@ midpoint steps), so their step count is not a parameter: the models use the
 steps measured to reach it (the cap, ``DEFAULT_MAX_STEPS`` = 1e5, is far above
 them) and say so. Every model takes well under a second: a step is timed on a
 batch of two networks and scaled linearly to the batch (the batched step's
-cost is linear in it), or on a slice of the draws.
+cost is linear in it), or on a slice of the draws; where a step's cost
+changes along a run (the midpoint rule's fixed-point iterations, Appendix
+B.2-B.3's flows), on a whole representative run
+(:func:`whole_run_seconds`).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ __all__ = [
     "MonteCarloDraws",
     "SliceRuns",
     "StudentRun",
+    "whole_run_seconds",
 ]
 
 #: Steps a batch of endpoint runs takes to a relative excess loss of 1e-20
@@ -77,6 +81,19 @@ def _timed(step: Callable[[], object], *, steps: int, repeats: int) -> float:
     """
     with threadpool_limits(limits=1):
         return measure_step_seconds(step, steps=steps, repeats=repeats)
+
+
+def whole_run_seconds(run: Callable[[], object]) -> float:
+    """CPU seconds of one call of ``run``, a whole training run, on one BLAS thread.
+
+    For runs whose steps differ in cost along the trajectory: the midpoint
+    rule solves its implicit step by fixed-point iteration (L > 2), and the
+    iterations it needs fall as the gradient does (8 to 2 per step along
+    (48)'s flows at L = 3), so no slice of a run is representative and its
+    mean step is its time over its steps. Timed once after a warm-up: a run
+    of hundreds of steps averages over them.
+    """
+    return _timed(run, steps=1, repeats=1)
 
 
 def _step_seconds(run: Callable[[int], object], timed: int) -> float:

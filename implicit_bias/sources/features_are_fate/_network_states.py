@@ -43,9 +43,14 @@ from implicit_bias.sources.features_are_fate._balanced_states import balanced_st
 from implicit_bias.validation import deep_linear_networks as networks
 
 __all__ = [
+    "ENDPOINT_ALPHAS",
+    "ENDPOINT_RUNS",
     "PRECISION_BITS",
     "FlowState",
     "drift_tolerance",
+    "endpoint_initializations",
+    "endpoint_run",
+    "endpoint_states",
     "initial_states",
     "quantities",
     "trajectory_states",
@@ -356,21 +361,39 @@ ENDPOINT_ALPHAS = (
 )
 
 
+#: The initializations of :func:`initial_states` the endpoints flow from.
+ENDPOINT_RUNS = 2
+
+
+def endpoint_initializations(
+    depth: int = 3, runs: int = ENDPOINT_RUNS
+) -> list[tuple[Matrix, ...]]:
+    r"""The first ``runs`` initializations :math:`\bar W` of :func:`initial_states`."""
+    return list({s.initialization: None for s in initial_states(depth)})[:runs]
+
+
+def endpoint_run(
+    initialization: tuple[Matrix, ...], alpha: Fraction
+) -> networks.DeepLinearResult:
+    r"""The flow from :math:`\alpha\bar W` to its end: midpoint rule, adaptive
+    steps, until the loss is below :data:`CONVERGED_LOSS` times
+    :math:`\tfrac12\|\beta_s\|^2`."""
+    weights = [
+        np.array([[float(alpha * e) for e in row] for row in w])[None]
+        for w in initialization
+    ]
+    return networks.pretrain(weights, SOURCE_TASK, tol=CONVERGED_LOSS)
+
+
 @functools.cache
-def endpoint_states(depth: int = 3, runs: int = 2) -> tuple[FlowState, ...]:
-    r"""The converged ends of the flow from :math:`\alpha\bar W`, for each
-    alpha of :data:`ENDPOINT_ALPHAS` and the first ``runs`` initializations of
-    :func:`initial_states` (midpoint rule, adaptive steps, until the loss is
-    below :data:`CONVERGED_LOSS` times :math:`\tfrac12\|\beta_s\|^2`)."""
+def endpoint_states(depth: int = 3, runs: int = ENDPOINT_RUNS) -> tuple[FlowState, ...]:
+    r"""The converged ends of the flow from :math:`\alpha\bar W`
+    (:func:`endpoint_run`), for each alpha of :data:`ENDPOINT_ALPHAS` and
+    each initialization of :func:`endpoint_initializations`."""
     states = []
-    bars = list({s.initialization: None for s in initial_states(depth)})[:runs]
-    for bar in bars:
+    for bar in endpoint_initializations(depth, runs):
         for alpha in ENDPOINT_ALPHAS:
-            weights = [
-                np.array([[float(alpha * e) for e in row] for row in w])[None]
-                for w in bar
-            ]
-            result = networks.pretrain(weights, SOURCE_TASK, tol=CONVERGED_LOSS)
+            result = endpoint_run(bar, alpha)
             states.append(
                 FlowState(
                     tuple(_exact(w[0]) for w in result.weights),

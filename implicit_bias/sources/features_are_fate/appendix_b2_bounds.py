@@ -44,11 +44,13 @@ from implicit_bias.claims.certify import exact_point
 from implicit_bias.claims.checks import RelationCheck, relation_check
 from implicit_bias.claims.engine import Basis, Claim, Kind, Reading, Status, Verdict
 from implicit_bias.claims.loewner import LoewnerLe
+from implicit_bias.claims.profiles import CostEstimate
 from implicit_bias.sources.features_are_fate._balanced_states import (
     BalancedState,
     balanced_states,
     judge_at_states,
 )
+from implicit_bias.sources.features_are_fate._costs import whole_run_seconds
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     DeepLinearNetwork,
     deep_linear_network,
@@ -462,19 +464,24 @@ _FLOW_STEP = 0.02
 _FLOW_HORIZONS = {2: 10.0, 3: 20.0}
 _CHECKPOINTS = 40
 _TOP_SCALE = 0.05
+#: The two runs per depth: steps eta and eta/2.
+_FLOW_STEPS = (_FLOW_STEP, _FLOW_STEP / 2)
+
+
+def _steps_per_checkpoint(depth: int, step: float) -> int:
+    """Midpoint steps of size ``step`` between two checkpoints of the run."""
+    return round(_FLOW_HORIZONS[depth] / _CHECKPOINTS / step)
 
 
 def _initialization(depth: int) -> list[np.ndarray]:
-    r"""$ar W$ where (47) is nearly tight at $t = 0$.
+    r"""$\bar W$ where (47) is nearly tight at $t = 0$.
 
-        $ar W_L = \epsilon e_1$ small and $ar W_l = \sqrt{L - l}\, I$ above, so
-        $D_l = lpha^2 I$ ($l < L - 1$), $D_{L-1} = lpha^2(I -
-        \epsilon^2 e_1 e_1^	op)$ and $\lambda = 1 - \epsilon^2$; at $L = 2$,
-        $\|
-    abla_2\mathcal{L}\|^2 = \|W_1^	op r\|^2 = 2lpha^2\mathcal{L}$ and
-        $\|
-    abla_1\mathcal{L}\|^2 = O(\epsilon^2)$, so the decay starts at the
-        rate of (47) up to $O(\epsilon^2)$.
+    $\bar W_L = \epsilon e_1$ small and $\bar W_l = \sqrt{L - l}\, I$ above, so
+    $D_l = \alpha^2 I$ ($l < L - 1$), $D_{L-1} = \alpha^2(I -
+    \epsilon^2 e_1 e_1^\top)$ and $\lambda = 1 - \epsilon^2$; at $L = 2$,
+    $\|\nabla_2\mathcal{L}\|^2 = \|W_1^\top r\|^2 = 2\alpha^2\mathcal{L}$ and
+    $\|\nabla_1\mathcal{L}\|^2 = O(\epsilon^2)$, so the decay starts at the
+    rate of (47) up to $O(\epsilon^2)$.
     """
     top = np.zeros((1, DIMENSION, 1))
     top[0, 0, 0] = _TOP_SCALE
@@ -491,7 +498,7 @@ def _losses(depth: int, step: float) -> tuple[np.ndarray, float]:
     margin = float(networks.balancedness_margin(bar)[0])
     weights = [_FLOW_ALPHA * w for w in bar]
     source = np.array([0.6, 0.8])
-    per_checkpoint = round(_FLOW_HORIZONS[depth] / _CHECKPOINTS / step)
+    per_checkpoint = _steps_per_checkpoint(depth, step)
     losses = [0.5 * float(np.sum((networks.end_to_end(weights)[0] - source) ** 2))]
     for _ in range(_CHECKPOINTS):
         result = networks.pretrain(
@@ -510,8 +517,7 @@ def _losses(depth: int, step: float) -> tuple[np.ndarray, float]:
 
 def _decay_bound_at(depth: int, exponent_scale: float) -> tuple[bool, str]:
     """Whether (48) as a bound holds along the run of depth ``depth``, and how."""
-    coarse, margin = _losses(depth, _FLOW_STEP)
-    fine, _ = _losses(depth, _FLOW_STEP / 2)
+    (coarse, margin), (fine, _) = (_losses(depth, step) for step in _FLOW_STEPS)
     rate = 2 * (_FLOW_ALPHA**2 * margin) ** (depth - 1) * exponent_scale
     times = np.linspace(0.0, _FLOW_HORIZONS[depth], _CHECKPOINTS + 1)
     bound = fine[0] * np.exp(-rate * times)
@@ -551,6 +557,52 @@ def _check_decay_bound(*, exponent_scale: float = 1.0) -> Verdict:
         return Verdict.holds(detail, Basis.NUMERICAL)
     failed = "; ".join(text for ok, text in results if not ok)
     return Verdict.fails(detail, Basis.NUMERICAL, failed)
+
+
+def _decay_bound_cost() -> CostEstimate:
+    r"""What :func:`_check_decay_bound` costs: at each depth, the runs at
+    $\eta$ and $\eta/2$ to the horizon.
+
+    A step's cost falls along a run at L = 3 (its midpoint equation needs 8
+    fixed-point iterations at the start, 2 once the loss is small), so the
+    run at $\eta$ is timed whole, as the check runs it, at each depth
+    (:func:`~._costs.whole_run_seconds`), and its mean step taken for the run
+    at $\eta/2$ too: an upper bound there (by 7% at L = 3, 15% at L = 2, as
+    measured), as its first steps need an iteration fewer and the set-up of
+    its :data:`_CHECKPOINTS` calls is spread over twice the steps. The
+    estimate's step is the mean over all four runs' steps.
+    """
+    mean_step = {
+        depth: whole_run_seconds(functools.partial(_losses, depth, _FLOW_STEP))
+        / (_CHECKPOINTS * _steps_per_checkpoint(depth, _FLOW_STEP))
+        for depth in _FLOW_HORIZONS
+    }
+    steps = {
+        (depth, step): _CHECKPOINTS * _steps_per_checkpoint(depth, step)
+        for depth in _FLOW_HORIZONS
+        for step in _FLOW_STEPS
+    }
+    seconds = sum(count * mean_step[depth] for (depth, _), count in steps.items())
+    runs = len(steps)
+    per_run = round(sum(steps.values()) / runs)
+    return CostEstimate.of_training(
+        runs,
+        per_run,
+        seconds / (runs * per_run),
+        f"L = {', '.join(map(str, _FLOW_HORIZONS))} at eta = {_FLOW_STEP:g} and "
+        f"eta/2, d = {DIMENSION}: "
+        + ", ".join(
+            f"{count} steps (L = {depth}, eta = {step:g})"
+            for (depth, step), count in steps.items()
+        )
+        + "; a step's cost falls along a run (the midpoint rule's fixed-point "
+        "iterations), so the run at eta is timed whole at each depth ("
+        + ", ".join(
+            f"{per_step * 1e6:.3g} us/step at L = {depth}"
+            for depth, per_step in mean_step.items()
+        )
+        + ") and its mean step taken for eta/2",
+    )
 
 
 _DECAY_QUOTE = (
@@ -623,6 +675,7 @@ def _decay_claims() -> tuple[Claim, ...]:
             "(48) read as the bound (47) gives by Groenwall's lemma",
             _check_decay_bound,
             Status.HOLDS,
+            cost=_decay_bound_cost,
             formula=lambda: sp.Le(loss_at_t, bound, evaluate=False),
             corrects=f"{SOURCE_ID}:48:as-printed",
             assumptions=_ASSUMPTIONS,

@@ -49,7 +49,9 @@ from flint import arb, ctx, fmpq
 
 from implicit_bias.claims.derivation import Derivation
 from implicit_bias.claims.engine import Basis, Claim, Kind, Reading, Status, Verdict
+from implicit_bias.claims.profiles import CostEstimate
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.sources.features_are_fate._costs import whole_run_seconds
 from implicit_bias.sources.features_are_fate._lemma_b1 import (
     ALPHA,
     ASSUMPTIONS,
@@ -73,6 +75,8 @@ from implicit_bias.sources.features_are_fate._network_states import (
     ENDPOINT_ALPHAS,
     PRECISION_BITS,
     drift_tolerance,
+    endpoint_initializations,
+    endpoint_run,
     endpoint_states,
     quantities,
     trajectory_states,
@@ -495,6 +499,39 @@ def _check_alignment_limit(*, exponent: int = 2) -> Verdict:
     return Verdict.holds(detail, Basis.NUMERICAL)
 
 
+def _alignment_limit_cost() -> CostEstimate:
+    r"""What :func:`_check_alignment_limit` costs: a flow to its end per
+    initialization and alpha.
+
+    A run's steps are adaptive (its step count not a parameter) and their
+    cost falls along it (the midpoint equation needs up to 40 fixed-point
+    iterations per step while the network leaves the origin, 2 near the
+    end), so the runs at the middle alpha of :data:`ENDPOINT_ALPHAS` (in
+    log scale) are timed whole, one per initialization, and give the steps
+    and the mean step. The ball arithmetic at the ends (under 1 ms each) is
+    left out.
+    """
+    alpha = ENDPOINT_ALPHAS[len(ENDPOINT_ALPHAS) // 2]
+    initializations = endpoint_initializations(DEPTH)
+    taken: list[int] = []
+
+    def runs_at_alpha() -> None:
+        taken[:] = [int(endpoint_run(bar, alpha).steps[0]) for bar in initializations]
+
+    seconds = whole_run_seconds(runs_at_alpha)
+    runs = len(initializations) * len(ENDPOINT_ALPHAS)
+    return CostEstimate.of_training(
+        runs,
+        round(float(np.mean(taken))),
+        seconds / sum(taken),
+        f"L = {DEPTH}, d = 2, {len(initializations)} initializations x "
+        f"{len(ENDPOINT_ALPHAS)} alphas; adaptive midpoint steps to the loss "
+        f"1e-24: steps and mean step of the runs at alpha = {alpha}, timed whole "
+        f"({', '.join(map(str, taken))} steps; a step's fixed-point iterations "
+        "fall along a run)",
+    )
+
+
 def _alignment_claim() -> Claim:
     misalignment = quantity_symbol("misalignment", r"1 - (u_{l+1}^\top v_l)^2")
     constant = quantity_symbol("C_over_s2", r"C_l / s_{l+1}^2")
@@ -507,6 +544,7 @@ def _alignment_claim() -> Claim:
         "1 - (u_{l+1}^T v_l)^2 <= alpha^2 C_l / s_{l+1}^2, C_l fixed by Wbar",
         _check_alignment_limit,
         Status.HOLDS,
+        cost=_alignment_limit_cost,
         formula=lambda: sp.Le(misalignment, ALPHA**2 * constant),
         assumptions=ASSUMPTIONS,
         budget_seconds=30.0,
