@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from implicit_bias.claims.engine import Basis, Reason, Verdict
+from implicit_bias.claims.profiles import CostEstimate
+from implicit_bias.sources.features_are_fate._costs import whole_run_seconds
 from implicit_bias.validation import deep_linear_networks as networks
 
 __all__ = ["ALPHAS", "TrainedNetworks", "order_verdict", "trained_networks"]
@@ -118,3 +120,24 @@ def order_verdict(errors: np.ndarray, minimum: float, what: str) -> Verdict:
     if orders[-1] < minimum - 3 * tolerance:
         return Verdict.fails(detail, Basis.NUMERICAL, detail)
     return Verdict.inconclusive(detail, Reason.STATISTICAL, Basis.NUMERICAL)
+
+
+def training_cost(kind: str, depths: tuple[int, ...]) -> CostEstimate:
+    """What :func:`trained_networks` costs for ``kind`` at ``depths``: each
+    depth's whole training (one batch of :data:`DRAWS` networks per alpha of
+    :data:`ALPHAS`) timed once, uncached; the midpoint rule's adaptive steps
+    leave no fixed step count to scale (:func:`._costs.whole_run_seconds`)."""
+    seconds = [
+        whole_run_seconds(functools.partial(trained_networks.__wrapped__, depth, kind))
+        for depth in depths
+    ]
+    runs = len(depths) * len(ALPHAS)
+    return CostEstimate(
+        sum(seconds),
+        runs=runs,
+        detail=(
+            f"{kind} training at L = {depths}, {len(ALPHAS)} alphas, {DRAWS} draws: "
+            + ", ".join(f"{s:.2g} s" for s in seconds)
+            + " (each depth's runs timed whole)"
+        ),
+    )

@@ -44,6 +44,7 @@ from implicit_bias.claims.engine import Claim, Kind, Reading, Status, Verdict
 from implicit_bias.claims.engine import conjunction
 from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate._limit_orders import (
+    training_cost,
     order_verdict,
     trained_networks,
 )
@@ -152,6 +153,7 @@ CLAIMS: tuple[Claim, ...] = (
             "v_k^T W_L = O(alpha^2) (our derivation from (35))",
         ),
         budget_seconds=20.0,
+        cost=lambda: training_cost("pretrained", DEPTHS),
         quote=_QUOTE,
         reading=Reading.INTERPRETATION,
         regime=_REGIME,
@@ -173,6 +175,7 @@ CLAIMS: tuple[Claim, ...] = (
             "factor of -1', absorbed into u_1",
         ),
         budget_seconds=20.0,
+        cost=lambda: training_cost("pretrained", DEPTHS),
         quote=_QUOTE + " The possible factor of −1 can be absorbed into the "
         "definition of u_1.",
         reading=Reading.INTERPRETATION,

@@ -58,6 +58,7 @@ from implicit_bias.sources.features_are_fate._empirical_networks import (
     inner,
 )
 from implicit_bias.sources.features_are_fate._limit_orders import (
+    training_cost,
     order_verdict,
     trained_networks,
 )
@@ -182,7 +183,8 @@ def min_norm_errors(depth: int) -> dict[str, np.ndarray]:
     (``"89"``) and :math:`\|(I - P_{\mathrm{row}(X)})u_1\|` (``"row"``),
     :math:`u_1` the top left singular vector of the trained :math:`W_1`."""
     runs = trained_networks(depth, "scratch")
-    assert runs.data is not None
+    if runs.data is None:
+        raise AssertionError("networks trained from scratch keep their data")
     data = runs.data[0]
     sines, offs = [], []
     for weights in runs.weights:
@@ -280,6 +282,7 @@ CLAIMS: tuple[Claim, ...] = (
             "orders: ours, from (35) and (90) (module docstring)",
         ),
         budget_seconds=20.0,
+        cost=lambda: training_cost("scratch", DEPTHS),
         quote="Lemma B.1 shows that the parameter matrices are approximately rank "
         "one at all times and u_{l+1} and v_l align at the end of training as "
         "α → 0, which means that lim_{α→0} lim_{t→∞} β(t) = lim_{α→0} lim_{t→∞} "
