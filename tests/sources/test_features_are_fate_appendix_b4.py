@@ -171,10 +171,12 @@ def test_75_and_76_at_a_higher_order_fail() -> None:
     assert limits._check("76", {2: 3, 3: 3}).status == Status.FAILS
 
 
-def test_order_verdict_refutes_a_slower_decay_and_accepts_a_faster_one() -> None:
+def test_order_verdict_accepts_the_order_and_refutes_others() -> None:
     alphas = np.asarray(ALPHAS)
     assert order_verdict(alphas**2, 2, "exact").status == Status.HOLDS
-    assert order_verdict(alphas**3 * (1 + alphas), 2, "faster").status == Status.HOLDS
+    corrected = alphas**3 * (1 + alphas)
+    assert order_verdict(corrected, 3, "with a next term").status == Status.HOLDS
+    assert order_verdict(corrected, 2, "faster").status == Status.FAILS
     assert order_verdict(alphas, 2, "slower").status == Status.FAILS
     assert order_verdict(np.ones(4), 1, "constant").status == Status.FAILS
 

@@ -102,20 +102,19 @@ def rank_one_errors(depth: int) -> dict[str, np.ndarray]:
     return {"75": np.array(rewrite), "76": np.array(inner)}
 
 
-def _check(equation: str, minimum: dict[int, int]) -> Verdict:
+def _check(equation: str, orders: dict[int, int]) -> Verdict:
     verdicts = []
     for depth in DEPTHS:
         errors = rank_one_errors(depth)[equation]
         verdicts.append(
-            order_verdict(
-                errors, minimum[depth], f"L = {depth}, order {minimum[depth]}"
-            )
+            order_verdict(errors, orders[depth], f"L = {depth}, order {orders[depth]}")
         )
     return conjunction(
         verdicts,
         "pretrained on the population loss (4) to a relative excess loss of 1e-20 "
         "(midpoint rule), d = 6, unit beta_s, 2 initializations alpha Wbar with "
-        "(22), largest error over them; " + "; ".join(v.detail for v in verdicts),
+        "(22) (generic Dbar_l), largest error over them; "
+        + "; ".join(v.detail for v in verdicts),
     )
 
 

@@ -106,11 +106,16 @@ def _judge(depth: int, *, flow: bool = True) -> Callable[[sp.Basic], Verdict]:
         net = network(depth)
         maps = [net.flow()] if flow else []
         maps.append(net.data_constraint())
-        return judge_relation(
+        verdict = judge_relation(
             _substituted(relation, *maps),
             budget_seconds=SYMBOLIC_SECONDS,
             points=POINTS,
         )
+        # An exact matrix check says "exact rational arithmetic" but names no
+        # tolerance: it is 0.
+        if verdict.basis == Basis.NUMERICAL and "tolerance" not in verdict.detail:
+            return verdict.with_detail(f"{verdict.detail} (tolerance 0: exact)")
+        return verdict
 
     return judge
 

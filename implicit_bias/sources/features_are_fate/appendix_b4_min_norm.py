@@ -24,12 +24,14 @@ EmpiricalNetwork`): under the flow (6),
 * (89) and :math:`u_1 \in \mathrm{row}(X)` in the limit, along networks
   trained from scratch (:mod:`~implicit_bias.sources.features_are_fate.\
 _limit_orders`: :math:`n = 3 < d = 6`, :math:`L = 2, 3`): the sine of the
-  angle between :math:`\beta(\infty)` and :math:`u_1` vanishes at order at
-  least 3 (ours: :math:`\sigma_2(W_1) = O(\alpha)` times the
-  :math:`O(\alpha^2)` angle between :math:`W_2\cdots W_L` and the top right
-  singular vector of :math:`W_1`, by (35)), and
+  angle between :math:`\beta(\infty)` and :math:`u_1` vanishes at order 3
+  (ours: :math:`\sigma_k(W_1) = \Theta(\alpha)`, :math:`k \ge 2`, times
+  :math:`v_k^\top W_2\cdots W_L = O(\alpha^2)`: by (35) :math:`q = W_2\cdots
+  W_L` satisfies :math:`W_1^\top W_1 q = |W_L|^2 q + O(\alpha^2)` at
+  :math:`L \le 3`), and
   :math:`\|(I - P_{\mathrm{row}(X)})u_1\| \le \|W_1^\perp\|/\sigma_1(W_1)`
-  at order 1, by (90).
+  at order 1, by (90) (:math:`W_1^\perp v_1 = \alpha(I - P_{\mathrm{row}(X)})
+  \bar W_1 v_1`).
 """
 
 from __future__ import annotations
@@ -205,9 +207,9 @@ def min_norm_errors(depth: int) -> dict[str, np.ndarray]:
 
 
 def _check_min_norm_limit(
-    minimum: dict[str, int] | None = None,
+    expected: dict[str, int] | None = None,
 ) -> Verdict:
-    orders = minimum or {"89": 3, "row": 1}
+    orders = expected or {"89": 3, "row": 1}
     verdicts = [
         order_verdict(
             min_norm_errors(depth)[name],
@@ -221,7 +223,7 @@ def _check_min_norm_limit(
         verdicts,
         "trained from scratch on the empirical loss (5) to a relative excess loss "
         "of 1e-20 (midpoint rule), n = 3 < d = 6, 2 draws of (X, y) and of "
-        "alpha Wbar with (22), largest error over them; "
+        "alpha Wbar with (22) (generic Dbar_l), largest error over them; "
         + "; ".join(v.detail for v in verdicts),
     )
 
@@ -269,7 +271,7 @@ CLAIMS: tuple[Claim, ...] = (
         Kind.SIMULATION,
         "lim_{alpha -> 0} lim_{t -> oo} beta(t) = c u_1: the angle between the "
         "scratch-trained beta and the top left singular vector u_1 of W_1 vanishes "
-        "(order >= 3), and u_1 tends into row(X) (order >= 1, by (90))",
+        "(order 3), and u_1 tends into row(X) (order 1, by (90))",
         _check_min_norm_limit,
         Status.HOLDS,
         formula=lambda: nt.both(
@@ -279,7 +281,8 @@ CLAIMS: tuple[Claim, ...] = (
         assumptions=(
             "gradient flow (midpoint rule) on the empirical loss (5) from alpha "
             "Wbar with (22), n < d",
-            "orders: ours, from (35) and (90) (module docstring)",
+            "orders: ours, from (35) and (90) for a generic initialization (module "
+            "docstring)",
         ),
         budget_seconds=20.0,
         cost=lambda: training_cost("scratch", DEPTHS),

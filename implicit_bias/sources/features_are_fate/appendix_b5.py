@@ -194,8 +194,7 @@ def _risk_chain() -> Derivation:
         steps=(
             Step(
                 _squared_distance,
-                "x ~ N(0, I_d): E_x (x^T (β̂ - beta_t))^2 = ||β̂ - "
-                "beta_t||^2",
+                "x ~ N(0, I_d): E_x (x^T (β̂ - beta_t))^2 = ||β̂ - beta_t||^2",
                 equation="91",
                 quote="E_{X,ϵ} R = E_{X,ϵ} ||β_t − β̂||_2^2 (91)",
                 judge=_judge,
@@ -240,8 +239,7 @@ def _risk_chain() -> Derivation:
         claim_budget_seconds=CLAIM_SECONDS,
         regime=_REGIME,
         assumptions=(
-            "β̂ = X^+ y = X^+ X beta_t + X^+ eps (Theorem 3.5), X of full "
-            "row rank",
+            "β̂ = X^+ y = X^+ X beta_t + X^+ eps (Theorem 3.5), X of full row rank",
             "||beta_t|| = 1 (Assumption 3.2), eps ~ N(0, sigma^2 I_n) independent of "
             "X, x ~ N(0, I_d) in the risk (8)",
         ),
