@@ -688,6 +688,24 @@ def _width(row: str) -> int:
     return len(re.sub(r"\\[A-Za-z]+|[{}^_&\s]", "", row)) + row.count("\\")
 
 
+#: Formulas wider than this many glyphs (several lines of a page) are set in
+#: words: TeX cannot measure a line thousands of points wide ("Dimension too
+#: large"), and no reader could follow it (a chain on symbolic matrices
+#: written out entry by entry).
+_LONGEST_FORMULA = 600
+
+
+def _fitting(formula: str) -> str:
+    """``formula``, or a note in words when it is too wide to typeset."""
+    glyphs = _width(formula)
+    if glyphs <= _LONGEST_FORMULA:
+        return formula
+    return (
+        rf"\text{{[a formula of about {glyphs} glyphs, too wide to typeset; "
+        r"the claim checks it as written]}"
+    )
+
+
 def _claims_align(
     claims: Sequence[Claim],
     verdicts: Mapping[str, Status | Verdict],
@@ -698,7 +716,10 @@ def _claims_align(
     failures: dict[str, str] = {}
     for claim in claims:
         try:
-            rows[claim.id] = _formula_row(claim, _glyphs(claim.source, known))
+            row = _formula_row(claim, _glyphs(claim.source, known))
+            # A formula too wide for TeX to measure is shown in words.
+            too_wide = row is not None and _width(row) > _LONGEST_FORMULA
+            rows[claim.id] = None if too_wide else row
         except Exception as error:
             # One formula that cannot be built does not take the ledger down:
             # the claim is shown in words, with the failure beside it.
@@ -777,7 +798,10 @@ def _chain_latex(
             f"derivation {chain.source}:{chain.equation}:{chain.label}: building "
             f"its expressions raised {type(error).__name__}: {error}"
         ) from error
-    latex = [sp.latex(expression, symbol_names=glyphs) for expression in expressions]
+    latex = [
+        _fitting(sp.latex(expression, symbol_names=glyphs))
+        for expression in expressions
+    ]
     # A long expression leaves no room beside it: the justification goes above.
     wide = max(map(_width, latex)) > _WIDE_ROW // 2
     heading = [

@@ -77,9 +77,23 @@ class _MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(self.code, vars(module))
 
 
+def _claim_modules(source: Source) -> set[str]:
+    """The modules the functions of ``source``'s claims are defined in."""
+    names = set()
+    for claim in source.all_claims():
+        for part in (claim.check, getattr(claim.check, "relation", None)):
+            function = getattr(part, "func", part)
+            module = getattr(function, "__module__", None)
+            if isinstance(module, str):
+                names.add(module)
+    return names
+
+
 def _source_modules(sources: Sequence[Source]) -> dict[str, str]:
-    """Source id -> the name of the loaded module that defines it."""
-    found: dict[str, str] = {}
+    """Source id -> the name of the loaded module that defines it: of the
+    modules holding the source, one its claims' functions are defined in or
+    under (a test or a script importing it is not), else the shortest name."""
+    found: dict[str, list[str]] = {}
     wanted = {id(source): source.id for source in sources}
     for name, module in list(sys.modules.items()):
         if name.startswith("__") or getattr(module, "__spec__", None) is None:
@@ -93,11 +107,19 @@ def _source_modules(sources: Sequence[Source]) -> dict[str, str]:
             values = value if isinstance(value, (list, tuple)) else (value,)
             for item in values:
                 source_id = wanted.get(id(item))
-                if source_id is not None and (
-                    source_id not in found or len(name) < len(found[source_id])
-                ):
-                    found[source_id] = name
-    return found
+                if source_id is not None:
+                    found.setdefault(source_id, []).append(name)
+    chosen = {}
+    for source in sources:
+        names = sorted(set(found.get(source.id, ())), key=lambda n: (len(n), n))
+        if not names:
+            continue
+        defining = _claim_modules(source)
+        owners = [
+            n for n in names if any(m == n or m.startswith(n + ".") for m in defining)
+        ]
+        chosen[source.id] = (owners or names)[0]
+    return chosen
 
 
 def _top_package(module: str) -> str:

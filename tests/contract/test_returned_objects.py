@@ -732,6 +732,8 @@ OBJECTS: dict[str, ClassSpec] = {
             "sign_loss",
             "linear_readout_share",
             "sign_readout_share",
+            "linear_difficulty_correlation",
+            "sign_difficulty_correlation",
         ),
         construction=Exempt(_RESULT.format("label_alignment_trial")),
     ),

@@ -195,9 +195,12 @@ SLIPS = (
     Slip(
         "normalization-78-88",
         Severity.MINOR,
-        "The proof of Theorem 3.5 defines L_par := ||r_par||_2^2, without the "
-        "1/(2n) of (78), L = (1/2n)(||r_par||^2 + ||r_perp||^2), which the flow "
-        "(6) descends; three steps of (79)-(88) then drop a constant: (81) needs "
+        "The constants of (79)-(88) are those of L = ||r||^2/2 with L_par = "
+        "||r_par||^2/2, the convention of Lemma 3.3's proof (36)-(40), under "
+        "which every step holds; but the proof of Theorem 3.5 states L_par := "
+        "||r_par||_2^2 and (78), L = (1/2n)(||r_par||^2 + ||r_perp||^2), which "
+        "the flow (6) descends. Against these, three steps are off by a "
+        "constant: (81) needs "
         "grad_l L = (grad_l L_par + grad_l L_perp)/(2n) and drops that 1/(2n) "
         "(at n = 3 its right side is 6 times (80)); (85) drops the 2 of "
         "grad_L ||P_par r||^2 = 2 W_{L-1}^T ... W_1^T X^T P_par r (its square is "
