@@ -49,6 +49,14 @@ from {package}.theory import formulas
 
 x = sp.Symbol("x", positive=True)
 
+
+def busy():
+    import time
+    started = time.process_time()
+    while time.process_time() - started < 0.5:
+        pass
+
+
 SOURCE = Source(
     "{package}",
     "A user's theory",
@@ -65,6 +73,9 @@ SOURCE = Source(
         Claim("{package}", "4", "shift", Kind.IDENTITY, "x + 1 - x = 1",
               lambda: check_identity(formulas.shifted(x) - x, 1), Status.HOLDS,
               quote="x + 1 - x = 1"),
+        Claim("{package}", "7", "busy", Kind.IDENTITY, "x x = x^2, slowly",
+              lambda: busy() or check_identity(formulas.square(x), x**2),
+              Status.HOLDS, quote="x x = x^2"),
         Claim("{package}", "6", "branchy", Kind.IDENTITY, "branchy(x) = x",
               lambda: check_identity(formulas.branchy(x), x), Status.HOLDS,
               quote="branchy(x) = x"),
@@ -147,14 +158,20 @@ def test_a_tight_budget_leaves_mutants_not_judged(user_package: str) -> None:
     source = importlib.import_module(f"{user_package}.source").SOURCE
     with pytest.raises(InvalidArgumentError, match="mutant_seconds"):
         mutate_theory(source.all_claims(), [source], mutant_seconds=0)
+    # A check that spends 0.5 CPU s before deciding, given 0.1 s per mutant:
+    # cut by the budget, it judges nothing (a fast check would decide within
+    # any timer tick, so the budget is tested on a slow one).
+    (busy,) = [c for c in source.all_claims() if c.label == "busy"]
     result = mutate_theory(
-        source.all_claims()[:1],
+        [busy],
         [source],
         package=f"{user_package}.theory",
-        mutant_seconds=1e-9,
+        mutant_seconds=0.1,
         workers=1,
     )
-    assert {o.outcome for o in result.outcomes} == {NOT_JUDGED}
+    assert {o.outcome for o in result.outcomes} == {NOT_JUDGED}, [
+        (o.killed_by, o.detail) for o in result.outcomes
+    ]
 
 
 def test_the_project_theory_is_mutated_and_its_mutants_killed() -> None:
