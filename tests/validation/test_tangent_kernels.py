@@ -30,11 +30,10 @@ from implicit_bias.errors import (
     InvalidArgumentError,
     OutOfRangeError,
 )
-from implicit_bias.validation import tangent_kernels
+from implicit_bias.validation.tangent_kernels import label_alignment
 from implicit_bias.validation.tangent_kernels import (
     LabelAlignmentStudy,
     LabelAlignmentTrial,
-    _unflatten,
     average_tangent_features,
     flatten_weights,
     initialize_mlp,
@@ -48,6 +47,7 @@ from implicit_bias.validation.tangent_kernels import (
     train_mlp,
     two_class_inputs,
 )
+from implicit_bias.validation.tangent_kernels.mlp import _unflatten
 
 EPS = float(np.finfo(np.float64).eps)
 STEP = 1e-6
@@ -458,11 +458,11 @@ def test_difficulty_correlations_are_rank_correlations() -> None:
     second = [0.5, 0.1, 0.2, 0.9, 0.9, -4.0]
     expected = pearson(ranks(first), ranks(second))
     assert math.isclose(
-        tangent_kernels._rank_correlation(np.array(first), np.array(second)),
+        label_alignment._rank_correlation(np.array(first), np.array(second)),
         expected,
         rel_tol=1e-14,
     )
-    assert math.isnan(tangent_kernels._rank_correlation(np.array(first), np.ones(6)))
+    assert math.isnan(label_alignment._rank_correlation(np.array(first), np.ones(6)))
     trial = label_alignment_trial(
         0, samples=12, dimension=3, widths=(8,), max_steps=200
     )
