@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 import implicit_bias.validation as validation
 import implicit_bias.validation.diagonal_networks as diagonal_networks
+from implicit_bias.validation.diagonal_networks import descent, trainers
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError
 from implicit_bias.numerics import (
     min_l12_interpolant,
@@ -231,8 +232,7 @@ def test_one_single_task_step_is_the_two_layer_updates_bit_for_bit() -> None:
 
 def _blocks_cost(blocks: list[tuple[int, int, int, int]]) -> int:
     return sum(
-        (stop - start) * rows + diagonal_networks._BLOCK_ROWS
-        for _, start, stop, rows in blocks
+        (stop - start) * rows + descent._BLOCK_ROWS for _, start, stop, rows in blocks
     )
 
 
@@ -249,7 +249,7 @@ def _blocks_cost(blocks: list[tuple[int, int, int, int]]) -> int:
 def test_group_bounds_split_groups_at_the_least_cost(groups: list[list[int]]) -> None:
     ids = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     counts = np.concatenate([np.array(g, dtype=float) for g in groups])
-    bounds = diagonal_networks._group_bounds(ids, counts)
+    bounds = descent._group_bounds(ids, counts)
     # Consecutive blocks covering the batch, each within one group, over the
     # most rows of its networks.
     assert [b[1] for b in bounds] == [0, *[b[2] for b in bounds[:-1]]]
@@ -266,7 +266,7 @@ def test_group_bounds_split_groups_at_the_least_cost(groups: list[list[int]]) ->
             cuts = [0, *[i + 1 for i in range(m - 1) if mask >> i & 1], m]
             costs.append(
                 sum(
-                    (b - a) * group[b - 1] + diagonal_networks._BLOCK_ROWS
+                    (b - a) * group[b - 1] + descent._BLOCK_ROWS
                     for a, b in itertools.pairwise(cuts)
                 )
             )
@@ -289,7 +289,7 @@ def test_groups_sharing_inputs_equal_networks_trained_alone(outputs: int) -> Non
     rate = rng.uniform(0.02, 0.05, 8)
     w1 = 0.2 + 0.3 * rng.random((8, 12))
     w2 = 0.2 + 0.3 * rng.random((8, outputs, 12))
-    grouped = diagonal_networks._train_groups(
+    grouped = trainers._train_groups(
         inputs,
         sizes,
         Y[..., 0] if outputs == 1 else Y,
@@ -334,7 +334,7 @@ def test_train_groups_rejects_bad_groups(
     inputs: list[Array], sizes: list[int], counts: list[int], match: str
 ) -> None:
     with pytest.raises(InvalidArgumentError, match=match):
-        diagonal_networks._train_groups(
+        trainers._train_groups(
             inputs,
             sizes,
             np.ones((len(counts), 3)),
@@ -513,8 +513,8 @@ def _count_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the steps of descent: one residual and gradient per step (per-network
     X: _residual_and_gradient; shared or grouped X: _GroupedProducts)."""
     calls = [0]
-    original = diagonal_networks._residual_and_gradient
-    products = diagonal_networks._GroupedProducts.__call__
+    original = descent._residual_and_gradient
+    products = descent._GroupedProducts.__call__
 
     def counted(*args: NDArray[np.float64] | None) -> object:
         calls[0] += 1
@@ -524,10 +524,8 @@ def _count_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls[0] += 1
         return products(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(diagonal_networks, "_residual_and_gradient", counted)
-    monkeypatch.setattr(
-        diagonal_networks._GroupedProducts, "__call__", counted_products
-    )
+    monkeypatch.setattr(descent, "_residual_and_gradient", counted)
+    monkeypatch.setattr(descent._GroupedProducts, "__call__", counted_products)
     return calls
 
 
@@ -718,5 +716,5 @@ def test_public_names_are_documented(name: str) -> None:
     elif inspect.isclass(obj):
         assert inspect.getdoc(obj)
     else:  # a constant documented by a `#:` comment in its module
-        source = inspect.getsource(diagonal_networks)
+        source = "".join(inspect.getsource(m) for m in (descent, trainers))
         assert "#: " in source.split(f"\n{name} =")[0].rsplit("\n\n", 1)[-1]
