@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from implicit_bias.claims.engine import (
     Basis,
@@ -18,9 +19,10 @@ from implicit_bias.claims.engine import (
     Verdict,
     run_claims,
 )
-from implicit_bias.sources.features_are_fate import simulations
+from implicit_bias.sources.features_are_fate import notation, simulations
 from implicit_bias.sources.features_are_fate.simulations import CLAIMS
 from implicit_bias.sources.features_are_fate._costs import SliceRuns
+from implicit_bias.theory import transfer_risks as tr
 from implicit_bias.validation.transfer_experiments import (
     EndpointErrors,
     transferability_slices,
@@ -312,3 +314,14 @@ def test_a_shifted_theory_branch_no_longer_holds(
     monkeypatch.setattr(transfer_risks, builder, lambda: _shifted(built, 0.3))
     verdict = _LIMIT_CHECKS[label][1]()
     assert verdict.status != Status.HOLDS, (label, builder, verdict.detail)
+
+
+def test_a_measured_quantity_is_compared_with_the_printed_formula() -> None:
+    # A simulation's formula sets its measured symbol against the theory's
+    # expression, not against another symbol.
+    (claim,) = [c for c in CLAIMS if c.id.endswith(":12:monte-carlo")]
+    assert claim.formula is not None
+    formula = claim.formula()
+    assert isinstance(formula, sp.Eq)
+    assert formula.lhs == notation.mc_risk_linear
+    assert formula.rhs == tr.linear_transfer_risk()

@@ -1,7 +1,8 @@
 """Claims of features-are-fate (Tahir, Ganguli, Rotskoff): theory, proofs, networks.
 
 :mod:`.task_distance` checks Theorem 2.2 and its proof (eqs. (23)-(34));
-:mod:`.risks` the risks of Section 3 (eqs. (10)-(17)); the proof steps of
+:mod:`.theorem_3_6`, :mod:`.theorem_3_7` and :mod:`.theorems_3_8_3_9` the
+risks of Section 3 (eqs. (10)-(17)); the proof steps of
 Appendix B ((35)-(144)) and the exact finite-size risks are in
 :mod:`.random_matrix` (the scratch risk, (95)-(102)), :mod:`.linear_transfer`
 ((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
@@ -127,7 +128,15 @@ from implicit_bias.sources.features_are_fate.ridge_transfer import (
 from implicit_bias.sources.features_are_fate.ridge_transfer import (
     DERIVATIONS as RIDGE_TRANSFER_DERIVATIONS,
 )
-from implicit_bias.sources.features_are_fate.risks import CLAIMS as RISK_CLAIMS
+from implicit_bias.sources.features_are_fate.theorem_3_6 import (
+    CLAIMS as THEOREM_3_6_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.theorem_3_7 import (
+    CLAIMS as THEOREM_3_7_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.theorems_3_8_3_9 import (
+    CLAIMS as THEOREMS_3_8_3_9_CLAIMS,
+)
 from implicit_bias.sources.features_are_fate.simulations import (
     CLAIMS as SIMULATION_CLAIMS,
 )
@@ -155,7 +164,9 @@ _POSITIONS = {
 
 CLAIMS = in_paper_order(
     TASK_DISTANCE_CLAIMS
-    + RISK_CLAIMS
+    + THEOREM_3_6_CLAIMS
+    + THEOREM_3_7_CLAIMS
+    + THEOREMS_3_8_3_9_CLAIMS
     + FINETUNING_CLAIMS
     + APPENDIX_B2_CLAIMS
     + APPENDIX_B2_BOUND_CLAIMS

@@ -1,17 +1,17 @@
-r"""Claims of features-are-fate: the main-text risks of Section 3.
+r"""Claims of features-are-fate, Section 3.3: Theorem 3.7, linear transfer.
 
-The asymptotic risks and transferabilities of Theorems 3.6-3.9 (eqs. (10),
-(12), (13), (15), (16), (17)) and every condition the text states about their
-signs, from :mod:`implicit_bias.theory.transfer_risks`, and the evaluators of
-:mod:`implicit_bias.numerics.transfer_risks` against both. Where the printed
-statement does not hold, the claim is expected to fail and a separate claim
-(``corrects=``) states what does hold. Theorem 2.2 is in
-:mod:`implicit_bias.sources.features_are_fate.task_distance`.
+The asymptotic linear-transfer risk (12) and transferability (13) from
+:mod:`implicit_bias.theory.transfer_risks`, and every condition the text states
+about the sign of (13): the underparameterized and noise conditions, the roots
+gamma_+- of the quadratic q and the negative-transfer interval (empty as
+printed; a separate claim, ``corrects=``, states what holds), the angle
+condition, the noiseless limit, and how noise and angle move the region; and
+the float64 roots against the evaluators of
+:mod:`implicit_bias.numerics.transfer_risks`.
 """
 
 from __future__ import annotations
 
-import mpmath
 import numpy as np
 import sympy as sp
 
@@ -22,7 +22,6 @@ from implicit_bias.claims.checks import (
     check_close,
     check_identity,
     check_limit,
-    relation_check,
 )
 from implicit_bias.claims.engine import (
     Basis,
@@ -40,130 +39,23 @@ from implicit_bias.sources.features_are_fate import notation as nt
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.numerics import transfer_risks as numerics
 from implicit_bias.theory import transfer_risks as tr
+from implicit_bias.sources.features_are_fate._risks import (
+    _BUDGET,
+    _COS2,
+    _DEEP_LINEAR,
+    _GAMMA,
+    _OVER,
+    _SIGMA,
+    _SIN2,
+    _STEP_SECONDS,
+    _THETA,
+    _U,
+    _ULPS,
+    _claim_id,
+    _numerical_or_undecided,
+)
 
 __all__ = ["CLAIMS"]
-
-#: Seconds a symbolic step may take before the check gives up (inconclusive).
-#: The slowest step (a Gaussian integral) takes ~2 s on an idle core; the margin
-#: is for a loaded machine.
-_STEP_SECONDS = 25.0
-#: Budget of each claim: every check takes under ~3 s on an idle core.
-_BUDGET = 30.0
-#: Float64 unit roundoff.
-_U = 2.0**-53
-#: Absolute error bound of the evaluators, in units of u times the size of the
-#: terms (each evaluator is <= 8 correctly rounded operations plus one sin or
-#: cos within 1 ulp; see implicit_bias.numerics.transfer_risks).
-_ULPS = 16.0
-
-_GAMMA, _SIGMA, _THETA = tr.gamma, tr.sigma, tr.theta
-_SIN2 = sp.sin(_THETA) ** 2
-_COS2 = sp.cos(_THETA) ** 2
-
-
-def _claim_id(equation: str, label: str) -> str:
-    return f"{SOURCE_ID}:{equation}:{label}"
-
-
-# ---------------------------------------------------------------------------
-# Theorem 3.6: double descent.
-# ---------------------------------------------------------------------------
-
-
-def _check_double_descent_as_printed() -> Verdict:
-    # On the text's regime 0 < sigma < 1 (sigma = 0.2 in Figs. 1-3): the slope
-    # (sigma^2 - (1-gamma)^2)/(1-gamma)^2 is < 0 on (0, 1-sigma), a nonempty
-    # interval, and > 0 on (1-sigma, 1); the risk -> +oo as gamma -> 1-.
-    risk = tr.scratch_risk_overparameterized()
-    noisy = sp.Symbol("sigma_p", positive=True)
-    verdict = all_hold(
-        {
-            "dR/dgamma = (sigma^2 - (1-gamma)^2)/(1-gamma)^2": check_identity(
-                sp.diff(risk, _GAMMA),
-                (_SIGMA**2 - (1 - _GAMMA) ** 2) / (1 - _GAMMA) ** 2,
-            ),
-            "gamma -> 1- (sigma > 0)": check_limit(
-                risk.subs(_SIGMA, noisy), _GAMMA, 1, sp.oo, direction="-"
-            ),
-        }
-    )
-    if verdict.status != Status.HOLDS:
-        return verdict
-    return verdict.with_detail(
-        "for 0 < sigma < 1 the slope is < 0 on (0, 1 - sigma) and > 0 on "
-        "(1 - sigma, 1), and R_sc -> +oo as gamma -> 1-: the risk first decreases, "
-        f"then diverges. {verdict.detail}"
-    )
-
-
-def _check_double_descent_beyond_regime() -> Verdict:
-    risk = tr.scratch_risk_overparameterized()
-    slope_at_one = sp.simplify(sp.diff(risk, _GAMMA).subs(_SIGMA, 1))
-    increasing = check_identity(slope_at_one, _GAMMA * (2 - _GAMMA) / (1 - _GAMMA) ** 2)
-    with time_limit(_STEP_SECONDS):
-        noiseless = sp.limit(risk.subs(_SIGMA, 0), _GAMMA, 1, dir="-")
-    if increasing.status == Status.HOLDS and increasing.basis == Basis.PROOF:
-        zero = (
-            " and at sigma = 0, R_sc = 1 - gamma -> 0, no divergence"
-            if noiseless == 0
-            else ""
-        )
-        return Verdict.fails(
-            "not for every sigma: at sigma = 1, dR_sc/dgamma = gamma(2-gamma)/"
-            f"(1-gamma)^2 > 0 on (0, 1) ({increasing.detail}), so the risk never "
-            f"decreases for gamma < 1 (likewise for every sigma >= 1){zero}",
-            Basis.PROOF,
-            "sigma = 1: dR_sc/dgamma = gamma(2-gamma)/(1-gamma)^2 > 0 for every "
-            "gamma in (0, 1) (exact)",
-        )
-    return Verdict.inconclusive(
-        f"slope at sigma = 1: {slope_at_one} ({increasing.detail}); limit at "
-        f"sigma = 0: {noiseless}",
-        Reason.UNDECIDED,
-    )
-
-
-def _check_double_descent_corrected() -> Verdict:
-    risk = tr.scratch_risk_overparameterized()
-    slope = check_identity(
-        sp.diff(risk, _GAMMA),
-        (_SIGMA**2 - (1 - _GAMMA) ** 2) / (1 - _GAMMA) ** 2,
-    )
-    minimum_value = check_identity(
-        risk.subs(_GAMMA, 1 - _SIGMA), 2 * _SIGMA - _SIGMA**2
-    )
-    noisy = sp.Symbol("sigma_p", positive=True)
-    left = check_limit(risk.subs(_SIGMA, noisy), _GAMMA, 1, sp.oo, direction="-")
-    right = check_limit(
-        tr.scratch_risk_underparameterized().subs(_SIGMA, noisy),
-        _GAMMA,
-        1,
-        sp.oo,
-        direction="+",
-    )
-    return all_hold(
-        {
-            "dR/dgamma = (sigma^2 - (1-gamma)^2)/(1-gamma)^2: < 0 on (0, 1-sigma), "
-            "> 0 on (1-sigma, 1)": slope,
-            "R(1-sigma) = 2 sigma - sigma^2": minimum_value,
-            "gamma -> 1- (sigma > 0)": left,
-            "gamma -> 1+ (sigma > 0)": right,
-        }
-    )
-
-
-def _underparameterized_slope() -> sp.Basic:
-    """dR_sc/dgamma = -sigma^2/(gamma-1)^2 (<= 0, < 0 for sigma > 0), gamma > 1."""
-    return sp.Eq(
-        sp.diff(tr.scratch_risk_underparameterized(), _GAMMA),
-        -(_SIGMA**2) / (_GAMMA - 1) ** 2,
-        evaluate=False,
-    )
-
-
-# ---------------------------------------------------------------------------
-# Theorem 3.7 and eq. (13): linear transfer.
-# ---------------------------------------------------------------------------
 
 
 def _check_eq12_structure() -> Verdict:
@@ -417,20 +309,6 @@ def _check_anomalous_positive() -> Verdict:
     )
 
 
-def _numerical_or_undecided(verdict: Verdict) -> Verdict:
-    """``verdict`` of a floating-point comparison with a closed form, except that
-    a miss refutes nothing without a certificate: a ``fails`` becomes
-    ``inconclusive`` (``Reason.UNDECIDED``)."""
-    if verdict.status != Status.FAILS:
-        return verdict
-    return Verdict.inconclusive(
-        f"{verdict.detail}; outside the rounding bound in floating point, not "
-        "certified",
-        Reason.UNDECIDED,
-        Basis.NUMERICAL,
-    )
-
-
 def _check_boundaries_numeric() -> Verdict:
     r"""gamma_+- from the evaluators are sign changes of T_lt, within rounding.
 
@@ -496,265 +374,7 @@ def _check_boundaries_numeric() -> Verdict:
     return _numerical_or_undecided(verdict)
 
 
-def _check_evaluators() -> Verdict:
-    """The float64 evaluators against the theory expressions at 50 digits."""
-    rng = np.random.default_rng(7)
-    size = 300
-    gamma_values = np.concatenate(
-        [rng.uniform(0.01, 0.99, size // 2), rng.uniform(1.01, 5.0, size // 2)]
-    )
-    theta_values = rng.uniform(0.0, np.pi, size)
-    sigma_values = rng.uniform(0.0, 2.0, size)
-    n_values = rng.uniform(2.5, 1e4, size)
-    lam_values = rng.uniform(0.0, 10.0, size)
-    cases: list[tuple[str, np.ndarray, sp.Expr, tuple[sp.Symbol, ...], tuple]] = [
-        (
-            "scratch_risk",
-            numerics.scratch_risk(gamma_values, sigma_values),
-            tr.scratch_risk(),
-            (_GAMMA, _SIGMA),
-            (gamma_values, sigma_values),
-        ),
-        (
-            "linear_transfer_risk",
-            numerics.linear_transfer_risk(n_values, theta_values, sigma_values),
-            tr.linear_transfer_risk(),
-            (tr.n, _THETA, _SIGMA),
-            (n_values, theta_values, sigma_values),
-        ),
-        (
-            "linear_transferability",
-            numerics.linear_transferability(gamma_values, theta_values, sigma_values),
-            tr.linear_transferability(),
-            (_GAMMA, _THETA, _SIGMA),
-            (gamma_values, theta_values, sigma_values),
-        ),
-        (
-            "ridge_transfer_risk",
-            numerics.ridge_transfer_risk(lam_values, theta_values),
-            tr.ridge_transfer_risk(),
-            (tr.lam, _THETA),
-            (lam_values, theta_values),
-        ),
-        (
-            "finetune_risk",
-            numerics.finetune_risk(
-                gamma_values, theta_values, sigma_values, form="printed"
-            ),
-            tr.finetune_risk(),
-            (_GAMMA, _THETA, _SIGMA),
-            (gamma_values, theta_values, sigma_values),
-        ),
-        (
-            "finetune_transferability",
-            numerics.finetune_transferability(
-                gamma_values, theta_values, form="printed"
-            ),
-            tr.finetune_transferability(),
-            (_GAMMA, _THETA),
-            (gamma_values, theta_values),
-        ),
-    ]
-    report = []
-    comparisons = []
-    with mpmath.workdps(50):
-        for name, fast, expression, symbols, arguments in cases:
-            terms = sp.Add.make_args(sp.expand(_branch_sum_of_abs(expression)))
-            exact = sp.lambdify(symbols, expression, modules="mpmath")
-            size_of = sp.lambdify(symbols, sp.Add(*terms), modules="mpmath")
-            # The error fast - exact at 50 digits, then rounded: its relative
-            # rounding (u) is far below the bound it is compared with.
-            errors = np.empty(size)
-            scales = np.empty(size)
-            for index in range(size):
-                point = [mpmath.mpf(float(a[index])) for a in arguments]
-                errors[index] = float(mpmath.mpf(float(fast[index])) - exact(*point))
-                scales[index] = float(abs(size_of(*point)) + mpmath.mpf(2) ** -1074)
-            worst = float(np.max(np.abs(errors) / scales)) / _U
-            comparisons.append(
-                check_close(
-                    errors, 0.0, _ULPS * _U * scales, what=f"{name} - 50-digit value"
-                )
-            )
-            report.append(f"{name} {worst:.2f}")
-    detail = (
-        f"{size} random points (gamma in (0.01, 5) away from 1, theta in [0, pi], "
-        "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]): max error of the "
-        "float64 evaluators against the expressions at 50 digits, in units of "
-        f"u = 2^-53 x (sum of |terms|): {', '.join(report)} (tolerance {_ULPS:g} u x "
-        "that sum)"
-    )
-    verdict = conjunction(
-        comparisons, f"{detail}; " + "; ".join(c.detail for c in comparisons)
-    )
-    return _numerical_or_undecided(verdict)
-
-
-def _branch_sum_of_abs(expression: sp.Expr) -> sp.Expr:
-    """The size of an expression's terms, branch by branch (for error bounds)."""
-    if isinstance(expression, sp.Piecewise):
-        return sp.Piecewise(
-            *[(_branch_sum_of_abs(e), condition) for e, condition in expression.args]
-        )
-    return sp.Add(*[sp.Abs(term) for term in sp.Add.make_args(sp.expand(expression))])
-
-
-# ---------------------------------------------------------------------------
-# Theorems 3.8 and 3.9: ridge and fine-tuning.
-# ---------------------------------------------------------------------------
-
-
-def _ridge_from_12() -> sp.Basic:
-    """lim_{n -> oo} (12) = (15) at lambda = 0."""
-    return sp.Eq(
-        sp.Limit(tr.linear_transfer_risk(), tr.n, sp.oo),
-        tr.ridge_transfer_risk().subs(tr.lam, 0),
-        evaluate=False,
-    )
-
-
-def _ridge_slope() -> sp.Basic:
-    """dR/dlambda = 2 lambda cos^2 theta/(1+lambda)^3, > 0 for lambda > 0 and
-    cos theta != 0 (constant 1 at theta = pi/2): lambda* = 0, and
-    T^lambda = R_sc - R^lambda decreases in lambda, so the negative-transfer
-    region only grows."""
-    return sp.Eq(
-        sp.diff(tr.ridge_transfer_risk(), tr.lam),
-        2 * tr.lam * _COS2 / (1 + tr.lam) ** 3,
-        evaluate=False,
-    )
-
-
-def _check_eq17_from_16() -> Verdict:
-    # gamma = 1 + s with s > 0 selects the gamma > 1 branches of every Piecewise.
-    above = 1 + sp.Symbol("s", positive=True)
-    return all_hold(
-        {
-            "gamma < 1": check_identity(
-                tr.finetune_transferability_overparameterized(),
-                tr.scratch_risk_overparameterized()
-                - tr.finetune_risk_overparameterized(),
-            ),
-            "gamma > 1": check_identity(
-                tr.finetune_transferability().subs(_GAMMA, above),
-                tr.scratch_risk().subs(_GAMMA, above)
-                - tr.finetune_risk().subs(_GAMMA, above),
-            ),
-        }
-    )
-
-
-def _check_finetune_sign() -> Verdict:
-    with time_limit(_STEP_SECONDS):
-        root = sp.solve(sp.Eq(2 * sp.cos(_THETA) - 1, 0), _THETA)
-    factor = check_identity(
-        tr.finetune_transferability_overparameterized(),
-        (1 - _GAMMA) * (2 * sp.cos(_THETA) - 1),
-    )
-    in_range = [r for r in root if 0 <= r <= sp.pi]
-    if factor.status != Status.HOLDS:
-        return factor
-    if in_range == [sp.pi / 3]:
-        return factor.with_detail(
-            "T_ft = (1-gamma)(2 cos theta - 1) for gamma <= 1, and 2 cos theta - 1 "
-            "decreases on [0, pi] through its only zero theta = pi/3: T_ft > 0 for "
-            f"theta < pi/3, < 0 for theta > pi/3 (gamma < 1), 0 for gamma >= 1 "
-            f"({factor.detail})"
-        )
-    return Verdict.fails(
-        f"zeros of 2 cos theta - 1 on [0, pi]: {in_range}; {factor.detail}",
-        Basis.PROOF,
-        f"2 cos theta - 1 = 0 on [0, pi] at theta in {in_range}, not only pi/3",
-    )
-
-
-# ---------------------------------------------------------------------------
-# The claims.
-# ---------------------------------------------------------------------------
-
-
-_DEEP_LINEAR = ("Assumptions 3.1-3.2", "n, d -> oo with gamma = n/d fixed")
-_OVER = (*_DEEP_LINEAR, "0 < gamma < 1")
-
 CLAIMS: tuple[Claim, ...] = (
-    Claim(
-        SOURCE_ID,
-        "10",
-        "double-descent-as-printed",
-        Kind.INEQUALITY,
-        "in the overparameterized regime the scratch risk (10) first decreases, then "
-        "becomes infinite as gamma -> 1",
-        _check_double_descent_as_printed,
-        Status.HOLDS,
-        assumptions=(*_OVER, "0 < sigma < 1 (sigma = 0.2 in Figs. 1-3)"),
-        formula=lambda: sp.Eq(tr.risk_scratch, tr.scratch_risk()),
-        budget_seconds=_BUDGET,
-        quote="This expression exhibits double descent behavior: in the "
-        "overparameterized regime, the generalization error first decreases, then "
-        "becomes infinite as γ → 1",
-        reading=Reading.PROSE,
-        regime="0 < gamma < 1, 0 < sigma < 1 symbolic: the noisy, SNR > 1 setting "
-        "of every figure of Section 3 (sigma = 0.2 in Figs. 1-3); the sentence "
-        "states no condition on sigma",
-    ),
-    Claim(
-        SOURCE_ID,
-        "10",
-        "double-descent-beyond-regime",
-        Kind.INEQUALITY,
-        "beyond the text's regime: for every sigma >= 0, (10) first decreases, then "
-        "becomes infinite as gamma -> 1-",
-        _check_double_descent_beyond_regime,
-        Status.FAILS,
-        formula=lambda: nt.lt(
-            sp.Derivative(tr.scratch_risk_overparameterized(), _GAMMA), 0
-        ),
-        assumptions=(*_OVER, "sigma >= 0 (any noise level)"),
-        budget_seconds=_BUDGET,
-        quote="",
-        reading=Reading.EXTENSION,
-        regime="0 < gamma < 1 at sigma = 1 and sigma = 0, outside the noisy "
-        "sigma < 1 setting of the figures; the text never states the sentence for "
-        "every sigma",
-    ),
-    Claim(
-        SOURCE_ID,
-        "10",
-        "double-descent",
-        Kind.LIMIT,
-        "for 0 < sigma < 1, (10) decreases on (0, 1-sigma), increases on (1-sigma, 1) "
-        "with minimum 2 sigma - sigma^2, and tends to +oo as gamma -> 1 from both "
-        "sides (sigma > 0)",
-        _check_double_descent_corrected,
-        Status.HOLDS,
-        assumptions=(*_DEEP_LINEAR, "0 < sigma < 1 for the decrease"),
-        corrects=_claim_id("10", "double-descent-beyond-regime"),
-        formula=lambda: sp.Eq(
-            sp.diff(tr.scratch_risk_overparameterized(), _GAMMA),
-            (_SIGMA**2 - (1 - _GAMMA) ** 2) / (1 - _GAMMA) ** 2,
-        ),
-        budget_seconds=_BUDGET,
-        quote="(1−γ)²+γσ²/(1−γ) for γ < 1; σ²/(γ−1) for γ > 1 (10)",
-        reading=Reading.EXTENSION,
-        regime="all gamma in (0, 1) and (1, oo), sigma symbolic in (0, 1): the "
-        "minimum at gamma = 1 - sigma and both one-sided limits are ours",
-    ),
-    Claim(
-        SOURCE_ID,
-        "10",
-        "underparameterized-decreasing",
-        Kind.INEQUALITY,
-        "in the underparameterized regime (10) decreases monotonically with gamma",
-        relation_check(_underparameterized_slope, budget_seconds=_STEP_SECONDS),
-        Status.HOLDS,
-        assumptions=(*_DEEP_LINEAR, "gamma > 1"),
-        formula=_underparameterized_slope,
-        budget_seconds=_BUDGET,
-        quote="while in the underparameterized regime, the generalization error "
-        "monotonically decreases with increasing γ.",
-        reading=Reading.PROSE,
-        regime="all gamma > 1, sigma >= 0 symbolic, as the sentence states it",
-    ),
     Claim(
         SOURCE_ID,
         "12",
@@ -1046,98 +666,5 @@ CLAIMS: tuple[Claim, ...] = (
         reading=Reading.EXTENSION,
         regime="400 random (theta, sigma), sigma in [0, 0.9], |cos theta| < 1 - "
         "sigma: our float64 evaluators, bound 16 u from their operation count",
-    ),
-    Claim(
-        SOURCE_ID,
-        "15",
-        "from-12",
-        Kind.IDENTITY,
-        "at lambda = 0, (15) is the n -> oo limit of (12), sin^2 theta",
-        relation_check(_ridge_from_12, budget_seconds=_STEP_SECONDS),
-        Status.HOLDS,
-        assumptions=("Assumptions 3.1-3.2", "n -> oo"),
-        formula=_ridge_from_12,
-        budget_seconds=_BUDGET,
-        quote="lim_{n→∞} E_D R^λ_lt = 1 − cos²θ (1+2λ)/(1+λ)² (15)",
-        reading=Reading.EXTENSION,
-        regime="lambda = 0, theta symbolic: a consistency of (15) with (12) the text "
-        "does not state",
-    ),
-    Claim(
-        SOURCE_ID,
-        "15",
-        "increasing",
-        Kind.INEQUALITY,
-        "(15) is a strictly increasing function of lambda, so ridge regularization "
-        "enlarges the region of negative transfer for any lambda > 0",
-        relation_check(_ridge_slope, budget_seconds=_STEP_SECONDS),
-        Status.HOLDS,
-        assumptions=("Assumptions 3.1-3.2", "n -> oo", "cos theta != 0"),
-        formula=_ridge_slope,
-        budget_seconds=_BUDGET,
-        quote="we show that the generalization error for regularized linear transfer "
-        "is a strictly increasing function of the ridge parameter λ, leading to a "
-        "larger region of negative transfer for any λ > 0",
-        reading=Reading.PROSE,
-        regime="lambda >= 0, theta with cos theta != 0 symbolic: the main text names "
-        "no theta range and calls the useful features 'those with θ < π/2' "
-        "(Fig. 2, lambda in [0, 0.6])",
-    ),
-    Claim(
-        SOURCE_ID,
-        "17",
-        "from-16",
-        Kind.IDENTITY,
-        "(17) = (10) - (16) in both regimes",
-        _check_eq17_from_16,
-        Status.HOLDS,
-        assumptions=_DEEP_LINEAR,
-        formula=lambda: sp.Eq(
-            tr.transferability_finetune, tr.finetune_transferability()
-        ),
-        budget_seconds=_BUDGET,
-        quote="T_ft = (γ−1)(1−2cosθ) for γ ≤ 1; 0 for γ > 1 (17)",
-        reading=Reading.PRINTED,
-        regime="all gamma, theta, sigma symbolic, as (16)-(17) are stated",
-    ),
-    Claim(
-        SOURCE_ID,
-        "17",
-        "sign",
-        Kind.INEQUALITY,
-        "for gamma < 1 fine-tuning transfers positively for theta < pi/3 and "
-        "negatively for theta > pi/3; for gamma > 1 the transferability is 0",
-        _check_finetune_sign,
-        Status.HOLDS,
-        formula=lambda: nt.eq(
-            sp.sign(tr.finetune_transferability_overparameterized()),
-            sp.sign(sp.pi / 3 - _THETA),
-        ),
-        assumptions=(*_DEEP_LINEAR, "theta in [0, pi]"),
-        budget_seconds=_BUDGET,
-        quote="For θ < π/3, the pretrained features are beneficial, leading to "
-        "positive transfer. For θ > π/3, however, the pretrained features bias the "
-        "network too strongly toward the source task, leading to negative transfer.",
-        reading=Reading.PROSE,
-        regime="0 < gamma < 1 and theta in [0, pi] symbolic (Fig. 3 shows "
-        "theta in [0, pi/2]), as the sentences state it",
-    ),
-    Claim(
-        SOURCE_ID,
-        "10-17",
-        "evaluators",
-        Kind.NUMERIC,
-        "the float64 evaluators of (10), (12), (13), (15), (16), (17) agree with the "
-        "SymPy expressions at 50 digits to a few units of roundoff",
-        _check_evaluators,
-        Status.HOLDS,
-        formula=lambda: nt.eq(nt.f64_transfer_value, nt.reference_transfer_value),
-        assumptions=("float64 arguments taken exactly",),
-        budget_seconds=_BUDGET,
-        quote="",
-        reading=Reading.EXTENSION,
-        regime="300 random points, gamma in (0.01, 5) away from 1, theta in [0, pi], "
-        "sigma in [0, 2], n in (2.5, 1e4), lambda in [0, 10]: our evaluators, bound "
-        "16 u from their operation count",
     ),
 )
