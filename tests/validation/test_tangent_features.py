@@ -36,12 +36,14 @@ from implicit_bias.numerics.tangent_features import (
 )
 from tests.contract.harness import cpu_budget
 from implicit_bias.validation.tangent_features import (
-    _spectral_value_and_gradient,
     minimum_norm_coefficients,
     relaxed_dual_bound,
     solve_relaxed_problem,
     solve_two_sided_problem,
     theorem_one_value,
+)
+from implicit_bias.validation.tangent_features.descent import (
+    _spectral_value_and_gradient,
 )
 
 EPS = float(np.finfo(np.float64).eps)
