@@ -32,7 +32,8 @@ recorded path (it took another path: its helper calls depend on an earlier
 verdict; not in the kill rate), *equivalent* when SymPy shows the mutant
 true by itself (without the claim's check: a mutated identity that is still
 an identity, a limit that still diverges; an inequality implied by the
-stated one, whose greater side grew or smaller side shrank), and otherwise
+stated one, whose greater side grew or smaller side shrank:
+:mod:`.mutant_truth`), and otherwise
 *survives*: an error the check cannot see. Only claims expected to hold are
 mutated: the question is whether their ``holds`` could have been anything
 else.
@@ -58,8 +59,7 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
-from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt, semidefinite_by_form
-from implicit_bias.claims.matrix_checks import involves_matrices, proof_of_zero
+from implicit_bias.claims.mutant_truth import true_by_itself
 from implicit_bias.claims.recording import (
     RecordedCalls,
     recorded_calls,
@@ -360,87 +360,6 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
     return _spread(mutants, limit)
 
 
-def _weakening(
-    mutant: sp.Basic,
-    original: sp.Basic,
-    constrained: Callable[[sp.Expr], sp.Expr],
-) -> bool:
-    """Whether SymPy shows ``mutant`` implied by ``original``, an inequality
-    (or a Loewner order) the claim's check shows: its greater side grown or its
-    smaller side shrunk, by a difference of the right sign for every value."""
-    if type(mutant) is not type(original) or (
-        isinstance(mutant, (sp.Lt, sp.Gt, LoewnerLt))
-        and not isinstance(original, (sp.Lt, sp.Gt, LoewnerLt))
-    ):
-        return False
-    if isinstance(mutant, LoewnerLe) and isinstance(original, LoewnerLe):
-        return semidefinite_by_form(
-            mutant.upper - original.upper
-        ) and semidefinite_by_form(original.lower - mutant.lower)
-    if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
-        grown = sp.simplify(constrained(mutant.gts - original.gts))
-        shrunk = sp.simplify(constrained(original.lts - mutant.lts))
-        return bool(grown.is_nonnegative and shrunk.is_nonnegative)
-    return False
-
-
-def _true_by_itself(
-    mutant: sp.Basic,
-    substitutions: Mapping[sp.Expr, sp.Expr] | None,
-    budget_seconds: float,
-    original: sp.Basic | None = None,
-) -> bool:
-    """Whether SymPy shows the mutant relation true on its own, without the
-    claim's check (so a check ignoring its relation is not excused), under
-    the constraint the relation is stated with: an identity whose difference
-    simplifies to 0, a limit SymPy evaluates to the stated value, a series
-    whose remainder SymPy shows of the stated order, an inequality whose gap
-    SymPy shows of the right sign -- or, given the ``original`` relation the
-    claim's check shows, an inequality it implies (:func:`_weakening`): a
-    true statement too, which no sound check could refute."""
-
-    def constrained(expression: sp.Expr) -> sp.Expr:
-        expression = expression.doit()
-        if substitutions:
-            expression = sp.expand(expression).subs(substitutions)
-        return expression
-
-    try:
-        with time_limit(budget_seconds):
-            if original is not None and _weakening(mutant, original, constrained):
-                return True
-            if isinstance(mutant, LoewnerLe):
-                # Shown positive (semi)definite for every value: the check's
-                # own symbolic proof (a Gram sum, an identity, a zero matrix).
-                strict = isinstance(mutant, LoewnerLt)
-                return semidefinite_by_form(mutant.upper - mutant.lower, strict=strict)
-            if isinstance(mutant, sp.Eq) and involves_matrices(mutant):
-                # A zero matrix is not == 0: SymPy's matrix rules decide it.
-                return proof_of_zero(mutant.lhs - mutant.rhs) is not None
-            if isinstance(mutant, sp.Eq) and isinstance(mutant.lhs, sp.Limit):
-                value = mutant.lhs.doit()
-                return bool(value == mutant.rhs or sp.simplify(value - mutant.rhs) == 0)
-            remainder = mutant.rhs.getO() if isinstance(mutant, sp.Eq) else None
-            if remainder is not None:
-                # f = g + O(x**n) at 0 (check_series): f - g is O(x**n).
-                variable = remainder.variables[0]
-                order = sp.degree(remainder.expr, variable)
-                difference = mutant.lhs - mutant.rhs.removeO()
-                series = sp.series(difference, variable, 0, order).removeO()
-                return bool(sp.simplify(series) == 0)
-            if isinstance(mutant, sp.Eq):
-                return bool(sp.simplify(constrained(mutant.lhs - mutant.rhs)) == 0)
-            if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
-                gap = sp.simplify(constrained(mutant.gts - mutant.lts))
-                strict = isinstance(mutant, (sp.Lt, sp.Gt))
-                return bool(gap.is_positive if strict else gap.is_nonnegative)
-    except CheckTimeout:
-        return False
-    except Exception:  # SymPy gives up on some mutants (NotImplementedError...)
-        return False
-    return False
-
-
 def mutation_outcomes(
     claim: Claim,
     *,
@@ -563,7 +482,7 @@ def _outcome(
         return Outcome.KILLED
     if verdict.status == Status.INCONCLUSIVE:
         return Outcome.UNDECIDED
-    if _true_by_itself(relation, substitutions, equivalence_seconds, original):
+    if true_by_itself(relation, substitutions, equivalence_seconds, original):
         return Outcome.EQUIVALENT
     return Outcome.SURVIVED
 

@@ -67,19 +67,30 @@ ALPHA = theory.alpha
 GLYPHS: dict[sp.Basic, str] = {}
 
 
-def quantity_symbol(name: str, glyph: str) -> sp.Symbol:
-    """A real symbol for a quantity of a state, typeset as ``glyph``."""
-    symbol = sp.Symbol(name, real=True)
+def quantity_symbol(name: str, glyph: str, sign: str = "real") -> sp.Symbol:
+    """A symbol for a quantity of a state, typeset as ``glyph``.
+
+    ``sign`` is what the quantity is at every state of the proof: "real",
+    "nonnegative" (a squared norm, a quadratic form of a Gram matrix, a
+    squared cosine) or "positive" (the squared norm of a nonzero matrix, or a
+    quadratic form of a matrix (22) makes positive definite). SymPy reads it
+    when :mod:`implicit_bias.claims.mutant_truth` asks whether an altered
+    bound is still true.
+    """
+    symbol = sp.Symbol(name, **{sign: True})
     GLYPHS[symbol] = glyph
     return symbol
 
 
 def _layer_symbols(k: int) -> dict[str, sp.Symbol]:
     return {
-        "s2": quantity_symbol(f"s2_{k}", f"s_{{{k}}}^2"),
-        "fro": quantity_symbol(f"fro_{k}", rf"\|W_{{{k}}}\|_F^2"),
-        "fbar": quantity_symbol(f"fbar_{k}", rf"\|\bar W_{{{k}}}\|_F^2"),
-        "obar": quantity_symbol(f"obar_{k}", rf"\|\bar W_{{{k}}}\|_{{op}}^2"),
+        # Under (22) every W_l and Wbar_l is nonzero.
+        "s2": quantity_symbol(f"s2_{k}", f"s_{{{k}}}^2", "positive"),
+        "fro": quantity_symbol(f"fro_{k}", rf"\|W_{{{k}}}\|_F^2", "positive"),
+        "fbar": quantity_symbol(f"fbar_{k}", rf"\|\bar W_{{{k}}}\|_F^2", "positive"),
+        "obar": quantity_symbol(
+            f"obar_{k}", rf"\|\bar W_{{{k}}}\|_{{op}}^2", "positive"
+        ),
     }
 
 
@@ -88,38 +99,55 @@ def _pair_symbols(layer: int) -> dict[str, sp.Symbol]:
     bar_invariant = (
         rf"\bar W_{{{i}}}^\top \bar W_{{{i}}} - \bar W_{{{n}}}\bar W_{{{n}}}^\top"
     )
+    # Under (22), Dbar_l >= lambda I > 0, and D_l = alpha^2 Dbar_l by (35).
     return {
-        "dbar": quantity_symbol(f"dbar_{i}", rf"\|{bar_invariant}\|_{{op}}"),
+        "dbar": quantity_symbol(
+            f"dbar_{i}", rf"\|{bar_invariant}\|_{{op}}", "positive"
+        ),
         "v_top": quantity_symbol(
-            f"v_top_{i}", rf"v_{{{i}}}^\top W_{{{i}}}^\top W_{{{i}}} v_{{{i}}}"
+            f"v_top_{i}",
+            rf"v_{{{i}}}^\top W_{{{i}}}^\top W_{{{i}}} v_{{{i}}}",
+            "nonnegative",
         ),
         "v_next": quantity_symbol(
-            f"v_next_{i}", rf"v_{{{i}}}^\top W_{{{n}}} W_{{{n}}}^\top v_{{{i}}}"
+            f"v_next_{i}",
+            rf"v_{{{i}}}^\top W_{{{n}}} W_{{{n}}}^\top v_{{{i}}}",
+            "nonnegative",
         ),
-        "v_inv": quantity_symbol(f"v_inv_{i}", rf"v_{{{i}}}^\top D_{{{i}}} v_{{{i}}}"),
+        "v_inv": quantity_symbol(
+            f"v_inv_{i}", rf"v_{{{i}}}^\top D_{{{i}}} v_{{{i}}}", "positive"
+        ),
         "v_split": quantity_symbol(
             f"v_split_{i}",
             rf"v_{{{i}}}^\top (s_{{{n}}}^2 u_{{{n}}}u_{{{n}}}^\top"
             rf" + W_{{{n}}}W_{{{n}}}^\top"
             rf" - s_{{{n}}}^2 u_{{{n}}}u_{{{n}}}^\top) v_{{{i}}}",
+            "nonnegative",
         ),
-        "align": quantity_symbol(f"align_{i}", rf"(v_{{{i}}}^\top u_{{{n}}})^2"),
+        "align": quantity_symbol(
+            f"align_{i}", rf"(v_{{{i}}}^\top u_{{{n}}})^2", "nonnegative"
+        ),
         "u_top": quantity_symbol(
-            f"u_top_{i}", rf"u_{{{n}}}^\top W_{{{i}}}^\top W_{{{i}}} u_{{{n}}}"
+            f"u_top_{i}",
+            rf"u_{{{n}}}^\top W_{{{i}}}^\top W_{{{i}}} u_{{{n}}}",
+            "nonnegative",
         ),
         "u_split": quantity_symbol(
             f"u_split_{i}",
             rf"u_{{{n}}}^\top (D_{{{i}}} + W_{{{n}}}W_{{{n}}}^\top) u_{{{n}}}",
+            "nonnegative",
         ),
         "u_bar": quantity_symbol(
-            f"u_bar_{i}", rf"u_{{{n}}}^\top ({bar_invariant}) u_{{{n}}}"
+            f"u_bar_{i}", rf"u_{{{n}}}^\top ({bar_invariant}) u_{{{n}}}", "positive"
         ),
     }
 
 
 LAYER = {k: _layer_symbols(k) for k in range(1, DEPTH + 1)}
 PAIR = {layer: _pair_symbols(layer) for layer in range(1, DEPTH)}
-PRODUCT_NORM = quantity_symbol("product_norm", r"\|W_1 W_2 \cdots W_L\|_2")
+PRODUCT_NORM = quantity_symbol(
+    "product_norm", r"\|W_1 W_2 \cdots W_L\|_2", "nonnegative"
+)
 LAYER_INDEX = sp.Symbol("l", integer=True, positive=True)
 GLYPHS[LAYER_INDEX] = "l"
 

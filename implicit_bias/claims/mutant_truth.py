@@ -1,0 +1,135 @@
+r"""Whether a mutant relation is still true: the *equivalent* mutants of :mod:`.mutate`.
+
+A mutant that SymPy shows true on its own is no error a check could catch: a
+mutated identity that is still an identity, a limit that still has the stated
+value, a series whose changed coefficient lies beyond its remainder, an
+inequality whose gap SymPy shows of the right sign, or one implied by the
+inequality the claim states (its greater side grown, or its smaller side
+shrunk, by an amount of the right sign for every value).
+
+A sign is read from SymPy's assumptions twice: on the expression as the
+mutation left it, then after :func:`sympy.simplify` of its constrained form.
+Both are proofs for every value the symbols' assumptions allow; the first keeps
+what expansion destroys -- :math:`-(a^2 + (b - c)^2)` is non-positive for real
+symbols as written, while its expansion :math:`-a^2 - b^2 + 2bc - c^2` has no
+sign SymPy can read -- and the second sees cancellations the first misses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import sympy as sp
+
+from implicit_bias.claims.engine import CheckTimeout, time_limit
+from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt, semidefinite_by_form
+from implicit_bias.claims.matrix_checks import involves_matrices, proof_of_zero
+
+__all__ = ["true_by_itself", "weakening"]
+
+Constrain = Callable[[sp.Expr], sp.Expr]
+
+
+def _shown_sign(expression: sp.Expr, constrained: Constrain, *, strict: bool) -> bool:
+    """Whether SymPy shows ``expression`` positive (``strict``) or nonnegative
+    for every value: as written, or simplified under the constraint."""
+
+    def signed(value: sp.Basic) -> bool:
+        return bool(value.is_positive if strict else value.is_nonnegative)
+
+    return signed(expression) or signed(sp.simplify(constrained(expression)))
+
+
+def weakening(mutant: sp.Basic, original: sp.Basic, constrained: Constrain) -> bool:
+    """Whether SymPy shows ``mutant`` implied by ``original``, an inequality
+    (or a Loewner order) the claim's check shows: its greater side grown or its
+    smaller side shrunk, by a difference of the right sign for every value.
+
+    >>> a, b = sp.symbols("a b", positive=True)
+    >>> stated = sp.Le(a, a + b, evaluate=False)  # as built: SymPy folds it to True
+    >>> weakening(sp.Le(a, 2 * a + b, evaluate=False), stated, lambda e: e)
+    True
+    >>> weakening(sp.Le(a, b, evaluate=False), stated, lambda e: e)
+    False
+    """
+    if type(mutant) is not type(original) or (
+        isinstance(mutant, (sp.Lt, sp.Gt, LoewnerLt))
+        and not isinstance(original, (sp.Lt, sp.Gt, LoewnerLt))
+    ):
+        return False
+    if isinstance(mutant, LoewnerLe) and isinstance(original, LoewnerLe):
+        return semidefinite_by_form(
+            mutant.upper - original.upper
+        ) and semidefinite_by_form(original.lower - mutant.lower)
+    if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        return _shown_sign(
+            mutant.gts - original.gts, constrained, strict=False
+        ) and _shown_sign(original.lts - mutant.lts, constrained, strict=False)
+    return False
+
+
+def true_by_itself(
+    mutant: sp.Basic,
+    substitutions: Mapping[sp.Expr, sp.Expr] | None,
+    budget_seconds: float,
+    original: sp.Basic | None = None,
+) -> bool:
+    """Whether SymPy shows the mutant relation true on its own, without the
+    claim's check (so a check ignoring its relation is not excused), under
+    the constraint the relation is stated with: an identity whose difference
+    simplifies to 0, a limit SymPy evaluates to the stated value, a series
+    whose remainder SymPy shows of the stated order, an inequality whose gap
+    SymPy shows of the right sign -- or, given the ``original`` relation the
+    claim's check shows, an inequality it implies (:func:`weakening`): a
+    true statement too, which no sound check could refute.
+
+    >>> u, v = sp.symbols("u v", real=True)
+    >>> mutant = sp.Le(-(u**2) - (u - v) ** 2, v**2, evaluate=False)
+    >>> true_by_itself(mutant, None, 5.0)
+    True
+    >>> true_by_itself(sp.Le(u**2 - (u - v) ** 2, v**2, evaluate=False), None, 5.0)
+    False
+    """
+
+    def constrained(expression: sp.Expr) -> sp.Expr:
+        expression = expression.doit()
+        if substitutions:
+            expression = sp.expand(expression).subs(substitutions)
+        return expression
+
+    try:
+        with time_limit(budget_seconds):
+            if original is not None and weakening(mutant, original, constrained):
+                return True
+            if isinstance(mutant, LoewnerLe):
+                # Shown positive (semi)definite for every value: the check's
+                # own symbolic proof (a Gram sum, an identity, a zero matrix).
+                strict = isinstance(mutant, LoewnerLt)
+                return semidefinite_by_form(mutant.upper - mutant.lower, strict=strict)
+            if isinstance(mutant, sp.Eq) and involves_matrices(mutant):
+                # A zero matrix is not == 0: SymPy's matrix rules decide it.
+                return proof_of_zero(mutant.lhs - mutant.rhs) is not None
+            if isinstance(mutant, sp.Eq) and isinstance(mutant.lhs, sp.Limit):
+                value = mutant.lhs.doit()
+                return bool(value == mutant.rhs or sp.simplify(value - mutant.rhs) == 0)
+            remainder = mutant.rhs.getO() if isinstance(mutant, sp.Eq) else None
+            if remainder is not None:
+                # f = g + O(x**n) at 0 (check_series): f - g is O(x**n).
+                variable = remainder.variables[0]
+                order = sp.degree(remainder.expr, variable)
+                difference = mutant.lhs - mutant.rhs.removeO()
+                series = sp.series(difference, variable, 0, order).removeO()
+                return bool(sp.simplify(series) == 0)
+            if isinstance(mutant, sp.Eq):
+                return bool(sp.simplify(constrained(mutant.lhs - mutant.rhs)) == 0)
+            if isinstance(mutant, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+                return _shown_sign(
+                    mutant.gts - mutant.lts,
+                    constrained,
+                    strict=isinstance(mutant, (sp.Lt, sp.Gt)),
+                )
+    except CheckTimeout:
+        return False
+    except Exception:  # SymPy gives up on some mutants (NotImplementedError...)
+        return False
+    return False
