@@ -21,7 +21,7 @@ import pytest
 from numpy.typing import NDArray
 
 from implicit_bias.errors import ConvergenceError, InvalidArgumentError, OutOfRangeError
-from implicit_bias.validation import relu_sample_efficiency as module
+from implicit_bias.validation.relu_sample_efficiency import experiment, networks
 from implicit_bias.validation.relu_kernels import sample_sphere
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiencySetup,
@@ -394,7 +394,7 @@ def test_a_setup_stores_tuples_of_python_numbers() -> None:
         # Overflows within the first check interval.
         (1.0, 100.0, 1e3, False),
         # From tiny weights, the overflow comes after several check intervals
-        # (at steps 54 and 139, not multiples of module._CHECK_EVERY)...
+        # (at steps 54 and 139, not multiples of networks._CHECK_EVERY)...
         (1e-5, 1.0, 3.0, False),
         (1e-20, 1.0, 3.0, False),
         # ... or in the last, partial interval of a run that stops right after.
@@ -406,7 +406,7 @@ def test_divergence_step_is_the_first_with_non_finite_iterates(
 ) -> None:
     """The step named is the first whose update leaves an inf or NaN (a textbook loop
     of the same updates finds it), though only sums are checked on the way, every
-    module._CHECK_EVERY steps, and the steps since the last check replayed."""
+    networks._CHECK_EVERY steps, and the steps since the last check replayed."""
     x, y, w1, w2 = _problem(6)
     y = target_scale * y
     w1, w2 = init_scale * w1, init_scale * w2
@@ -414,7 +414,7 @@ def test_divergence_step_is_the_first_with_non_finite_iterates(
     first = None
     with np.errstate(all="ignore"):
         for step in range(10**5):
-            _, hidden_gradient, readout_gradient = module._loss_and_gradients(
+            _, hidden_gradient, readout_gradient = networks._loss_and_gradients(
                 x, y, hidden, readout
             )
             hidden -= rate * hidden_gradient
@@ -423,9 +423,9 @@ def test_divergence_step_is_the_first_with_non_finite_iterates(
                 first = step
                 break
     assert first is not None
-    assert first >= module._CHECK_EVERY or init_scale == 1.0
+    assert first >= networks._CHECK_EVERY or init_scale == 1.0
     # Not a step at which a check falls: the steps since the last are replayed.
-    assert (first + 1) % module._CHECK_EVERY != 0
+    assert (first + 1) % networks._CHECK_EVERY != 0
     steps = first + 1 if last_step else 10**5
     with pytest.raises(ConvergenceError, match=rf"at step {first} of {steps} "):
         train_relu_networks(x, y, w1, w2, learning_rate=rate, steps=steps)
@@ -438,7 +438,7 @@ def test_side_by_side_training_is_bitwise_that_of_separate_runs(
     """Runs stacked into one (equal step counts) or not: each network's iterates
     and loss are those of its own call, bit for bit."""
     first, second = _problem(1, count=2, samples=6), _problem(2, count=3, samples=6)
-    trained = module._train_side_by_side((first, second), 0.05, steps)
+    trained = experiment._train_side_by_side((first, second), 0.05, steps)
     for run, count, result in zip((first, second), steps, trained, strict=True):
         alone = train_relu_networks(*run, learning_rate=0.05, steps=count)
         assert np.array_equal(result.hidden_weights, alone.hidden_weights)
@@ -452,7 +452,7 @@ def test_the_errors_are_those_of_the_single_stream_implementation() -> None:
     # pretraining and everything after it in turn). A cached pretraining
     # that did not replay its draws on the main stream would change them by
     # O(1); rtol 1e-9 leaves room for another BLAS's rounding over 30 steps.
-    module._pretrain.cache_clear()
+    experiment._pretrain.cache_clear()
     result = sample_efficiency(replace(TINY, correlations=(0.9,)))
     before_ptft = [0.056060563731985966, 0.3013292150037075, 0.04784228668901168,
                    0.027608313017553978, 0.4569624141328104, 0.9833185831601928,
@@ -466,11 +466,11 @@ def test_the_errors_are_those_of_the_single_stream_implementation() -> None:
 def test_shared_pretraining_leaves_the_results_unchanged() -> None:
     """A setup whose pretraining is cached (another correlation of the same
     master seed ran first) gives the results of a cold run, bit for bit."""
-    module._pretrain.cache_clear()
+    experiment._pretrain.cache_clear()
     cold = sample_efficiency(replace(TINY, correlations=(0.9,)))
     sample_efficiency(replace(TINY, correlations=(1.0,)))
-    hits = module._pretrain.cache_info().hits
+    hits = experiment._pretrain.cache_info().hits
     warm = sample_efficiency(replace(TINY, correlations=(0.9,)))
-    assert module._pretrain.cache_info().hits == hits + 1
+    assert experiment._pretrain.cache_info().hits == hits + 1
     for field in ("stl_error", "ptft_error", "ptft_train_loss", "pretraining_loss"):
         assert np.array_equal(getattr(cold, field), getattr(warm, field)), field
