@@ -26,11 +26,15 @@ from implicit_bias.claims.checks import (
     judge_relation,
     relation_check,
 )
-from implicit_bias.claims import checks
+from implicit_bias.claims import checks, computed_results, identities
 from implicit_bias.claims.engine import Basis, CheckTimeout, Reason, Status
 from implicit_bias.errors import InvalidArgumentError
 
 x = sp.Symbol("x", positive=True)
+
+
+#: The modules whose checks run symbolic steps under ``time_limit``.
+_TIMED_MODULES = (checks, computed_results, identities)
 
 
 @contextlib.contextmanager
@@ -46,7 +50,8 @@ def sympy_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
     A tiny ``budget_seconds`` would do the same only when SymPy is slower than
     the timer's first tick, which a warm SymPy cache is not.
     """
-    monkeypatch.setattr(checks, "time_limit", _out_of_time)
+    for module in _TIMED_MODULES:
+        monkeypatch.setattr(module, "time_limit", _out_of_time)
 
 
 y = sp.Symbol("y", real=True)
@@ -342,7 +347,8 @@ def test_capped_budgets_bound_the_symbolic_attempt(
         budgets.append(seconds)
         return _out_of_time(seconds)
 
-    monkeypatch.setattr(checks, "time_limit", recording_limit)
+    for module in _TIMED_MODULES:
+        monkeypatch.setattr(module, "time_limit", recording_limit)
     identity = (sp.asinh(y), sp.log(y + sp.sqrt(y**2 + 1)))
     with capped_budgets(1e-3):
         verdict = check_identity(*identity, budget_seconds=20.0)

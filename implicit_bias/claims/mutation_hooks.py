@@ -1,0 +1,72 @@
+"""Mutation testing's hooks into the checks: capped symbolic budgets and an
+injected bias of :func:`~implicit_bias.claims.comparisons.check_close`.
+
+``implicit-bias mutate`` (:mod:`implicit_bias.claims.mutate`) judges many
+relations, so it caps the CPU time of every symbolic step
+(:func:`capped_budgets`), and asks whether a claim's decision notices an error
+of a few tolerances by shifting what ``check_close`` compares
+(:func:`injected_bias`). The state is one object of this module, read by every
+check.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["BiasInjection", "capped_budgets", "injected_bias"]
+
+
+@dataclass
+class BiasInjection:
+    """A shift of the values :func:`check_close` compares, in tolerances."""
+
+    factor: float
+    #: How many comparisons were shifted.
+    comparisons: int = 0
+
+
+@dataclass
+class _Instrumentation:
+    """Mutation testing's hooks (see :mod:`implicit_bias.claims.mutate`)."""
+
+    #: Upper bound on every symbolic step's budget, or None.
+    budget_cap: float | None = None
+    injection: BiasInjection | None = None
+
+
+_INSTRUMENTATION = _Instrumentation()
+
+
+def _budget(seconds: float) -> float:
+    cap = _INSTRUMENTATION.budget_cap
+    return seconds if cap is None else min(seconds, cap)
+
+
+@contextlib.contextmanager
+def capped_budgets(seconds: float) -> Iterator[None]:
+    """Within the block, no symbolic step of these checks gets more than
+    ``seconds`` of CPU time (mutation testing judges many relations)."""
+    previous = _INSTRUMENTATION.budget_cap
+    _INSTRUMENTATION.budget_cap = seconds
+    try:
+        yield
+    finally:
+        _INSTRUMENTATION.budget_cap = previous
+
+
+@contextlib.contextmanager
+def injected_bias(factor: float) -> Iterator[BiasInjection]:
+    """Within the block, :func:`check_close` shifts the value it compares by
+    ``factor`` times its tolerance before deciding, so mutation testing can
+    ask whether a claim's whole decision notices an error of that size.
+
+    The yielded :class:`BiasInjection` counts the comparisons shifted.
+    """
+    previous = _INSTRUMENTATION.injection
+    injection = _INSTRUMENTATION.injection = BiasInjection(factor)
+    try:
+        yield injection
+    finally:
+        _INSTRUMENTATION.injection = previous
