@@ -31,6 +31,12 @@ from implicit_bias.validation.diagonal_experiments import (
     ptft_min_q_endpoint_errors,
     stacks_repeats,
 )
+from implicit_bias.validation.diagonal_learned_sparsity import (
+    learned_solutions,
+    LearnedSolutions,
+    mean_weight_rank,
+    variance_beyond_top_k,
+)
 from implicit_bias.validation.diagonal_networks import (
     DEFAULT_MAX_STEPS,
     DEFAULT_TOLERANCE,
@@ -138,6 +144,7 @@ __all__ = [
     "KernelCondensation",
     "LabelAlignmentStudy",
     "LabelAlignmentTrial",
+    "LearnedSolutions",
     "MeanComparison",
     "MonteCarloEstimate",
     "NormsVersusSampleSize",
@@ -175,8 +182,10 @@ __all__ = [
     "label_alignment_study",
     "label_alignment_trial",
     "label_kernel",
+    "learned_solutions",
     "linear_transfer",
     "linear_transfer_errors",
+    "mean_weight_rank",
     "min_q_endpoint_errors",
     "minimize_unit_deviation",
     "minimize_unit_deviation_batch",
@@ -218,4 +227,5 @@ __all__ = [
     "transferability_surface",
     "two_class_inputs",
     "unit_deviation",
+    "variance_beyond_top_k",
 ]

@@ -8,7 +8,9 @@ and check that the step cap bounds the steps they take.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
+import pkgutil
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +24,7 @@ from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_a_min_q,
     appendix_b1_min_l12,
     appendix_e1,
+    appendix_e1_sparsity,
 )
 from implicit_bias.sources.ptft_diagonal_networks._thresholds import SIGNIFICANCE
 from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
@@ -29,11 +32,22 @@ from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
     dense_gaps_cost,
     experiment_cost,
 )
-from implicit_bias.validation import diagonal_experiments, diagonal_pretrain_finetune
+from implicit_bias.validation import (
+    diagonal_experiments,
+    diagonal_learned_sparsity,
+    diagonal_pretrain_finetune,
+)
 from implicit_bias.validation.diagonal_experiments import NormsVersusSampleSize
 from implicit_bias.validation.diagonal_networks import DEFAULT_MAX_STEPS
 
 SIMULATIONS = [c for c in CLAIMS if c.kind == Kind.SIMULATION]
+#: The modules of the experiments, each calling the trainers by its own names.
+EXPERIMENT_MODULES = [
+    importlib.import_module(info.name)
+    for info in pkgutil.iter_modules(
+        diagonal_experiments.__path__, diagonal_experiments.__name__ + "."
+    )
+]
 
 QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "min_q_endpoint_errors": diagonal_experiments.min_q_endpoint_errors,
@@ -45,6 +59,9 @@ QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
     ),
     "overlap_versus_rescaling quick": lambda: (
         diagonal_experiments.overlap_versus_rescaling(quick=True)
+    ),
+    "learned_solutions quick": lambda: diagonal_learned_sparsity.learned_solutions(
+        quick=True
     ),
 }
 FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
@@ -60,6 +77,9 @@ FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "overlap_versus_rescaling full at n = 10": lambda: (
         diagonal_experiments.overlap_versus_rescaling(quick=False, sample_sizes=[10])
     ),
+    "learned_solutions full": lambda: diagonal_learned_sparsity.learned_solutions(
+        quick=False
+    ),
 }
 
 
@@ -67,7 +87,11 @@ FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
 def trained(monkeypatch: pytest.MonkeyPatch) -> list[np.ndarray]:
     """The steps of every network the trainers train while the fixture is live."""
     steps: list[np.ndarray] = []
-    for module in (diagonal_experiments, diagonal_pretrain_finetune):
+    for module in (
+        *EXPERIMENT_MODULES,
+        diagonal_learned_sparsity,
+        diagonal_pretrain_finetune,
+    ):
         for name in (
             "train_diagonal_networks",
             "train_multitask_diagonal_networks",
@@ -138,7 +162,7 @@ def test_times_multiplies_the_runs() -> None:
 
 
 def test_every_simulation_claim_has_a_cost_that_estimates() -> None:
-    assert len(SIMULATIONS) == 10
+    assert len(SIMULATIONS) == 18
     for claim in SIMULATIONS:
         assert claim.cost is not None, claim.id
         estimate = claim.cost()
@@ -314,6 +338,7 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
         (appendix_b1_min_l12, "multitask_planted_distances"),
         (appendix_a_min_q, "ptft_min_q_endpoint_errors"),
         (appendix_e1, "overlap_versus_rescaling"),
+        (appendix_e1_sparsity, "learned_solutions"),
     ):
         monkeypatch.setattr(module, name, stop)
     appendix_e1._NORMS.clear()

@@ -18,7 +18,9 @@ Appendix B, the :math:`\ell_{1,2}` bias of MTL:
   gradient descent.
 
 Appendix E.1: :mod:`.appendix_e1`, the learned norms of Fig. 5a against the
-ground truth's and the overlap of Fig. 5b under rescaling.
+ground truth's and the overlap of Fig. 5b under rescaling;
+:mod:`.appendix_e1_sparsity`, the sparsity of the learned solutions (Figs.
+5c-5e) and their weight on the auxiliary features (Fig. 5f).
 
 Appendix G: :mod:`.representations`, the participation ratio, the ENSD and
 CKA, symbolically and through our evaluators.
@@ -34,6 +36,8 @@ numeric and simulation claims of Appendices A, B.1, E.1 and G; Appendices C,
 D, E.2 and F have no claim.
 """
 
+from collections.abc import Collection
+
 from implicit_bias.claims.derivation import Derivation
 from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.source import Citation, Source
@@ -43,12 +47,12 @@ from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_a_min_q,
     appendix_b1_min_l12,
     appendix_e1,
+    appendix_e1_sparsity,
     gradient_flow,
     multi_task,
     q_norm,
     representations,
 )
-from implicit_bias.sources.ptft_diagonal_networks.appendix_e1 import warm_up
 from implicit_bias.sources.ptft_diagonal_networks.findings import SLIPS
 from implicit_bias.sources.ptft_diagonal_networks.inventory import INVENTORY
 from implicit_bias.sources.ptft_diagonal_networks.source import GLYPHS as SOURCE_GLYPHS
@@ -64,8 +68,17 @@ CLAIMS: tuple[Claim, ...] = (
     + appendix_a_min_q.CLAIMS
     + appendix_b1_min_l12.CLAIMS
     + appendix_e1.CLAIMS
+    + appendix_e1_sparsity.CLAIMS
     + representations.EVALUATOR_CLAIMS
 )
+
+
+def warm_up(claim_ids: Collection[str]) -> None:
+    """The source's warm-up: each Appendix E.1 module's shared quick runs
+    (:func:`.appendix_e1.warm_up`, :func:`.appendix_e1_sparsity.warm_up`)."""
+    appendix_e1.warm_up(claim_ids)
+    appendix_e1_sparsity.warm_up(claim_ids)
+
 
 #: The derivation chains: eqs. (15)-(21) and (28)-(30).
 DERIVATIONS: tuple[Derivation, ...] = gradient_flow.DERIVATIONS + multi_task.DERIVATIONS

@@ -10,8 +10,9 @@ formula. The text prints no theorem, lemma or numbered definition; the
 participation ratio and the ENSD of Appendix G are displayed without a
 number.
 
-Fig. 5 is listed by panel, since the Appendix E.1 claims check its panels a
-and b (their regimes name them) and the text describes each panel on its own;
+Fig. 5 is listed by panel, since the Appendix E.1 claims check its panels a-f
+(their equations or regimes name them) and the text describes each panel on
+its own;
 no claim checks a panel of Figs. 4, 6, 7 or 8, which are listed whole.
 
 The numbers are those of the appendix text the claims quote; which arXiv
@@ -254,24 +255,34 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.RESULT,
         "Appendix E.1",
         "variance in the top k weights: STL sparser than linear probing",
+        claims=_ids("fig-5c", "stl-sparser-than-lp", "sparsity-nonmonotonic"),
     ),
     Item(
         "fig-5d",
         ItemKind.RESULT,
         "Appendix E.1",
         "the L1 norm of STL solutions grows with the number of samples",
+        claims=_ids("fig-5d", "l1-grows-with-samples"),
     ),
     Item(
         "fig-5e",
         ItemKind.RESULT,
         "Appendix E.1",
         "variance in the top k weights across overlaps, PT+FT and MTL",
+        claims=_ids(
+            "fig-5e",
+            "ptft-mtl-sparse",
+            "sparser-than-stl-with-overlap",
+            "as-sparse-as-stl-without-overlap",
+            "denser-than-stl-without-overlap",
+        ),
     ),
     Item(
         "fig-5f",
         ItemKind.RESULT,
         "Appendix E.1",
         "weight on auxiliary dimensions across overlaps",
+        claims=_ids("fig-5f", "biased-to-share-with-few-samples"),
     ),
     Item(
         "fig-6",

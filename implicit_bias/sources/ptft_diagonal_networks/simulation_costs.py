@@ -105,6 +105,19 @@ def _overlap_versus_rescaling(
     )
 
 
+def _learned_solutions(
+    dimension: int, overlaps: int, sizes: int, largest: int, repeats: int
+) -> tuple[TrainerCall, ...]:
+    """Figs. 5c-5f: pretraining with STL at each (overlap, n); PT+FT at each;
+    MTL at each (LP is a closed form, left out)."""
+    networks = overlaps * sizes
+    return (
+        *_together(((1, dimension // 2), (networks, largest)), dimension, repeats),
+        *_together(((networks, largest),), dimension, repeats),
+        *_together(((networks, largest),), dimension, repeats, outputs=2),
+    )
+
+
 #: The trainer calls of each experiment (configurations in the docstrings of
 #: :mod:`implicit_bias.validation.diagonal_experiments`).
 EXPERIMENTS: dict[str, tuple[TrainerCall, ...]] = {
@@ -127,6 +140,9 @@ EXPERIMENTS: dict[str, tuple[TrainerCall, ...]] = {
     "overlap_versus_rescaling full at n = 10": _overlap_versus_rescaling(
         200, 5, 1, 10, 5
     ),
+    # Configurations in implicit_bias.validation.diagonal_learned_sparsity.
+    "learned_solutions quick": _learned_solutions(40, 3, 6, 32, 20),
+    "learned_solutions full": _learned_solutions(400, 3, 7, 160, 20),
 }
 
 #: Steps per timing of a batched step (their mean is the per-step figure).
