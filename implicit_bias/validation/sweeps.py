@@ -729,10 +729,8 @@ def transferability_point(
         finetune_transferability,
         linear_transferability,
     )
-    from implicit_bias.validation.transfer_experiments import (
-        _ratio,
-        transferability_slices,
-    )
+    from implicit_bias.validation.transfer_experiments import transferability_slices
+    from implicit_bias.validation.transfer_experiments.endpoints import _ratio
 
     theta = check_real(
         "theta", theta, min_value=0.0, max_value=math.pi, meaning="an angle in [0, pi]"
