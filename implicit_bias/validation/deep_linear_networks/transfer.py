@@ -85,6 +85,7 @@ def pretrain(
         ``max_steps``; the message says what to try.
 
     Examples:
+      >>> from implicit_bias.validation import balanced_initialization
       >>> init = [1e-3 * W for W in balanced_initialization([3, 3])]
       >>> result = pretrain(init, [0.6, 0.0, 0.8])
       >>> bool(np.allclose(result.coefficients, [[0.6, 0.0, 0.8]], atol=1e-9))
@@ -255,6 +256,7 @@ def finetune(
 
       >>> X = np.random.default_rng(0).standard_normal((3, 5))
       >>> source = np.eye(5)[0]
+      >>> from implicit_bias.validation import balanced_initialization
       >>> pre = pretrain([1e-4 * W for W in balanced_initialization([5, 5])], source)
       >>> beta = finetune(pre.weights, X, X @ source).coefficients
       >>> bool(np.allclose(beta, source, atol=1e-6))
@@ -303,6 +305,7 @@ def train_from_scratch(
     Examples:
       >>> rng = np.random.default_rng(1)
       >>> X, y = rng.standard_normal((3, 5)), rng.standard_normal(3)
+      >>> from implicit_bias.validation import balanced_initialization
       >>> init = [1e-6 * W for W in balanced_initialization([5, 5])]
       >>> result = train_from_scratch(init, X, y)
       >>> bool(np.allclose(result.coefficients[0], np.linalg.pinv(X) @ y, atol=1e-5))
@@ -368,6 +371,7 @@ def linear_transfer(
 
       >>> X = np.random.default_rng(0).standard_normal((3, 5))
       >>> source = np.eye(5)[0]
+      >>> from implicit_bias.validation import balanced_initialization
       >>> pre = pretrain([1e-4 * W for W in balanced_initialization([5, 5])], source)
       >>> beta = linear_transfer(pre.weights, X, 2 * X @ source).coefficients
       >>> bool(np.allclose(beta, 2 * source, atol=1e-6))

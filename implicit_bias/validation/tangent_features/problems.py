@@ -184,6 +184,7 @@ def solve_relaxed_problem(
       and the duality gap certifies it.
 
       >>> from implicit_bias.numerics.tangent_features import squared_deviation
+      >>> from implicit_bias.validation.tangent_features import theorem_one_value
       >>> J, r = [[1.0, 2.0, 0.0]], [3.0]
       >>> solution = solve_relaxed_problem(J, r, squared_deviation)
       >>> value = theorem_one_value(J, r, squared_deviation)
