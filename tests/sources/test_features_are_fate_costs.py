@@ -21,11 +21,11 @@ from implicit_bias.sources.features_are_fate import (
     _network_states,
     appendix_b2_bounds,
     appendix_b3_alignment,
+    appendix_b7,
     finetuning,
     kernels,
     linear_transfer,
     random_matrix,
-    ridge_transfer,
     simulations,
 )
 from implicit_bias.sources.features_are_fate._costs import (
@@ -273,11 +273,11 @@ def test_pilot_sds_of_the_closed_form_draws() -> None:
     draws = numerics.ridge_transfer_risk_samples(
         10, 15, 0.3, 0.7, 0.4, draws=4000, seed=300
     )
-    _recorded(ridge_transfer.RIDGE_POWER, _sd(draws))
+    _recorded(appendix_b7.RIDGE_POWER, _sd(draws))
     effect = float(ridge_transfer_risk_finite(10, 0.3, 0.7, 0.4)) - float(
         ridge_transfer_risk_finite(10, 0.0, 0.7, 0.4)
     )
-    assert ridge_transfer.RIDGE_POWER.effect == pytest.approx(effect, rel=6e-3)
+    assert appendix_b7.RIDGE_POWER.effect == pytest.approx(effect, rel=6e-3)
 
 
 def test_pilot_sds_of_the_finetuning_draws() -> None:

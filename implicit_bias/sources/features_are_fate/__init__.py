@@ -5,7 +5,8 @@
 risks of Section 3 (eqs. (10)-(17)); the proof steps of
 Appendix B ((35)-(144)) and the exact finite-size risks are in
 :mod:`.random_matrix` (the scratch risk, (95)-(102)), :mod:`.linear_transfer`
-((108)-(120)), :mod:`.ridge_transfer` ((121)-(141)) and :mod:`.finetuning`
+((108)-(120)), :mod:`.appendix_b7` and
+:mod:`.appendix_b7_limits` ((121)-(141)) and :mod:`.finetuning`
 (the conservation law (35) and (142)-(144)), :mod:`.appendix_b2` (the loss
 decay (36)-(40) of Lemma 3.3's proof), :mod:`.appendix_b2_bounds` (its
 Loewner bounds (42)-(46) and the exponential decay (47)-(49)),
@@ -21,8 +22,8 @@ theory.
 The proofs' printed chains are derivation chains
 (:class:`~implicit_bias.claims.derivation.Derivation`), one claim per step:
 (26)-(28) and (31)-(34) in :mod:`.task_distance`, (100)-(102) in
-:mod:`.random_matrix`, (116)-(120) in :mod:`.linear_transfer`, (129)-(133) in
-:mod:`.ridge_transfer` and (152)-(153) in :mod:`.kernels`. :mod:`.notation`
+:mod:`.random_matrix`, (116)-(120) in :mod:`.linear_transfer`, (131)-(133) in
+:mod:`.appendix_b7_limits` and (152)-(153) in :mod:`.kernels`. :mod:`.notation`
 names what the claims measure (Monte Carlo means, trained endpoints, float64
 values) so that every claim's formula says what its check compares.
 :mod:`.inventory` lists every numbered item of the text for
@@ -122,11 +123,14 @@ from implicit_bias.sources.features_are_fate.random_matrix import (
 from implicit_bias.sources.features_are_fate.random_matrix import (
     DERIVATIONS as RANDOM_MATRIX_DERIVATIONS,
 )
-from implicit_bias.sources.features_are_fate.ridge_transfer import (
-    CLAIMS as RIDGE_TRANSFER_CLAIMS,
+from implicit_bias.sources.features_are_fate.appendix_b7 import (
+    CLAIMS as APPENDIX_B7_CLAIMS,
 )
-from implicit_bias.sources.features_are_fate.ridge_transfer import (
-    DERIVATIONS as RIDGE_TRANSFER_DERIVATIONS,
+from implicit_bias.sources.features_are_fate.appendix_b7_limits import (
+    CLAIMS as APPENDIX_B7_LIMIT_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b7_limits import (
+    DERIVATIONS as APPENDIX_B7_LIMIT_DERIVATIONS,
 )
 from implicit_bias.sources.features_are_fate.theorem_3_6 import (
     CLAIMS as THEOREM_3_6_CLAIMS,
@@ -177,7 +181,8 @@ CLAIMS = in_paper_order(
     + APPENDIX_B4_MIN_NORM_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
-    + RIDGE_TRANSFER_CLAIMS
+    + APPENDIX_B7_CLAIMS
+    + APPENDIX_B7_LIMIT_CLAIMS
     + KERNEL_CLAIMS
     + SIMULATION_CLAIMS,
     _POSITIONS,
@@ -194,7 +199,7 @@ DERIVATIONS = (
     + APPENDIX_B5_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
-    + RIDGE_TRANSFER_DERIVATIONS
+    + APPENDIX_B7_LIMIT_DERIVATIONS
     + KERNEL_DERIVATIONS
 )
 

@@ -1,7 +1,7 @@
 r"""Tolerances and verdict helpers shared by the Appendix-B claims of features-are-fate.
 
-Used by :mod:`.random_matrix`, :mod:`.linear_transfer`, :mod:`.ridge_transfer`
-and :mod:`.finetuning`.
+Used by :mod:`.random_matrix`, :mod:`.linear_transfer`, :mod:`.appendix_b7`,
+:mod:`.appendix_b7_limits` and :mod:`.finetuning`.
 
 Tolerances. A Monte Carlo mean must lie within 4 standard errors of the exact
 value (a two-sided normal probability of 6e-5 of failing by chance; seeds are

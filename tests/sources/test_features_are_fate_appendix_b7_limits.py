@@ -1,4 +1,4 @@
-"""The ridge-transfer claims of features-are-fate ((121)-(141)): expected verdicts."""
+"""The claims of features-are-fate's Appendix B.7, (131)-(141): expected verdicts."""
 
 from __future__ import annotations
 
@@ -19,22 +19,18 @@ from implicit_bias.claims.engine import (
     Result,
     Status,
 )
-from implicit_bias.sources.features_are_fate.ridge_transfer import (
+from implicit_bias.sources.features_are_fate.appendix_b7_limits import (
     CLAIMS as MODULE_CLAIMS,
 )
-from implicit_bias.sources.features_are_fate.ridge_transfer import DERIVATIONS
+from implicit_bias.sources.features_are_fate.appendix_b7_limits import DERIVATIONS
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory import transfer_asymptotics as theory
 
 CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
 
 
-#: The steps of Appendix B this module covers: ridge transfer (121)-(141).
+#: The steps of the proof of Theorem 3.8 this module covers: (131)-(141).
 COVERED = {
-    "121",
-    "126",
-    "128",
-    "129-130",
     "131",
     "132",
     "133",
@@ -89,7 +85,7 @@ def test_failures_are_refutations(results: dict[str, Result]) -> None:
 
 
 #: Numeric and simulation claims whose decision goes through check_close.
-_SHIFTED = ["128:monte-carlo", "129-130:float64", "134:laplace-accuracy"]
+_SHIFTED = ["134:laplace-accuracy"]
 
 
 @pytest.mark.parametrize("label", _SHIFTED)
