@@ -30,10 +30,7 @@ from hypothesis import strategies as st
 
 from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.tangent_features import (
-    _SECTION_POINTS,
-    _SECTION_STEPS,
     Penalty,
-    _section_minimize,
     absolute_deviation,
     join_penalty,
     omega_join,
@@ -42,6 +39,11 @@ from implicit_bias.numerics.tangent_features import (
     omega_tilde_mp,
     power_deviation,
     squared_deviation,
+)
+from implicit_bias.numerics.tangent_features.effective_penalties import (
+    _SECTION_POINTS,
+    _SECTION_STEPS,
+    _section_minimize,
 )
 from implicit_bias.strategies import QuasiConvexPenalty, omegas
 from implicit_bias.theory import tangent_features as theory

@@ -1,53 +1,8 @@
-r"""Scalar effective penalties of adaptive tangent features: :math:`\tilde\omega` and ⊕.
-
-Eqs. (11)-(12) of adaptive-tangent-features. For a strictly quasi-convex
-:math:`\omega` minimized at :math:`\omega(1) = 0`,
-
-.. math:: \tilde\omega(v) = \min_{z\ge 1}\ \omega(z) + \frac{v^2}{z^2},
-          \qquad
-          (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\ \omega_1(z)
-          + \omega_2\!\left(\frac{v}{z}\right)\quad (v\ge 1).
-
-Let :math:`u = v^2` and :math:`w = z - 1 \ge 0`; both objectives are computed
-as sums of non-negative terms, so no digits cancel.
-
-**Generic penalties** (any vectorized callable). The minimizer of (12)
-satisfies :math:`\omega(z^*) \le \tilde\omega(v) \le v^2` (take :math:`z = 1`),
-so it lies in :math:`[1, z_{\max}]` with :math:`\omega(z_{\max}) \ge v^2`,
-found by doubling. The objective need not be unimodal (for
-:math:`\omega = |z-1|^p`, :math:`p < 1`, both :math:`z = 1` and an interior
-point are local minima), so every :math:`v` is scanned on a geometric grid of
-``_GRID`` values of :math:`w` (plus :math:`w = 0`), and a section search
-refines the two grid cells around the best grid point: each step evaluates
-``_SECTION_POINTS`` = 15 equally spaced interior points of the bracket and
-keeps the two sub-cells around the best one (which contain the minimizer of an
-objective unimodal on the bracket, as in golden-section search), shrinking the
-bracket by :math:`2/16`; ``_SECTION_STEPS`` = 21 steps shrink it by
-:math:`8^{-21} \approx 1.1\cdot 10^{-19}` (golden section needs 90 sequential
-steps for :math:`0.618^{90} \approx 1.6\cdot 10^{-19}`), so the minimizer is
-located to rounding and the value, quadratic in the location error at a smooth
-minimum and linear at a kink, to ~1e-13 relative or better. Few sequential
-steps matter when the objective is itself a minimization (:math:`\tilde\omega`
-of a generic join: 21 x 21 nested steps instead of 90 x 90). The join is
-scanned in :math:`t = \log z/\log v \in [0, 1]` the same way. All points are
-processed at once (arrays of shape ``(len(v), _GRID)``), with no Python loop
-over points.
-
-**Named penalties** (:data:`squared_deviation`, :data:`absolute_deviation`,
-:func:`power_deviation`) carry the closed forms derived in
-:mod:`implicit_bias.theory.tangent_features`: for :math:`\omega = |z-1|^p` the
-minimizer solves :math:`p\,w^{p-1}(1+w)^3 = 2v^2` and
-:math:`\tilde\omega = w^p + v^2/(1+w)^2` there; for :math:`p = 1` this is the
-explicit :math:`\tilde\omega = \tfrac32(2v^2)^{1/3} - 1` above
-:math:`v^2 = 1/2` and :math:`v^2` below; for :math:`p \ne 1` the stationarity
-equation, increasing and convex in :math:`s = \log w`, is solved by Newton's
-method from a point right of its root, which converges monotonically. The join
-:math:`(z-1)^2 \oplus |z-1|` is :math:`(v-1)^2` for
-:math:`v \le (1+\sqrt3)/2` and :math:`(z-1)^2 + v/z - 1` at the root of
-:math:`2z^2(z-1) = v` above, by the same monotone Newton iteration.
-
-The references :func:`omega_tilde_mp` and :func:`omega_join_mp` minimize with
-mpmath at ``dps`` digits by the same scan-and-refine, one point at a time.
+r"""Penalties :math:`\omega` of adaptive-tangent-features (eq. (6)): the
+:class:`Penalty` record with its checked callables, the named family
+:math:`|z-1|^p` with the closed forms of :math:`\tilde\omega`, and the checks
+of a penalty's arguments and values (see
+:mod:`implicit_bias.numerics.tangent_features`).
 """
 
 from __future__ import annotations
@@ -64,12 +19,9 @@ from numpy.typing import ArrayLike, NDArray
 from implicit_bias.errors import (
     ConvergenceError,
     InvalidArgumentError,
-    OutOfRangeError,
 )
 from implicit_bias.numerics.arguments import (
-    MAX_DPS,
     as_finite_array,
-    check_integer,
     check_mp_real,
     check_nonnegative,
     check_real,
@@ -78,29 +30,12 @@ from implicit_bias.numerics.arguments import (
 __all__ = [
     "Penalty",
     "absolute_deviation",
-    "join_penalty",
-    "omega_join",
-    "omega_join_mp",
-    "omega_tilde",
-    "omega_tilde_mp",
     "power_deviation",
     "squared_deviation",
 ]
 
 Float64Array = NDArray[np.float64]
 PenaltyFunction = Callable[[Float64Array], ArrayLike]
-
-#: Grid points per input point in the scan for the global minimizer.
-_GRID = 193
-#: Interior points evaluated per step of the section search; a step keeps the
-#: two sub-cells around the best, shrinking the bracket by 2/16 = 1/8.
-_SECTION_POINTS = 15
-#: Section-search steps: 8**-21 ~ 1.1e-19 of the bracket (two grid cells), at
-#: most the 0.618**90 ~ 1.6e-19 of the 90 golden-section steps it replaces.
-_SECTION_STEPS = 21
-#: Smallest positive w = z - 1 of the scan: below ~1e-16 the argument 1 + w
-#: rounds to 1 and nothing new is seen.
-_SMALLEST_DEVIATION = 1e-16
 #: Doublings of z_max before giving up: 2**1000 is near the float64 range.
 _MAX_DOUBLINGS = 1000
 #: |omega(1)| must not exceed this (the minimum value 0, up to rounding of a
@@ -110,13 +45,9 @@ _ZERO_AT_ONE = 1e-14
 #: quadratic convergence needs ~10 from the starting bounds, 200 is a guard.
 _NEWTON_STEPS = 200
 _EPS = float(np.finfo(np.float64).eps)
-#: Scan points of the mpmath references.
-_MP_GRID = 300
 #: Where join_penalty evaluates each omega before accepting it: 1 and
 #: 1 + 2^-k, k = 10, ..., 0 (no power |z-1|^p overflows on [1, 2]).
 _JOIN_GRID = np.concatenate([[1.0], 1.0 + np.geomspace(2.0**-10, 1.0, 11)])
-#: The largest |v| whose square v^2 (the argument of eq. (12)) is finite.
-_LARGEST_V = math.sqrt(float(np.finfo(np.float64).max))
 
 
 @dataclass(frozen=True)
@@ -438,6 +369,7 @@ def power_deviation(p: float) -> Penalty:
       The :class:`Penalty`, usable wherever an omega is accepted.
 
     Examples:
+      >>> from implicit_bias.numerics.tangent_features import omega_tilde
       >>> bool(np.isclose(omega_tilde(power_deviation(2.0), 0.5),
       ...                 omega_tilde(lambda z: (z - 1) ** 2, 0.5), rtol=1e-10))
       True
@@ -536,75 +468,6 @@ def _is_power(omega: object, p: float) -> bool:
     )
 
 
-def join_penalty(omega1: PenaltyFunction, omega2: PenaltyFunction) -> Penalty:
-    r"""The joint penalty :math:`\omega_1\oplus\omega_2` (eq. (11)) as a Penalty.
-
-    .. math:: (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\
-              \omega_1(z) + \omega_2(v/z)
-
-    Eq. (11) of adaptive-tangent-features.
-
-    Defined on :math:`[1, \infty)` (Proposition 4); its :math:`\tilde\omega`
-    (eq. (12)) is the effective penalty of a layer in Theorem 2, eq. (16). The
-    Figure 2 penalty :math:`\omega_3 = \omega_1\oplus\omega_2` is
-    ``join_penalty(squared_deviation, absolute_deviation)`` and carries the
-    closed form of its :math:`\tilde\omega` (see
-    :func:`implicit_bias.theory.tangent_features.squared_absolute_tilde_parametric`).
-
-    Args:
-      omega1, omega2: vectorized callables (a :class:`Penalty` or a plain
-        function), real-valued, strictly quasi-convex and minimized at
-        :math:`\omega_i(1) = 0`; each is evaluated on a grid of
-        :math:`[1, 2]` (``_JOIN_GRID``) before it is accepted.
-
-    Returns:
-      A :class:`Penalty` on :math:`[1, \infty)`: calling it, or its
-      ``function`` or ``mp``, below 1 raises InvalidArgumentError naming z.
-
-    Raises:
-      InvalidArgumentError: an omega is not callable, complex-valued, not
-        finite, negative, not 0 at 1, decreasing on the grid, or 0 at 2
-        (constant near 1, so not strictly quasi-convex).
-
-    Examples:
-      >>> joint = join_penalty(squared_deviation, absolute_deviation)
-      >>> float(joint(1.0))
-      0.0
-    """
-    _check_join_operand(omega1, "omega1")
-    _check_join_operand(omega2, "omega2")
-
-    def function(z: Float64Array) -> Float64Array:
-        below = z < 1.0
-        if below.any():
-            raise InvalidArgumentError(
-                f"z={float(z[below].flat[0])!r} is below 1: the joint penalty "
-                "(eq. (11)) is defined on [1, inf)"
-            )
-        # inf beyond the float64 range, as Penalty documents (omega_join raises).
-        return _join_values(omega1, omega2, z)
-
-    mp1, mp2 = _mp_function(omega1), _mp_function(omega2)
-
-    def function_mp(z: Any) -> Any:
-        if z < 1:
-            raise InvalidArgumentError(
-                f"z={mpmath.nstr(z, 17)} is below 1: the joint penalty (eq. (11)) "
-                "is defined on [1, inf)"
-            )
-        return _join_mp_value(mp1, mp2, z)
-
-    pair = (_is_power(omega1, 2.0) and _is_power(omega2, 1.0)) or (
-        _is_power(omega1, 1.0) and _is_power(omega2, 2.0)
-    )
-    return Penalty(
-        name=f"({_name(omega1)}) (+) ({_name(omega2)})",
-        function=function,
-        mp=function_mp,
-        tilde=_squared_absolute_tilde if pair else None,
-    )
-
-
 def _name(omega: object) -> str:
     if isinstance(omega, Penalty):
         return omega.name
@@ -695,408 +558,3 @@ def _check_increasing(values: Float64Array, z: Float64Array, name: str) -> None:
             f"point above it: {name} must be strictly quasi-convex with minimum "
             "at 1, hence increasing on [1, inf)"
         )
-
-
-# --- omega tilde
-
-
-def _upper_deviation(omega: PenaltyFunction, u: Float64Array) -> Float64Array:
-    r"""Some :math:`w_{\max}\ge 1` with :math:`\omega(1+w_{\max})\ge u`, by doubling."""
-    w_max = np.ones_like(u)
-    for _ in range(_MAX_DOUBLINGS):
-        short = _evaluate(omega, 1.0 + w_max, "omega") < u
-        if not short.any():
-            return w_max
-        w_max = np.where(short, 2.0 * w_max, w_max)
-    raise InvalidArgumentError(
-        f"omega stays below v^2 = {float(u[short].flat[0])!r} up to z = 2^"
-        f"{_MAX_DOUBLINGS}: the minimum of eq. (12) is then not attained at a "
-        "finite z (omega must grow without bound, or at least past v^2)"
-    )
-
-
-def _section_minimize(
-    objective: Callable[[Float64Array], Float64Array],
-    lower: Float64Array,
-    upper: Float64Array,
-) -> tuple[Float64Array, Float64Array]:
-    """Section search on every bracket at once; returns (argmin, min) over the samples.
-
-    Each step evaluates ``_SECTION_POINTS`` equally spaced interior points of
-    each row's bracket ``[a, b]`` (one call of ``objective`` on an array of
-    shape ``(n, _SECTION_POINTS)``) and keeps ``[x_{k-1}, x_{k+1}]`` around the
-    best sample ``x_k`` (``x_{-1} = a``, ``x_{K} = b``): for an objective
-    unimodal on the bracket the minimizer stays inside, as in golden section.
-    """
-    fractions = np.arange(1, _SECTION_POINTS + 1) / (_SECTION_POINTS + 1.0)
-    rows = np.arange(lower.size)
-    a, b = lower.copy(), upper.copy()
-    best_x = np.empty_like(a)
-    best_f = np.full_like(a, np.inf)
-    for _ in range(_SECTION_STEPS):
-        points = a[:, None] + (b - a)[:, None] * fractions
-        values = objective(points)
-        k = np.argmin(values, axis=1)
-        found = values[rows, k]
-        better = found < best_f
-        best_x = np.where(better, points[rows, k], best_x)
-        best_f = np.where(better, found, best_f)
-        ends = np.concatenate([a[:, None], points, b[:, None]], axis=1)
-        a, b = ends[rows, k], ends[rows, k + 2]
-    return best_x, best_f
-
-
-def _scan_and_refine(
-    objective: Callable[[Float64Array], Float64Array], grid: Float64Array
-) -> Float64Array:
-    """Minimum over each row of ``grid``, refined by section search near its best point.
-
-    ``objective`` maps an array of parameters of shape ``(n, k)`` (row i for
-    point i) to values of the same shape; ``grid`` is ``(n, G)``, increasing.
-    """
-    values = objective(grid)
-    best = np.argmin(values, axis=1)
-    rows = np.arange(grid.shape[0])
-    lower = grid[rows, np.maximum(best - 1, 0)]
-    upper = grid[rows, np.minimum(best + 1, grid.shape[1] - 1)]
-
-    _, refined = _section_minimize(objective, lower, upper)
-    return np.minimum(values[rows, best], refined)
-
-
-def _deviation_grid(w_max: Float64Array) -> Float64Array:
-    """w = 0 and a geometric grid from _SMALLEST_DEVIATION up to w_max, per point."""
-    fractions = np.linspace(0.0, 1.0, _GRID - 1)[None, :]
-    log_low = math.log(_SMALLEST_DEVIATION)
-    log_high = np.log(w_max)[:, None]
-    geometric = np.exp(log_low + fractions * (log_high - log_low))
-    return np.concatenate([np.zeros((w_max.size, 1)), geometric], axis=1)
-
-
-def omega_tilde(omega: PenaltyFunction, v: ArrayLike) -> Float64Array:
-    r"""The scalar effective penalty of eq. (12) of adaptive-tangent-features.
-
-    .. math:: \tilde\omega(v) = \min_{z\ge 1}\ \omega(z) + \frac{v^2}{z^2}
-
-    Args:
-      omega: :math:`\omega`, a vectorized callable (float64 array in, array of
-        the same shape out), strictly quasi-convex and minimized at
-        :math:`\omega(1) = 0`; a :class:`Penalty` with a closed form uses it.
-      v: where to evaluate, any finite reals (:math:`\tilde\omega` depends on
-        :math:`v^2` only).
-
-    Returns:
-      :math:`\tilde\omega(v)`, float64 of v's shape, to ~1e-12 relative (see
-      the module docstring).
-
-    Raises:
-      InvalidArgumentError: v not finite, or :math:`v^2` not finite in float64
-        (:math:`|v| > 1.34\cdot 10^{154}`); omega(1) != 0, omega negative, not
-        finite (a :class:`Penalty`'s +inf, its value beyond the float64
-        range, is allowed), or seen decreasing on [1, inf); omega stays below
-        :math:`v^2` on all of [1, 2^1000] (the minimum is then not attained).
-
-    Examples:
-      >>> bool(np.isclose(omega_tilde(absolute_deviation, 2.0), 1.5 * 2 - 1))
-      True
-
-    References:
-      Eq. (12) of adaptive-tangent-features; closed forms from
-      :mod:`implicit_bias.theory.tangent_features`.
-    """
-    v_array = as_finite_array("v", v)
-    too_large = np.abs(v_array) > _LARGEST_V
-    if too_large.any():
-        raise InvalidArgumentError(
-            f"v={float(v_array[too_large].flat[0])!r} is too large: v^2 overflows "
-            f"float64 (|v| must be at most {_LARGEST_V!r})"
-        )
-    _check_penalty(omega, "omega")
-    u = np.square(v_array)
-    if isinstance(omega, Penalty) and omega.tilde is not None:
-        return np.asarray(omega.tilde(u), dtype=np.float64)
-    flat = u.ravel()
-    result = np.zeros_like(flat)
-    positive = flat > 0
-    if positive.any():
-        result[positive] = _omega_tilde_generic(omega, flat[positive])
-    return result.reshape(u.shape)
-
-
-def _omega_tilde_generic(omega: PenaltyFunction, u: Float64Array) -> Float64Array:
-    w_max = _upper_deviation(omega, u)
-    grid = _deviation_grid(w_max)
-    _check_increasing(_evaluate(omega, 1.0 + grid, "omega"), 1.0 + grid, "omega")
-
-    def objective(w: Float64Array) -> Float64Array:
-        u_rows = u.reshape((-1,) + (1,) * (w.ndim - 1))
-        return _evaluate(omega, 1.0 + w, "omega") + u_rows / np.square(1.0 + w)
-
-    return _scan_and_refine(objective, grid)
-
-
-# --- the join
-
-
-def omega_join(
-    omega1: PenaltyFunction, omega2: PenaltyFunction, v: ArrayLike
-) -> Float64Array:
-    r"""The joint penalty of eq. (11) of adaptive-tangent-features.
-
-    .. math:: (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\
-              \omega_1(z) + \omega_2\!\left(\frac{v}{z}\right),\qquad v\ge 1.
-
-    The pair (:data:`squared_deviation`, :data:`absolute_deviation`), in
-    either order, uses its closed form; other pairs are minimized over
-    :math:`t = \log z/\log v \in [0, 1]` (module docstring).
-
-    Args:
-      omega1, omega2: vectorized callables, strictly quasi-convex and minimized
-        at :math:`\omega_i(1) = 0`.
-      v: where to evaluate, finite reals :math:`\ge 1`.
-
-    Returns:
-      :math:`(\omega_1\oplus\omega_2)(v)`, float64 of v's shape; relative error
-      ~1e-12 for :math:`v - 1 \gtrsim 10^{-4}`, absolute error of order
-      :math:`\varepsilon\,(v-1)\,|\omega'|` nearer 1 (the arguments
-      :math:`z, v/z` round at :math:`\varepsilon`).
-
-    Raises:
-      InvalidArgumentError: v < 1 or not finite; an omega breaks the
-        assumptions where it is seen (see :func:`omega_tilde`).
-      OutOfRangeError: the joint penalty is beyond the float64 range (a
-        :class:`Penalty` operand is inf, its documented value beyond float64,
-        on the whole scan), e.g. :math:`(z-1)^2\oplus|z-1|^3` at
-        :math:`v = 10^{300}`, about :math:`v^{1.2}`.
-
-    Examples:
-      >>> bool(np.isclose(omega_join(squared_deviation, absolute_deviation, 1.2),
-      ...                 0.2**2))
-      True
-
-    References:
-      Eq. (11) of adaptive-tangent-features (Proposition 4 for its properties).
-    """
-    v_array = as_finite_array("v", v)
-    below = v_array < 1.0
-    if below.any():
-        raise InvalidArgumentError(
-            f"v={float(v_array[below].flat[0])!r} is below 1: the joint penalty "
-            "(eq. (11)) is defined on [1, inf)"
-        )
-    _check_penalty(omega1, "omega1")
-    _check_penalty(omega2, "omega2")
-    values = _join_values(omega1, omega2, v_array)
-    beyond = np.isinf(values)
-    if beyond.any():
-        raise OutOfRangeError(
-            f"the joint penalty at v={float(v_array[beyond].flat[0])!r} is beyond "
-            "the float64 range: omega1(z) + omega2(v/z) overflows at every "
-            "scanned z of [1, v]"
-        )
-    return values
-
-
-def _join_values(
-    omega1: PenaltyFunction, omega2: PenaltyFunction, v_array: Float64Array
-) -> Float64Array:
-    """Eq. (11) at checked v >= 1, inf where it is beyond the float64 range."""
-    pair = (_is_power(omega1, 2.0) and _is_power(omega2, 1.0)) or (
-        _is_power(omega1, 1.0) and _is_power(omega2, 2.0)
-    )
-    if pair:
-        return np.asarray(_squared_absolute_join(v_array), dtype=np.float64)
-    flat = v_array.ravel()
-    result = np.zeros_like(flat)
-    above = flat > 1.0
-    if above.any():
-        result[above] = _omega_join_generic(omega1, omega2, flat[above])
-    return result.reshape(v_array.shape)
-
-
-def _omega_join_generic(
-    omega1: PenaltyFunction, omega2: PenaltyFunction, v: Float64Array
-) -> Float64Array:
-    log_v = np.log(v)
-    grid = np.broadcast_to(np.linspace(0.0, 1.0, _GRID), (v.size, _GRID))
-    z_grid = np.exp(grid * log_v[:, None])
-    _check_increasing(_evaluate(omega1, z_grid, "omega1"), z_grid, "omega1")
-    _check_increasing(_evaluate(omega2, z_grid, "omega2"), z_grid, "omega2")
-
-    def objective(t: Float64Array) -> Float64Array:
-        log_rows = log_v.reshape((-1,) + (1,) * (t.ndim - 1))
-        z = np.exp(t * log_rows)
-        z_other = np.exp((1.0 - t) * log_rows)
-        return _evaluate(omega1, z, "omega1") + _evaluate(omega2, z_other, "omega2")
-
-    return _scan_and_refine(objective, np.ascontiguousarray(grid))
-
-
-# --- mpmath references
-
-
-def _golden_minimize_mp(
-    objective: Callable[[Any], Any], lower: Any, upper: Any, steps: int
-) -> Any:
-    a, b = lower, upper
-    ratio = (mpmath.sqrt(5) - 1) / 2
-    c, d = b - ratio * (b - a), a + ratio * (b - a)
-    fc, fd = objective(c), objective(d)
-    for _ in range(steps):
-        if fc <= fd:
-            b, d, fd = d, c, fc
-            c = b - ratio * (b - a)
-            fc = objective(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + ratio * (b - a)
-            fd = objective(d)
-    return min(fc, fd)
-
-
-def _scan_and_refine_mp(
-    objective: Callable[[Any], Any], grid: list[Any], steps: int
-) -> Any:
-    values = [objective(x) for x in grid]
-    best = min(range(len(grid)), key=values.__getitem__)
-    lower = grid[max(best - 1, 0)]
-    upper = grid[min(best + 1, len(grid) - 1)]
-    return min(values[best], _golden_minimize_mp(objective, lower, upper, steps))
-
-
-def _golden_steps(dps: int) -> int:
-    # The value is quadratic in the location error: locate to dps/2 + 5 digits
-    # of the cell, each step gaining log10(1/0.618) = 0.209 digits.
-    return math.ceil((dps / 2 + 5) / 0.2089) + 10
-
-
-def _check_dps(dps: int) -> int:
-    # Below 15 digits the scan cannot resolve a float64-accurate minimizer.
-    return check_integer(
-        "dps",
-        dps,
-        min_value=15,
-        max_value=MAX_DPS,
-        meaning="the working precision in decimal digits",
-    )
-
-
-def _mp_value(function: Callable[[Any], Any], z: Any, name: str) -> Any:
-    value = mpmath.mpf(function(z))
-    if not mpmath.isfinite(value):
-        raise InvalidArgumentError(
-            f"{name}({mpmath.nstr(z, 10)}) = {value} is not finite: {name} must be "
-            "finite on [1, inf)"
-        )
-    return value
-
-
-def omega_tilde_mp(
-    omega: Callable[[Any], Any], v: float | Any, *, dps: int = 50
-) -> Any:
-    r"""Reference :math:`\tilde\omega(v)` (eq. (12)) by mpmath minimization.
-
-    .. math:: \tilde\omega(v) = \min_{z\ge 1}\ \omega(z) + \frac{v^2}{z^2}
-
-    Eq. (12) of adaptive-tangent-features, for the tests of :func:`omega_tilde`.
-
-    Examples:
-      >>> float(omega_tilde_mp(absolute_deviation, 2.0, dps=20))  # 1.5 (2v^2)^(1/3)-1
-      2.0
-
-    ``omega`` is called with mpmath numbers (a :class:`Penalty` uses its
-    ``mp``); :math:`z_{\max}` by doubling, a scan of 300 geometric points of
-    :math:`w = z - 1` from :math:`10^{-dps}` to :math:`w_{\max}`, then golden section at
-    ``dps + 10`` digits. Accurate to about ``dps`` digits when the minimizer
-    lies in the best scanned cell.
-
-    Returns:
-      an ``mpmath.mpf``.
-    """
-    dps = _check_dps(dps)
-    function = _mp_function(omega)
-    value = check_mp_real("v", v, meaning="the argument v of the effective penalty")
-    with mpmath.workdps(dps + 10):
-        if abs(_mp_value(function, mpmath.mpf(1), "omega")) > _ZERO_AT_ONE:
-            raise InvalidArgumentError("omega(1) != 0: omega must vanish at 1")
-        u = value**2
-        if u == 0:
-            return mpmath.mpf(0)
-        w_max = mpmath.mpf(1)
-        for _ in range(_MAX_DOUBLINGS):
-            if _mp_value(function, 1 + w_max, "omega") >= u:
-                break
-            w_max *= 2
-        else:
-            raise InvalidArgumentError(
-                "omega stays below v^2 on [1, 2^1000]: the minimum is not attained"
-            )
-
-        def objective(w: Any) -> Any:
-            return _mp_value(function, 1 + w, "omega") + u / (1 + w) ** 2
-
-        # Geometric from 10^-dps (where 1 + w still differs from 1) to w_max;
-        # integer powers of one step are exact to the working precision and
-        # cost half of a fractional power each.
-        low = mpmath.mpf(10) ** (-dps)
-        step = (w_max / low) ** (1 / mpmath.mpf(_MP_GRID - 1))
-        grid = [mpmath.mpf(0)] + [low * step**k for k in range(_MP_GRID)]
-        return +_scan_and_refine_mp(objective, grid, _golden_steps(dps))
-
-
-def _join_mp_value(
-    function1: Callable[[Any], Any],
-    function2: Callable[[Any], Any],
-    v: Any,
-    dps: int = 50,
-) -> Any:
-    if v == 1:
-        return _mp_value(function1, v, "omega1") + _mp_value(function2, v, "omega2")
-    log_v = mpmath.log(v)
-
-    def objective(t: Any) -> Any:
-        z = mpmath.exp(t * log_v)
-        return _mp_value(function1, z, "omega1") + _mp_value(function2, v / z, "omega2")
-
-    grid = [mpmath.mpf(k) / (_MP_GRID - 1) for k in range(_MP_GRID)]
-    return _scan_and_refine_mp(objective, grid, _golden_steps(dps))
-
-
-def omega_join_mp(
-    omega1: Callable[[Any], Any],
-    omega2: Callable[[Any], Any],
-    v: float | Any,
-    *,
-    dps: int = 50,
-) -> Any:
-    r"""Reference :math:`(\omega_1\oplus\omega_2)(v)` (eq. (11)) by mpmath minimization.
-
-    .. math:: (\omega_1\oplus\omega_2)(v) = \min_{1\le z\le v}\
-              \omega_1(z) + \omega_2(v/z)
-
-    Eq. (11) of adaptive-tangent-features, for the tests of :func:`omega_join`.
-
-    Examples:
-      >>> value = omega_join_mp(squared_deviation, absolute_deviation, 1.2, dps=20)
-      >>> round(float(value), 12)  # (v - 1)^2 up to v = (1 + sqrt 3)/2
-      0.04
-
-    A scan of 300 points of :math:`t = \log z/\log v` and golden section at
-    ``dps + 10`` digits; the omegas are called with mpmath numbers.
-
-    Returns:
-      an ``mpmath.mpf``.
-    """
-    dps = _check_dps(dps)
-    function1, function2 = _mp_function(omega1), _mp_function(omega2)
-    value = check_mp_real("v", v, meaning="the argument of the joint penalty, >= 1")
-    with mpmath.workdps(dps + 10):
-        if value < 1:
-            raise InvalidArgumentError(
-                f"v={v!r} is not a finite number >= 1: the joint penalty "
-                "(eq. (11)) is defined on [1, inf)"
-            )
-        for function, name in ((function1, "omega1"), (function2, "omega2")):
-            if abs(_mp_value(function, mpmath.mpf(1), name)) > _ZERO_AT_ONE:
-                raise InvalidArgumentError(f"{name}(1) != 0: {name} must vanish at 1")
-        return +_join_mp_value(function1, function2, value, dps)
