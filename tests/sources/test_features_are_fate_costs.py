@@ -23,7 +23,7 @@ from implicit_bias.sources.features_are_fate import (
     appendix_b3_alignment,
     appendix_b7,
     finetuning,
-    kernels,
+    section_4,
     linear_transfer,
     random_matrix,
     simulations,
@@ -104,7 +104,7 @@ def test_statistical_claims_run_at_their_power_calculation(claim: Claim) -> None
     assert configuration is not None
     assert configuration.power is not None
     power = configuration.power
-    assert power.z == pytest.approx(kernels._Z_MAX if claim.equation == "21" else 4.0)
+    assert power.z == pytest.approx(section_4._Z_MAX if claim.equation == "21" else 4.0)
     # The draws (or teachers) the configuration runs, as its description says.
     sized = re.search(r"(\d+) (draws|teachers)", configuration.description)
     assert sized is not None, configuration.description
@@ -158,7 +158,7 @@ def test_student_run_matches_kernel_condensation() -> None:
     _finite(estimate)
     assert (estimate.runs, estimate.steps) == (len(run.seeds), run.steps)
     # The paper's size: the same flow time as App. D.2's 1e5 steps of 0.01 m.
-    paper = kernels._PAPER_STUDENT
+    paper = section_4._PAPER_STUDENT
     assert (paper.dimension, paper.width, paper.teacher_units) == (100, 1000, 100)
     assert paper.steps * paper.learning_rate == pytest.approx(1e5 * 0.01)
 
@@ -312,10 +312,10 @@ def test_pilot_sds_of_the_relu_draws() -> None:
     rng = np.random.default_rng(40)
     fractions = (0.0, 0.2, 0.4, 0.6, 0.8)
     # The check's own draws: both readouts from one generator, in its order.
-    kernels._ablation_values(rng, "gaussian", 20, fractions)
-    ones, _ = kernels._ablation_values(rng, "ones", 20, fractions)
+    section_4._ablation_values(rng, "gaussian", 20, fractions)
+    ones, _ = section_4._ablation_values(rng, "ones", 20, fractions)
     steps = np.diff(ones, axis=0)
-    _recorded(kernels.ABLATION_POWER, _sd(steps[-1]))
+    _recorded(section_4.ABLATION_POWER, _sd(steps[-1]))
     rng = np.random.default_rng(21)
     setup = ablation_setup(10, 10, 0.3, rng)
     projection = relu_rkhs_projection(
@@ -331,9 +331,9 @@ def test_pilot_sds_of_the_relu_draws() -> None:
     )
     excess = errors - projection.outside
     paired = math.hypot(_sd(excess[1]), _sd(excess[2]))
-    assert kernels.IRREDUCIBLE_POWER.pilot_sd == pytest.approx(paired, rel=0.02)
+    assert section_4.IRREDUCIBLE_POWER.pilot_sd == pytest.approx(paired, rel=0.02)
     effect = excess[1].mean() - excess[2].mean()
-    assert kernels.IRREDUCIBLE_POWER.effect == pytest.approx(effect, rel=0.02)
+    assert section_4.IRREDUCIBLE_POWER.effect == pytest.approx(effect, rel=0.02)
 
 
 @pytest.mark.slow

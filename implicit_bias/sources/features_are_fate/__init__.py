@@ -14,8 +14,10 @@ Loewner bounds (42)-(46) and the exponential decay (47)-(49)),
 (51)-(72)), :mod:`.appendix_b3_limits` (the rank-one limit (74)-(76) closing
 Theorem 3.4's proof), :mod:`.appendix_b4` and :mod:`.appendix_b4_min_norm`
 (the proof of Theorem 3.5, (78)-(90)), :mod:`.appendix_b5` (Theorem 3.6's
-risk, (91)-(99)); :mod:`.kernels`
-Section 4 and Appendix C (the ReLU arc-cosine kernel and RKHS projections);
+risk, (91)-(99)); :mod:`.section_4`
+Section 4 (student-teacher ReLU networks), :mod:`.appendix_c` and
+:mod:`.appendix_c_mercer` Appendix C (the ReLU arc-cosine kernel and RKHS
+projections);
 :mod:`.simulations` trains deep linear networks by gradient descent against the
 theory.
 
@@ -23,7 +25,7 @@ The proofs' printed chains are derivation chains
 (:class:`~implicit_bias.claims.derivation.Derivation`), one claim per step:
 (26)-(28) and (31)-(34) in :mod:`.task_distance`, (100)-(102) in
 :mod:`.random_matrix`, (116)-(120) in :mod:`.linear_transfer`, (131)-(133) in
-:mod:`.appendix_b7_limits` and (152)-(153) in :mod:`.kernels`. :mod:`.notation`
+:mod:`.appendix_b7_limits` and (152)-(153) in :mod:`.appendix_c`. :mod:`.notation`
 names what the claims measure (Monte Carlo means, trained endpoints, float64
 values) so that every claim's formula says what its check compares.
 :mod:`.inventory` lists every numbered item of the text for
@@ -104,12 +106,20 @@ from implicit_bias.sources.features_are_fate.finetuning import (
 )
 from implicit_bias.sources.features_are_fate.findings import SLIPS
 from implicit_bias.sources.features_are_fate.inventory import INVENTORY
-from implicit_bias.sources.features_are_fate.kernels import CLAIMS as KERNEL_CLAIMS
-from implicit_bias.sources.features_are_fate.kernels import (
-    DERIVATIONS as KERNEL_DERIVATIONS,
+from implicit_bias.sources.features_are_fate.appendix_c import (
+    CLAIMS as APPENDIX_C_CLAIMS,
 )
-from implicit_bias.sources.features_are_fate.kernels import (
-    warm_up as kernels_warm_up,
+from implicit_bias.sources.features_are_fate.appendix_c import (
+    DERIVATIONS as APPENDIX_C_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_c import (
+    warm_up as appendix_c_warm_up,
+)
+from implicit_bias.sources.features_are_fate.appendix_c_mercer import (
+    CLAIMS as APPENDIX_C_MERCER_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.section_4 import (
+    CLAIMS as SECTION_4_CLAIMS,
 )
 from implicit_bias.sources.features_are_fate.linear_transfer import (
     CLAIMS as LINEAR_TRANSFER_CLAIMS,
@@ -183,7 +193,9 @@ CLAIMS = in_paper_order(
     + LINEAR_TRANSFER_CLAIMS
     + APPENDIX_B7_CLAIMS
     + APPENDIX_B7_LIMIT_CLAIMS
-    + KERNEL_CLAIMS
+    + SECTION_4_CLAIMS
+    + APPENDIX_C_CLAIMS
+    + APPENDIX_C_MERCER_CLAIMS
     + SIMULATION_CLAIMS,
     _POSITIONS,
 )
@@ -200,14 +212,14 @@ DERIVATIONS = (
     + RANDOM_MATRIX_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
     + APPENDIX_B7_LIMIT_DERIVATIONS
-    + KERNEL_DERIVATIONS
+    + APPENDIX_C_DERIVATIONS
 )
 
 
 def _warm_up(claim_ids: Collection[str]) -> None:
     """The source's warm-up: the work two or more of ``claim_ids`` share (the
     kernel quadratures, the simulations), done before the checks fork."""
-    kernels_warm_up(claim_ids)
+    appendix_c_warm_up(claim_ids)
     simulations_warm_up(claim_ids)
 
 
