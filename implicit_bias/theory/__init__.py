@@ -10,6 +10,7 @@ from implicit_bias.theory import (
     task_distance,
     transfer_asymptotics,
     transfer_risks,
+    transfer_symbols,
 )
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "task_distance",
     "transfer_asymptotics",
     "transfer_risks",
+    "transfer_symbols",
 ]
