@@ -186,6 +186,14 @@ class RelationCheck:
     #: The constraint the relation is stated under, as substitutions (e.g. a
     #: unit norm solved for one coordinate), if any.
     substitutions: Mapping[sp.Expr, sp.Expr] | None = None
+    #: Whether ``judge`` decides a relation for every value of each free
+    #: symbol in one domain (its sampler in :attr:`samplers`, else its
+    #: assumptions), as :func:`judge_relation` does -- not at states or
+    #: values of its own. A swap of two symbols with the same domain is then
+    #: a renaming (:func:`~implicit_bias.claims.mutant_truth.renamed`).
+    over_domains: bool = False
+    #: The samplers of ``judge``, when :attr:`over_domains`.
+    samplers: Mapping[sp.Symbol, Sampler] | None = None
 
     def __call__(self) -> Verdict:
         return self.judge(self.relation())
@@ -217,4 +225,6 @@ def relation_check(
             points=points,
         )
 
-    return RelationCheck(relation, judge, substitutions)
+    return RelationCheck(
+        relation, judge, substitutions, over_domains=True, samplers=samplers
+    )

@@ -252,6 +252,8 @@ class Derivation:
                     relation,
                     _in_step_terms(default.judge, number, step.relation),
                     self.substitutions,
+                    over_domains=True,
+                    samplers=self.samplers,
                 )
             else:
                 check = RelationCheck(relation, step.judge, self.substitutions)

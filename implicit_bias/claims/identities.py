@@ -24,6 +24,7 @@ from implicit_bias.claims.engine import (
     Verdict,
     time_limit,
 )
+from implicit_bias.claims.gap_search import SEARCH_STEPS
 from implicit_bias.claims.function_instances import (
     refute_at_instances,
     undefined_functions,
@@ -307,7 +308,8 @@ def check_inequality(
             Reason.NON_FINITE,
         )
     return Verdict.holds(
-        f"numerically, {points} points at {DEFAULT_DPS} digits, min relative "
+        f"numerically, {points} points at {DEFAULT_DPS} digits and a local "
+        f"search of {SEARCH_STEPS} float64 steps from the closest, min relative "
         f"gap rhs - lhs {mpmath.nstr(-sample.worst, 3)} (tolerance "
         f"{mpmath.nstr(_RELATIVE_ZERO, 1)}: a smaller violation is equality)",
         Basis.NUMERICAL,

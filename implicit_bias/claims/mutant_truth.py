@@ -21,11 +21,12 @@ from collections.abc import Callable, Mapping
 
 import sympy as sp
 
+from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.engine import CheckTimeout, time_limit
 from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt, semidefinite_by_form
 from implicit_bias.claims.matrix_checks import involves_matrices, proof_of_zero
 
-__all__ = ["true_by_itself", "weakening"]
+__all__ = ["renamed", "true_by_itself", "weakening"]
 
 Constrain = Callable[[sp.Expr], sp.Expr]
 
@@ -133,3 +134,41 @@ def true_by_itself(
     except Exception:  # SymPy gives up on some mutants (NotImplementedError...)
         return False
     return False
+
+
+def renamed(
+    check: RelationCheck, stated: sp.Basic, first: sp.Symbol, second: sp.Symbol
+) -> bool:
+    """Whether swapping ``first`` and ``second`` in ``stated`` only renames
+    its variables for ``check``: the check decides its relation for every
+    value of each symbol in a domain (:attr:`RelationCheck.over_domains`),
+    the same for both (no sampler for either, or the same one), and the
+    constraint it is stated under commutes with the swap. The swapped
+    relation is then the stated one read with other names: true exactly when
+    it is, an equivalent mutant.
+
+    >>> from implicit_bias.claims.checks import relation_check
+    >>> u, v = sp.symbols("u v", positive=True)
+    >>> stated = sp.Le(u, u + v**2, evaluate=False)
+    >>> renamed(relation_check(lambda: stated), stated, u, v)
+    True
+    >>> renamed(relation_check(lambda: stated, substitutions={v: u}), stated, u, v)
+    False
+    """
+    if not check.over_domains or not isinstance(stated, sp.core.relational.Relational):
+        return False
+    samplers = check.samplers or {}
+    if samplers.get(first) is not samplers.get(second):
+        return False
+    swap = {first: second, second: first}
+    if not check.substitutions:
+        return True
+    # Side by side: a relation with a side substituted may fold to True.
+    sides = (stated.lhs, stated.rhs)
+    constrained_then_swapped = [
+        side.subs(check.substitutions).xreplace(swap) for side in sides
+    ]
+    swapped_then_constrained = [
+        side.xreplace(swap).subs(check.substitutions) for side in sides
+    ]
+    return constrained_then_swapped == swapped_then_constrained

@@ -59,7 +59,7 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from implicit_bias.claims.checks import RelationCheck, capped_budgets, injected_bias
-from implicit_bias.claims.mutant_truth import true_by_itself
+from implicit_bias.claims.mutant_truth import renamed, true_by_itself
 from implicit_bias.claims.recording import (
     RecordedCalls,
     recorded_calls,
@@ -117,6 +117,8 @@ class Mutant:
 
     description: str
     relation: sp.Basic
+    #: The two symbols a swap exchanged (None for other mutations).
+    swapped: tuple[sp.Symbol, sp.Symbol] | None = None
 
 
 class Outcome:
@@ -277,7 +279,9 @@ def _described(
     return f"{words} (at {position})"
 
 
-def _swaps(relation: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
+def _swaps(
+    relation: sp.Basic,
+) -> Iterator[tuple[str, sp.Basic, tuple[sp.Symbol, sp.Symbol]]]:
     symbols = sorted(relation.free_symbols, key=str)
     for first, second in itertools.combinations(symbols, 2):
         # Matrix symbols of different shapes are not swapped: a shape is no
@@ -287,7 +291,7 @@ def _swaps(relation: sp.Basic) -> Iterator[tuple[str, sp.Basic]]:
             swapped = relation.xreplace({first: second, second: first})
             if not isinstance(swapped, sp.core.relational.Relational):
                 continue
-            yield f"{first} <-> {second}", swapped
+            yield f"{first} <-> {second}", swapped, (first, second)
 
 
 def _spread(items: Sequence[_T], limit: int | None) -> list[_T]:
@@ -353,10 +357,10 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
         mutants.append(
             Mutant(_described(relation, path, mutation, node, counts), mutated)
         )
-    for description, mutated in _swaps(relation):
+    for description, mutated, pair in _swaps(relation):
         if mutated not in seen:
             seen.add(mutated)
-            mutants.append(Mutant(description, mutated))
+            mutants.append(Mutant(description, mutated, pair))
     return _spread(mutants, limit)
 
 
@@ -434,6 +438,14 @@ def _symbolic_outcomes(
     judge, substitutions = check.judge, check.substitutions
 
     def judged(mutant: Mutant) -> MutantOutcome:
+        if mutant.swapped is not None and renamed(check, stated, *mutant.swapped):
+            return MutantOutcome(
+                claim.id,
+                mutant.description,
+                Outcome.EQUIVALENT,
+                "a renaming of the stated relation's variables: its check decides "
+                "it for every value of both in the same domain",
+            )
         verdict = _judged(judge, mutant.relation, claim.budget_bytes)
         outcome = _outcome(
             verdict, mutant.relation, substitutions, equivalence_seconds, stated

@@ -23,6 +23,7 @@ from implicit_bias.claims.certify import (
     certified_sign,
     exact_point,
 )
+from implicit_bias.claims.gap_search import movable_symbols, refined_point
 from implicit_bias.claims.samplers import Sampler, from_assumptions
 from implicit_bias.errors import InvalidArgumentError
 
@@ -69,7 +70,9 @@ def _numeric_residual(
     """|residual| / (|scale| + 1e-300) at random points, split into finite and not.
 
     With ``signed``, the largest residual / (|scale| + 1e-300) instead (the
-    most positive, not the largest in size).
+    most positive, not the largest in size), and, when no sampled point has
+    a positive one, the point :func:`~.gap_search.refined_point` finds from
+    the worst if its residual is larger.
     """
     if points < 1:
         raise InvalidArgumentError(f"points: must be >= 1, got {points!r}")
@@ -105,6 +108,28 @@ def _numeric_residual(
             ratio = magnitude / (abs(size) + mpmath.mpf(10) ** -300)
             if worst_point is None or ratio > worst:
                 worst, worst_point = ratio, point
+        if signed and worst_point is not None and worst <= _RELATIVE_ZERO:
+            # No violation sampled: search near the closest point for one
+            # (gap_search), kept only if worse at DEFAULT_DPS digits too.
+            found = refined_point(
+                residual,
+                scale,
+                symbols,
+                movable_symbols(symbols, samplers),
+                worst_point,
+                rng,
+            )
+            if found is not None:
+                values = [mpmath.mpmathify(found[s]) for s in symbols]
+                try:
+                    difference = mpmath.mpmathify(f_residual(*values))
+                    size = mpmath.mpmathify(f_scale(*values))
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    difference = size = mpmath.nan
+                if _finite_real(difference) and _finite_real(size):
+                    ratio = difference / (abs(size) + mpmath.mpf(10) ** -300)
+                    if ratio > worst:
+                        worst, worst_point = ratio, found
     return _Residuals(worst, worst_point, non_finite, non_finite_point)
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import sympy as sp
 
+from implicit_bias.claims.checks import RelationCheck, relation_check
+from implicit_bias.claims.engine import Claim, Kind, Status
 from implicit_bias.claims.loewner import LoewnerLe, LoewnerLt
-from implicit_bias.claims.mutate import symbolic_mutants
-from implicit_bias.claims.mutant_truth import true_by_itself, weakening
+from implicit_bias.claims.mutate import Outcome, mutation_outcomes, symbolic_mutants
+from implicit_bias.claims.mutant_truth import renamed, true_by_itself, weakening
 
 x = sp.Symbol("x", positive=True)
 
@@ -96,3 +98,45 @@ def test_a_weakening_is_shown_from_the_sign_of_its_change() -> None:
     # The greater side grown by a**2 >= 0: implied; shrunk: not.
     assert weakening(sp.Ge(1 - a**2 * f / s, 0), stated, lambda e: e)
     assert not weakening(sp.Ge(1 - a**2 * (f + 2 * s) / s, 0), stated, lambda e: e)
+
+
+def test_a_swap_is_a_renaming_only_where_the_check_ranges_over_domains() -> None:
+    u, v, w = sp.symbols("u v w", positive=True)
+    stated = sp.Le(u * v, (u**2 + v**2) / 2 + w, evaluate=False)
+    over_domains = relation_check(lambda: stated)
+    assert renamed(over_domains, stated, u, v)
+    # A judge at values of its own (states, a table): u and v are not
+    # interchangeable names there.
+    at_states = RelationCheck(lambda: stated, over_domains.judge)
+    assert not renamed(at_states, stated, u, v)
+    # Different samplers: different domains.
+    sampled = relation_check(lambda: stated, samplers={u: lambda rng: 2.0})
+    assert not renamed(sampled, stated, u, v)
+    # A constraint that does not commute with the swap.
+    constrained = relation_check(lambda: stated, substitutions={w: u})
+    assert not renamed(constrained, stated, u, v)
+    assert renamed(constrained, stated, v, sp.Symbol("t", positive=True))
+
+
+def test_a_renaming_swap_is_judged_equivalent_by_mutate() -> None:
+    u, v = sp.symbols("u v", positive=True)
+    stated = sp.Le(2 * u * v, u**2 + v**2 + u, evaluate=False)
+
+    def swap_outcome(check: RelationCheck) -> tuple[str, str]:
+        claim = Claim(
+            "s", "1", "a", Kind.INEQUALITY, "a statement", check, Status.HOLDS
+        )
+        (swap,) = [
+            o
+            for o in mutation_outcomes(claim, claim_seconds=None)
+            if o.description == "u <-> v"
+        ]
+        return swap.outcome, swap.detail
+
+    check = relation_check(lambda: stated, points=20)
+    outcome, detail = swap_outcome(check)
+    assert outcome == Outcome.EQUIVALENT
+    assert detail.startswith("a renaming")
+    # The same judge, not declared to range over domains: the swap is judged.
+    _, detail = swap_outcome(RelationCheck(lambda: stated, check.judge))
+    assert not detail.startswith("a renaming")

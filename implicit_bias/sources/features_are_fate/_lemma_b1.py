@@ -7,7 +7,7 @@ initialization :math:`\bar W_l`, :math:`\|\bar D_l\|_{op}` (the invariant
 :math:`u_{l+1}, v_l`. Each is a symbol here (:data:`LAYER`, :data:`PAIR`),
 typeset as the paper writes it, whose value at a state of
 :mod:`._network_states` is enclosed in ball arithmetic; :func:`judge_at_states`
-decides a relation between them at 32 exact initial states and 28 checkpoints
+decides a relation between them at 40 exact initial states and 28 checkpoints
 of gradient flows (L = 3, d = 2). :func:`chain`, :func:`step` and
 :func:`claim` build the derivation chains and claims of :mod:`.appendix_b3`
 and :mod:`.appendix_b3_alignment` from them.
@@ -252,8 +252,9 @@ def judge_at_states(
     initial = sum(state.initial for state in states)
     return Verdict.holds(
         f"holds at {initial} exact initial states (t = 0, W = alpha Wbar, Wbar "
-        f"satisfying (22), alpha in {{2, 1/2, 1/8, 1/32}}) and {len(states) - initial} "
-        "checkpoints of midpoint-rule gradient flows (L = 3, d = 2, alpha = 1/8, "
+        f"satisfying (22), alpha in {{8, 2, 1/2, 1/8, 1/32}}) and "
+        f"{len(states) - initial} checkpoints of midpoint-rule gradient flows "
+        "(L = 3, d = 2, alpha = 1/8, "
         f"1/32, to convergence); {PRECISION}; tolerance: the enclosure at t = 0, "
         f"2 L d delta at the checkpoints (drift of (35), at most "
         f"{float(worst_drift.upper()):.2g})",
@@ -277,8 +278,8 @@ ASSUMPTIONS = (
     "u_l, v_l: top left and right singular vectors of W_l, s_l = ||W_l||_op",
 )
 REGIME = (
-    "L = 3, d = 2, l = {layer}: 32 exact initial states (Wbar satisfying (22), "
-    "alpha in {{2, 1/2, 1/8, 1/32}}) and 28 checkpoints of midpoint-rule gradient "
+    "L = 3, d = 2, l = {layer}: 40 exact initial states (Wbar satisfying (22), "
+    "alpha in {{8, 2, 1/2, 1/8, 1/32}}) and 28 checkpoints of midpoint-rule gradient "
     "flows from alpha Wbar (alpha = 1/8, 1/32) to convergence, in ball arithmetic"
 )
 

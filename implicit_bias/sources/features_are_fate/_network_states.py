@@ -10,7 +10,7 @@ invariant (35) :math:`D_l` -- against quantities of the initialization
 * *initial* states, :math:`t = 0`: :math:`W = \alpha\bar W`, with
   :math:`\bar W` rational and satisfying (22)
   (:func:`~._balanced_states.balanced_states`, the weights read as
-  :math:`\bar W`) and :math:`\alpha \in \{2, 1/2, 1/8, 1/32\}` (2 too, where
+  :math:`\bar W`) and :math:`\alpha \in \{8, 2, 1/2, 1/8, 1/32\}` (8 and 2 too, where
   the :math:`\alpha^2` terms exceed the bare ones, so that a wrong power shows);
 * *trajectory* states, :math:`t > 0`: the weights of a midpoint-rule
   gradient flow on the noise-free population loss
@@ -59,7 +59,13 @@ __all__ = [
 #: The working precision of the ball arithmetic.
 PRECISION_BITS = 128
 #: alpha of the initial states.
-INITIAL_ALPHAS = (Fraction(2), Fraction(1, 2), Fraction(1, 8), Fraction(1, 32))
+INITIAL_ALPHAS = (
+    Fraction(8),
+    Fraction(2),
+    Fraction(1, 2),
+    Fraction(1, 8),
+    Fraction(1, 32),
+)
 #: alpha of the gradient-flow runs.
 RUN_ALPHAS = (Fraction(1, 8), Fraction(1, 32))
 #: The source task of the runs (unit norm, Assumption 3.2).

@@ -14,8 +14,8 @@ is 0, and the sum (53) telescopes to (54) for symbolic :math:`l, L`. The
 steps (55)-(60) relate scalar quantities of a state (:mod:`._lemma_b1`:
 :math:`s_l^2 = \|W_l\|_{op}^2`, :math:`u_{l+1}^\top W_l^\top W_l u_{l+1}`,
 :math:`\|\bar W_l\|_{op}^2`, ...) and are decided at the states of
-:mod:`._network_states`: 32 exact initial states (:math:`W = \alpha\bar W`,
-:math:`\bar W` satisfying (22), :math:`\alpha \in \{2, 1/2, 1/8, 1/32\}`) and 28
+:mod:`._network_states`: 40 exact initial states (:math:`W = \alpha\bar W`,
+:math:`\bar W` satisfying (22), :math:`\alpha \in \{8, 2, 1/2, 1/8, 1/32\}`) and 28
 checkpoints of four gradient flows (:math:`\alpha = 1/8, 1/32`, through the
 plateau to convergence), each quantity enclosed in ball arithmetic. At an
 initial state a relation whose enclosure excludes it is refuted
