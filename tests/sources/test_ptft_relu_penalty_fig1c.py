@@ -25,8 +25,8 @@ from implicit_bias.sources.ptft_relu_penalty.fig1c import (
     SETUP,
     SLOW_REPLICATE_SETUP,
     SLOW_SETUP,
-    decide,
 )
+from implicit_bias.sources.ptft_relu_penalty.fig1c_simulation import decide
 from implicit_bias.sources.ptft_relu_penalty.source import SOURCE_ID
 from tests.claims.claim_checks import assert_failures_are_refutations
 

@@ -17,12 +17,15 @@ import pytest
 from implicit_bias.claims.engine import Kind, Reason, Status
 from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.sources.ptft_relu_penalty import fig1c
+from implicit_bias.sources.ptft_relu_penalty import fig1c_simulation as simulation
 from implicit_bias.sources.ptft_relu_penalty.fig1c import (
     CLAIMS,
     PAPER_REVERSAL_SETUP,
     REPLICATE_SETUP,
     SETUP,
     SLOW_SETUP,
+)
+from implicit_bias.sources.ptft_relu_penalty.fig1c_simulation import (
     pilot_statistics,
     sample_efficiency_cost,
 )
@@ -72,11 +75,13 @@ def test_longer_finetuning_costs_more_and_only_its_phase_grows(
     # (pretraining and STL, then PT+FT): the arithmetic, not the machine.
     fixed, finetuning = 3e-4, 5e-4
 
-    # measure_step_seconds times calls of fig1c._TIMED_STEPS trainer steps.
+    # measure_step_seconds times calls of simulation._TIMED_STEPS trainer steps.
     phases = itertools.cycle(
-        (fixed * fig1c._TIMED_STEPS, finetuning * fig1c._TIMED_STEPS)
+        (fixed * simulation._TIMED_STEPS, finetuning * simulation._TIMED_STEPS)
     )
-    monkeypatch.setattr(fig1c, "measure_step_seconds", lambda step, **_: next(phases))
+    monkeypatch.setattr(
+        simulation, "measure_step_seconds", lambda step, **_: next(phases)
+    )
     steps = SETUP.steps
     short = sample_efficiency_cost(replace(SETUP, correlations=(0.9,)))
     long = sample_efficiency_cost(
@@ -171,10 +176,12 @@ def test_finetune_steps_must_be_a_positive_count(bad: object) -> None:
 
 
 def test_paper_configurations_hold_only_on_converged_runs() -> None:
-    unconverged = fig1c.decide(True, False, False, "d", converge=True)
+    unconverged = simulation.decide(True, False, False, "d", converge=True)
     assert unconverged.status == Status.INCONCLUSIVE
     assert unconverged.reason == Reason.STATISTICAL
     assert "did not converge" in unconverged.detail
-    assert fig1c.decide(True, False, True, "d", converge=True).status == Status.HOLDS
+    assert (
+        simulation.decide(True, False, True, "d", converge=True).status == Status.HOLDS
+    )
     # The default configurations decide at their stated budget, as before.
-    assert fig1c.decide(True, False, False, "d").status == Status.HOLDS
+    assert simulation.decide(True, False, False, "d").status == Status.HOLDS
