@@ -49,6 +49,8 @@ def made_up(**overrides: np.ndarray) -> LearnedSolutions:
             probe[v, i] = _spread(D, rng)
             ptft[v, i] = _spread(F - 1, rng, start=0 if i == 0 else F)
             mtl[v, i] = _spread(F - 1, rng, start=F)
+        # A little weight off the auxiliary inputs, so the overlaps vary.
+        ptft[v, 0, :, D - 1] = 0.2 * rng.random(R)
     fields: dict[str, np.ndarray] = {
         "stl": stl,
         "linear_probe": probe,

@@ -20,9 +20,12 @@ of :data:`~._thresholds.SIGNIFICANCE` normal standard errors
 (:func:`~implicit_bias.claims.repeats.student_t_critical`: 4.09 SE for
 R = 10); the opposite effect beyond it refutes. A claim holds when every
 comparison it names shows the effect, fails when one shows the opposite, and
-is inconclusive otherwise. Each is decided through
-:func:`~implicit_bias.claims.checks.check_close` (the difference against 0
-within the critical number of SE), so ``implicit-bias mutate`` can shift it.
+is inconclusive otherwise. Each side is decided by
+:func:`~implicit_bias.claims.bounds.check_within` (through
+:func:`~implicit_bias.claims.checks.check_close`), the mean difference in
+:math:`[t^*\mathrm{SE}, \mathrm{span}]` with the span the range of the
+difference (:math:`(D - 1)/2` for mean weight ranks, 1 for shares of the
+squared norm), so ``implicit-bias mutate`` can shift it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
+from implicit_bias.claims.bounds import check_within
 from implicit_bias.claims.checks import check_close
 from implicit_bias.claims.engine import (
     Basis,
@@ -120,15 +124,16 @@ class _Effect:
     mean: float
     standard_error: float
     critical: float
-    verdict: Verdict
+    claimed_side: Verdict
+    opposite_side: Verdict
 
     @property
     def shown(self) -> bool:
-        return self.verdict.status == Status.FAILS and self.mean > 0
+        return self.standard_error > 0 and self.claimed_side.status == Status.HOLDS
 
     @property
     def refuted(self) -> bool:
-        return self.verdict.status == Status.FAILS and self.mean < 0
+        return self.standard_error > 0 and self.opposite_side.status == Status.HOLDS
 
     def __str__(self) -> str:
         ratio = self.mean / self.standard_error if self.standard_error else np.inf
@@ -138,18 +143,34 @@ class _Effect:
         )
 
 
-def _effect(differences: Float64Array, where: str, what: str) -> _Effect:
-    r"""The mean of ``differences`` (one per repeat) against 0 within
-    :math:`t^*` SE, :math:`t^*` the Student-t equivalent of
-    :data:`SIGNIFICANCE` normal SE for R repeats."""
+def _effect(
+    differences: Float64Array, where: str, what: str, *, span: float
+) -> _Effect:
+    r"""The mean :math:`\bar\Delta` of ``differences`` (one per repeat) on
+    either side of the band :math:`|\bar\Delta| \le t^*\,\mathrm{SE}`,
+    :math:`t^*` the Student-t equivalent of :data:`SIGNIFICANCE` normal SE
+    for R repeats.
+
+    Each side is a :func:`check_within` of the mean in an interval that takes
+    its far end from the range of the quantity, :math:`|\Delta| \le`
+    ``span`` (the one-sided form that function documents): the claimed side
+    :math:`[t^*\mathrm{SE}, \mathrm{span}]`, the opposite one
+    :math:`[-\mathrm{span}, -t^*\mathrm{SE}]`. A difference of 0 SE (all
+    repeats equal) is on neither side.
+    """
     values = np.asarray(differences, dtype=np.float64)
     mean = float(values.mean())
     error = float(values.std(ddof=1) / np.sqrt(values.size))
     critical = student_t_critical(values.size, SIGNIFICANCE)
-    verdict = check_close(
-        mean, 0.0, critical * error, what=f"{what} at {where}", basis=Basis.STATISTICAL
+    edge = min(critical * error, span)
+    label = f"{what} at {where}"
+    claimed = check_within(
+        mean, edge, span, what=f"{label}, claimed side", basis=Basis.STATISTICAL
     )
-    return _Effect(where, mean, error, critical, verdict)
+    opposite = check_within(
+        mean, -span, -edge, what=f"{label}, opposite side", basis=Basis.STATISTICAL
+    )
+    return _Effect(where, mean, error, critical, claimed, opposite)
 
 
 #: Beyond this many comparisons a verdict names the weakest ones only.
@@ -189,6 +210,11 @@ def _decide(effects: Sequence[_Effect], detail: str, claimed: str) -> Verdict:
     )
 
 
+def _rank_span(result: LearnedSolutions) -> float:
+    """The range of a difference of mean weight ranks, which lie in [1, (D+1)/2]."""
+    return (result.dimension - 1) / 2
+
+
 def _run(quick: bool) -> LearnedSolutions | Verdict:
     try:
         return _shared(quick)
@@ -214,8 +240,9 @@ def _check_stl_sparser_than_lp(quick: bool = True) -> Verdict:
     gap = (mean_weight_rank(result.linear_probe) - mean_weight_rank(result.stl)).mean(
         axis=0
     )
+    span = _rank_span(result)
     effects = [
-        _effect(gap[i], f"n = {n}", "mean weight rank of LP - STL")
+        _effect(gap[i], f"n = {n}", "mean weight rank of LP - STL", span=span)
         for i, n in enumerate(result.sample_sizes)
     ]
     stl = mean_weight_rank(result.stl).mean(axis=(0, 2))
@@ -239,9 +266,17 @@ def _check_sparsity_nonmonotonic(quick: bool = True) -> Verdict:
     # are then one-sided at that n (chosen from the same data: the ends of
     # the grid are fixed in advance, the peak is not).
     peak = 1 + int(np.argmax(rank[1:-1].mean(axis=1)))
+    span = _rank_span(result)
     effects = [
-        _effect(rank[peak] - rank[0], f"n = {sizes[peak]} vs {sizes[0]}", "rise"),
-        _effect(rank[peak] - rank[-1], f"n = {sizes[peak]} vs {sizes[-1]}", "fall"),
+        _effect(
+            rank[peak] - rank[0], f"n = {sizes[peak]} vs {sizes[0]}", "rise", span=span
+        ),
+        _effect(
+            rank[peak] - rank[-1],
+            f"n = {sizes[peak]} vs {sizes[-1]}",
+            "fall",
+            span=span,
+        ),
     ]
     detail = (
         f"{_configuration(quick)}: STL mean weight rank at n = {sizes.tolist()}: "
@@ -261,8 +296,15 @@ def _check_l1_grows(quick: bool = True) -> Verdict:
         return result
     l1 = np.abs(result.stl).sum(axis=-1).mean(axis=0)  # (S, R)
     sizes = result.sample_sizes
+    # A mean growth l1(b) - l1(a) lies in [-mean l1(a), mean l1(b)].
+    span = float(l1.mean(axis=1).max())
     steps = [
-        _effect(l1[i + 1] - l1[i], f"n = {sizes[i]} -> {sizes[i + 1]}", "l1 growth")
+        _effect(
+            l1[i + 1] - l1[i],
+            f"n = {sizes[i]} -> {sizes[i + 1]}",
+            "l1 growth",
+            span=span,
+        )
         for i in range(sizes.size - 1)
     ]
     detail = (
@@ -271,7 +313,9 @@ def _check_l1_grows(quick: bool = True) -> Verdict:
         f"{float(np.abs(result.truth).sum(axis=-1).mean()):.3f}); consecutive "
         "steps, not judged ('largely monotonic'): " + "; ".join(map(str, steps))
     )
-    overall = _effect(l1[-1] - l1[0], f"n = {sizes[0]} -> {sizes[-1]}", "l1 growth")
+    overall = _effect(
+        l1[-1] - l1[0], f"n = {sizes[0]} -> {sizes[-1]}", "l1 growth", span=span
+    )
     return _decide([overall], detail, "the l1 norm larger at the largest n")
 
 
@@ -285,6 +329,7 @@ def _check_ptft_mtl_sparse(quick: bool = True) -> Verdict:
             probe[v, i] - mean_weight_rank(getattr(result, method)[v, i]),
             f"{name}, s = {s}, n = {n}",
             f"mean weight rank of LP - {name}",
+            span=_rank_span(result),
         )
         for method, name in (("ptft", "PT+FT"), ("mtl", "MTL"))
         for v, s in enumerate(result.overlaps)
@@ -323,12 +368,19 @@ def _check_sparser_than_stl(quick: bool = True) -> Verdict:
         return result
     gaps = _rank_gaps(result)
     effects = [
-        _effect(gaps["PT+FT"][v], f"PT+FT, s = {s}", "mean weight rank of STL - PT+FT")
+        _effect(
+            gaps["PT+FT"][v],
+            f"PT+FT, s = {s}",
+            "mean weight rank of STL - PT+FT",
+            span=_rank_span(result),
+        )
         for v, s in enumerate(result.overlaps)
         if s > 0
     ]
     reported = [
-        _effect(gaps[name][v], f"{name}, s = {s}", f"STL - {name}")
+        _effect(
+            gaps[name][v], f"{name}, s = {s}", f"STL - {name}", span=_rank_span(result)
+        )
         for name in gaps
         for v, s in enumerate(result.overlaps)
         if name == "MTL" or s == 0
@@ -368,7 +420,7 @@ def _check_as_sparse_without_overlap(quick: bool = True) -> Verdict:
     critical = student_t_critical(values.size, SIGNIFICANCE)
     margin = _AS_SPARSE * float(mean_weight_rank(result.stl[0]).mean())
     what = "mean weight rank of STL - PT+FT at s = 0, averaged over n"
-    mtl = _effect(gaps["MTL"][0], "MTL, s = 0", "STL - MTL")
+    mtl = _effect(gaps["MTL"][0], "MTL, s = 0", "STL - MTL", span=_rank_span(result))
     by_n = {
         name: np.round(
             mean_weight_rank(getattr(result, method)[0]).mean(axis=-1), 2
@@ -416,7 +468,12 @@ def _check_denser_without_overlap(quick: bool = True) -> Verdict:
     if result.overlaps[0] != 0:
         raise AssertionError("the configurations start at overlap 0")
     gap = -_rank_gaps(result)["PT+FT"][0]
-    effect = _effect(gap, "s = 0", "mean weight rank of PT+FT - STL, averaged over n")
+    effect = _effect(
+        gap,
+        "s = 0",
+        "mean weight rank of PT+FT - STL, averaged over n",
+        span=_rank_span(result),
+    )
     share = _overlap(result.ptft[0], result).mean(axis=-1)
     detail = (
         f"{_configuration(quick)}: PT+FT's share of squared weight on the auxiliary "
@@ -441,6 +498,7 @@ def _check_biased_to_share(quick: bool = True) -> Verdict:
             ptft[v, 0] - stl[v, 0],
             f"s = {s}, n = {smallest}",
             "overlap with the auxiliary features, PT+FT - STL",
+            span=1.0,
         )
         for v, s in enumerate(result.overlaps)
         if s < features
