@@ -22,11 +22,12 @@ from implicit_bias.sources.features_are_fate import (
     appendix_b2_bounds,
     appendix_b3_alignment,
     appendix_b7,
+    figures_1_3,
     finetuning,
-    section_4,
     linear_transfer,
     random_matrix,
-    simulations,
+    section_3_monte_carlo,
+    section_4,
 )
 from implicit_bias.sources.features_are_fate._costs import (
     ENDPOINT_STEPS,
@@ -227,12 +228,12 @@ def test_alignment_limit_cost_counts_the_runs_its_check_makes(
 
 
 def test_paper_configurations_cost_their_sizes() -> None:
-    for kind, runs in simulations.PAPER_SLICES.items():
+    for kind, runs in figures_1_3.PAPER_SLICES.items():
         assert runs.dimension == 500
         assert runs.draws >= 20
         claim = next(
             c
-            for c in simulations.CLAIMS
+            for c in figures_1_3.CLAIMS
             if c.id.endswith("gd-slices")
             and ((c.equation == "13") == (kind == "linear"))
         )
@@ -257,13 +258,15 @@ def _recorded(power: PowerCalculation, measured: float) -> None:
 
 def test_pilot_sds_of_the_closed_form_draws() -> None:
     risks = endpoint_risks(90, 60, 0.4, 0.5, draws=300, seed=3)
-    _recorded(simulations.POWER_SCRATCH, _sd(risks.scratch))
+    _recorded(section_3_monte_carlo.POWER_SCRATCH, _sd(risks.scratch))
     risks = endpoint_risks(12, 30, np.pi / 8, 0.2, draws=2000, seed=4)
-    _recorded(simulations.POWER_LINEAR_RISK, _sd(risks.linear))
+    _recorded(section_3_monte_carlo.POWER_LINEAR_RISK, _sd(risks.linear))
     risks = endpoint_risks(40, 20, np.pi / 8, 0.2, draws=600, seed=6, ridges=(0.6,))
-    _recorded(simulations.POWER_RIDGE, _sd(risks.ridge[0]))
+    _recorded(section_3_monte_carlo.POWER_RIDGE, _sd(risks.ridge[0]))
     risks = endpoint_risks(60, 120, 3 * np.pi / 8, 1.0, draws=300, seed=7)
-    _recorded(simulations.POWER_FINETUNE_RISK, _sd(risks.finetune - risks.scratch))
+    _recorded(
+        section_3_monte_carlo.POWER_FINETUNE_RISK, _sd(risks.finetune - risks.scratch)
+    )
     draws = numerics.scratch_risk_samples(10, 40, 0.5, draws=4000, seed=100)
     _recorded(random_matrix.SCRATCH_POWER, _sd(draws))
     draws = numerics.ridge_transfer_risk_samples(
@@ -304,8 +307,8 @@ def test_pilot_sd_of_the_surface() -> None:
     surface = transferability_surface(
         thetas, gammas, dimension=80, draws=150, sigma=0.2, seed=8
     )
-    _recorded(simulations.POWER_SURFACE["linear"], _sd(surface.linear[1, 4]))
-    _recorded(simulations.POWER_SURFACE["finetune"], _sd(surface.finetune[3, 3]))
+    _recorded(figures_1_3.POWER_SURFACE["linear"], _sd(surface.linear[1, 4]))
+    _recorded(figures_1_3.POWER_SURFACE["finetune"], _sd(surface.finetune[3, 3]))
 
 
 def test_pilot_sds_of_the_relu_draws() -> None:
@@ -338,7 +341,7 @@ def test_pilot_sds_of_the_relu_draws() -> None:
 
 @pytest.mark.slow
 def test_pilot_sds_of_the_slices() -> None:
-    pilot = simulations.SLICES_PILOT
+    pilot = figures_1_3.SLICES_PILOT
     slices = transferability_slices(
         pilot.thetas,
         pilot.gammas,
@@ -347,9 +350,9 @@ def test_pilot_sds_of_the_slices() -> None:
         sigma=pilot.sigma,
         seed=pilot.seed,
     )
-    _recorded(simulations.SLICES_POWER_LINEAR, _sd(slices.linear_transferability[1, 1]))
+    _recorded(figures_1_3.SLICES_POWER_LINEAR, _sd(slices.linear_transferability[1, 1]))
     _recorded(
-        simulations.SLICES_POWER_FINETUNE, _sd(slices.finetune_transferability[2, 1])
+        figures_1_3.SLICES_POWER_FINETUNE, _sd(slices.finetune_transferability[2, 1])
     )
 
 

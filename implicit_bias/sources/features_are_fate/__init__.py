@@ -18,8 +18,11 @@ risk, (91)-(99)); :mod:`.section_4`
 Section 4 (student-teacher ReLU networks), :mod:`.appendix_c` and
 :mod:`.appendix_c_mercer` Appendix C (the ReLU arc-cosine kernel and RKHS
 projections);
-:mod:`.simulations` trains deep linear networks by gradient descent against the
-theory.
+:mod:`.section_3_gradient_descent` trains deep linear networks by gradient
+descent against the endpoints of Section 3 and its proofs,
+:mod:`.section_3_monte_carlo` sets Monte-Carlo means of the risks against
+Theorems 3.6-3.9 and :mod:`.figures_1_3` the transferability surfaces of
+Figs. 1 and 3 against (13) and (17).
 
 The proofs' printed chains are derivation chains
 (:class:`~implicit_bias.claims.derivation.Derivation`), one claim per step:
@@ -151,11 +154,20 @@ from implicit_bias.sources.features_are_fate.theorem_3_7 import (
 from implicit_bias.sources.features_are_fate.theorems_3_8_3_9 import (
     CLAIMS as THEOREMS_3_8_3_9_CLAIMS,
 )
-from implicit_bias.sources.features_are_fate.simulations import (
-    CLAIMS as SIMULATION_CLAIMS,
+from implicit_bias.sources.features_are_fate.figures_1_3 import (
+    CLAIMS as FIGURES_1_3_CLAIMS,
 )
-from implicit_bias.sources.features_are_fate.simulations import (
-    warm_up as simulations_warm_up,
+from implicit_bias.sources.features_are_fate.figures_1_3 import (
+    warm_up as figures_1_3_warm_up,
+)
+from implicit_bias.sources.features_are_fate.section_3_gradient_descent import (
+    CLAIMS as GRADIENT_DESCENT_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.section_3_gradient_descent import (
+    warm_up as gradient_descent_warm_up,
+)
+from implicit_bias.sources.features_are_fate.section_3_monte_carlo import (
+    CLAIMS as MONTE_CARLO_CLAIMS,
 )
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.sources.features_are_fate.task_distance import (
@@ -196,7 +208,9 @@ CLAIMS = in_paper_order(
     + SECTION_4_CLAIMS
     + APPENDIX_C_CLAIMS
     + APPENDIX_C_MERCER_CLAIMS
-    + SIMULATION_CLAIMS,
+    + GRADIENT_DESCENT_CLAIMS
+    + MONTE_CARLO_CLAIMS
+    + FIGURES_1_3_CLAIMS,
     _POSITIONS,
 )
 
@@ -220,7 +234,8 @@ def _warm_up(claim_ids: Collection[str]) -> None:
     """The source's warm-up: the work two or more of ``claim_ids`` share (the
     kernel quadratures, the simulations), done before the checks fork."""
     appendix_c_warm_up(claim_ids)
-    simulations_warm_up(claim_ids)
+    gradient_descent_warm_up(claim_ids)
+    figures_1_3_warm_up(claim_ids)
 
 
 #: The bibliographic record of the paper.

@@ -5,8 +5,10 @@ Every model returns a :class:`~implicit_bias.claims.profiles.CostEstimate`
 :math:`c_{\text{step}}` measured on this machine at the configuration's sizes
 (:func:`~implicit_bias.claims.profiles.measure_step_seconds`, CPU time), and
 runs and steps read off the configuration. The set-ups (dataclasses) name the
-sizes a check runs at; the checks of :mod:`.simulations`, :mod:`.section_4`,
-:mod:`.appendix_c_mercer` and :mod:`.finetuning` take them, so that a model and its check cannot drift apart.
+sizes a check runs at; the checks of :mod:`.section_3_gradient_descent`,
+:mod:`.section_3_monte_carlo`, :mod:`.figures_1_3`, :mod:`.section_4`,
+:mod:`.appendix_c_mercer` and :mod:`.finetuning` take them, so that a model
+and its check cannot drift apart.
 
 Step counts. The deep-linear trainers stop at a relative excess loss (adaptive
 midpoint steps), so their step count is not a parameter: the models use the
