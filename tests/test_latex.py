@@ -547,7 +547,7 @@ def test_typeset_counts_steps_and_formulas_as_mathematics() -> None:
 
 
 def test_every_claim_with_a_formula_is_typeset_as_mathematics() -> None:
-    from implicit_bias.latex import _LONGEST_FORMULA, _fitting, _width
+    from implicit_bias.latex.ledgers import _LONGEST_FORMULA, _fitting, _width
 
     document = _document()
     broken = 0
@@ -884,7 +884,7 @@ def test_text_latex(text: str, latex: str) -> None:
 def test_a_formula_too_wide_for_tex_is_set_in_words() -> None:
     # TeX stops with "Dimension too large" on a line thousands of points wide
     # (a chain on symbolic 2x2 matrices written out entry by entry).
-    from implicit_bias.latex import _LONGEST_FORMULA, _fitting
+    from implicit_bias.latex.ledgers import _LONGEST_FORMULA, _fitting
 
     x = sp.Symbol("x")
     wide = sp.latex(sp.Add(*(sp.Symbol(f"x_{i}") ** i for i in range(400))))
