@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
 from implicit_bias.claims.engine import (
     Basis,
     Reason,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sympy as sp
 
-
 from implicit_bias.claims.engine import (
     Basis,
     Reason,

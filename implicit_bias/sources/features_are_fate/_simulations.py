@@ -15,7 +15,6 @@ are here, for :mod:`.section_3_gradient_descent`,
 
 from __future__ import annotations
 
-
 import sympy as sp
 
 from collections.abc import Callable

@@ -15,7 +15,6 @@ a relative 1e-13 (~500 summed terms within a few ulps each).
 
 from __future__ import annotations
 
-
 import mpmath
 import sympy as sp
 

@@ -13,7 +13,6 @@ Mercer decomposition's :math:`\{\lambda_l^2,\psi_l\}`).
 
 from __future__ import annotations
 
-
 import mpmath
 import numpy as np
 import sympy as sp

@@ -14,7 +14,6 @@ from collections.abc import Collection
 
 import numpy as np
 
-
 from implicit_bias.claims.profiles import Configuration, PowerCalculation
 from implicit_bias.claims.engine import (
     Basis,
@@ -128,8 +127,6 @@ _SURFACE_DRAWS = _endpoint_draws(64, 80, np.pi / 4, 0.2, 150, points=35)
 
 
 #: The power of the surfaces: the point of each that needs the most draws.
-
-
 POWER_SURFACE = {
     "linear": PowerCalculation(
         effect=0.0201,

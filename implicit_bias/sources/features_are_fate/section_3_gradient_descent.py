@@ -68,8 +68,6 @@ _CONVERGED = (
 
 #: The endpoint runs (depths 2 and 3, or one of them) the checks train;
 #: their cost models are in :mod:`._costs`.
-
-
 _ENDPOINTS = EndpointRuns()
 _DEEP_ENDPOINTS = EndpointRuns(depths=(3,))
 _SHALLOW_ENDPOINTS = EndpointRuns(depths=(2,))

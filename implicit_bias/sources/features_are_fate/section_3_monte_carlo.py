@@ -12,9 +12,7 @@ calculation. Tolerances: :mod:`._simulations`.
 
 from __future__ import annotations
 
-
 import numpy as np
-
 
 from implicit_bias.claims.profiles import Configuration, PowerCalculation
 from implicit_bias.claims.engine import (

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sympy as sp
 
-
 from implicit_bias.claims.checks import (
     check_identity,
     check_limit,

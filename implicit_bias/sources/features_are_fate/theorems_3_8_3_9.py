@@ -13,7 +13,6 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-
 from implicit_bias.claims.checks import (
     check_close,
     check_identity,
