@@ -51,6 +51,15 @@ from implicit_bias.validation.diagonal_pretrain_finetune import (
     PretrainFinetuneResult,
     support_overlap,
 )
+from implicit_bias.validation.relu_feature_clusters import (
+    alignment_score,
+    feature_clusters,
+    FeatureClusters,
+    FeatureClusterSetup,
+    teacher_merge_inertia,
+    unit_points,
+    weighted_kmeans,
+)
 from implicit_bias.validation.relu_kernels import (
     ablation_setup,
     AblationSetup,
@@ -140,6 +149,8 @@ __all__ = [
     "DiagonalTrainingResult",
     "EndpointErrors",
     "EndpointRisks",
+    "FeatureClusterSetup",
+    "FeatureClusters",
     "Integrator",
     "KernelCondensation",
     "LabelAlignmentStudy",
@@ -163,6 +174,7 @@ __all__ = [
     "TwoSidedSolution",
     "UnitDeviationResult",
     "ablation_setup",
+    "alignment_score",
     "average_tangent_features",
     "balanced_initialization",
     "balancedness_margin",
@@ -172,6 +184,7 @@ __all__ = [
     "end_to_end",
     "endpoint_errors",
     "endpoint_risks",
+    "feature_clusters",
     "finetune",
     "finetuning_initialization",
     "flatten_weights",
@@ -214,6 +227,7 @@ __all__ = [
     "stacks_repeats",
     "support_overlap",
     "tangent_kernel",
+    "teacher_merge_inertia",
     "teacher_outputs",
     "theorem_one_value",
     "train_diagonal_networks",
@@ -227,5 +241,7 @@ __all__ = [
     "transferability_surface",
     "two_class_inputs",
     "unit_deviation",
+    "unit_points",
     "variance_beyond_top_k",
+    "weighted_kmeans",
 ]

@@ -9,14 +9,15 @@ from implicit_bias.sources.ptft_diagonal_networks import SOURCE
 # Appendices A-G continue the main text's numbering: their equations are
 # (6)-(35), N = 30; (1)-(5) are the main text's. No gap: (12) is a bare tag.
 EQUATIONS = tuple(str(n) for n in range(6, 36))
-# Figs. 4-8; Fig. 5 by panel (the Appendix E.1 claims check 5a and 5b). The
-# text numbers no theorem, lemma, proposition or definition.
+# Figs. 4-8; Figs. 5 and 8 by panel (the Appendix E.1 claims check 5a-5f,
+# one claim 8a, and 8d is not checkable). The text numbers no theorem, lemma,
+# proposition or definition.
 FIGURES = (
     "fig-4",
     *(f"fig-5{panel}" for panel in "abcdef"),
     "fig-6",
     "fig-7",
-    "fig-8",
+    *(f"fig-8{panel}" for panel in "abcd"),
 )
 # The text displays the participation ratio and the ENSD of Appendix G
 # without a number: two unnumbered items place the claims on them.
@@ -77,11 +78,31 @@ def test_every_definition_names_the_claims_that_use_it() -> None:
             assert set(item.used_by) <= claim_ids, item.label
 
 
-def test_only_the_bare_tag_12_and_fig_4_are_not_checkable() -> None:
+def test_only_the_bare_tag_12_and_figs_4_7_8d_are_not_checkable() -> None:
     assert [item.label for item in SOURCE.inventory if item.not_checked] == [
         "12",
         "fig-4",
+        "fig-7",
+        "fig-8d",
     ]
+
+
+def test_figs_6_and_8a_are_checked_by_the_relu_cluster_claims() -> None:
+    claims = {
+        c.item.label: [claim_id for claim_id, _ in c.claims]
+        for c in source_coverage(SOURCE, {}).items
+    }
+    assert claims["fig-6"] == [
+        f"{SOURCE.id}:fig-6:{label}"
+        for label in (
+            "rich-about-six-features",
+            "lazy-no-such-bias",
+            "alignment-grows-with-samples",
+            "highly-aligned",
+            "less-sparse-in-between",
+        )
+    ]
+    assert claims["fig-8a"] == [f"{SOURCE.id}:fig-8a:rich-lower-participation-ratio"]
 
 
 def test_every_claim_accounts_for_an_item() -> None:
@@ -89,8 +110,5 @@ def test_every_claim_accounts_for_an_item() -> None:
 
 
 def test_only_the_unchecked_figures_are_missing() -> None:
-    assert source_coverage(SOURCE, {}).missing() == (
-        "fig-6",
-        "fig-7",
-        "fig-8",
-    )
+    # Fig. 8b-c (finetuning on the nested-sparsity task) are not encoded.
+    assert source_coverage(SOURCE, {}).missing() == ("fig-8b", "fig-8c")

@@ -162,7 +162,7 @@ def test_times_multiplies_the_runs() -> None:
 
 
 def test_every_simulation_claim_has_a_cost_that_estimates() -> None:
-    assert len(SIMULATIONS) == 18
+    assert len(SIMULATIONS) == 24
     for claim in SIMULATIONS:
         assert claim.cost is not None, claim.id
         estimate = claim.cost()

@@ -22,8 +22,12 @@ ground truth's and the overlap of Fig. 5b under rescaling;
 :mod:`.appendix_e1_sparsity`, the sparsity of the learned solutions (Figs.
 5c-5e) and their weight on the auxiliary features (Fig. 5f).
 
+Appendix E.2.1: :mod:`.appendix_e2`, the k-means clusters of single-task
+ReLU networks' units against the teacher's (Fig. 6a-b).
+
 Appendix G: :mod:`.representations`, the participation ratio, the ENSD and
-CKA, symbolically and through our evaluators.
+CKA, symbolically and through our evaluators; :mod:`.appendix_g_figure_8`,
+the participation ratio of rich and lazy ReLU networks (Fig. 8a).
 
 Shared by them: :mod:`._common` (the symbolic instance and entrywise
 identities), :mod:`._thresholds` (the significance convention and the
@@ -32,8 +36,8 @@ they run), :mod:`.source` (the source id and the package's glyphs); and
 :mod:`.inventory` lists the text's numbered items, :mod:`.findings` its slips.
 
 :data:`CLAIMS` lists the symbolic claims of Appendices A, B and G, then the
-numeric and simulation claims of Appendices A, B.1, E.1 and G; Appendices C,
-D, E.2 and F have no claim.
+numeric and simulation claims of Appendices A, B.1, E.1, E.2.1 and G;
+Appendices C, D, E.2.2-E.2.3 and F have no claim.
 """
 
 from collections.abc import Collection
@@ -48,6 +52,8 @@ from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_b1_min_l12,
     appendix_e1,
     appendix_e1_sparsity,
+    appendix_e2,
+    appendix_g_figure_8,
     gradient_flow,
     multi_task,
     q_norm,
@@ -69,6 +75,8 @@ CLAIMS: tuple[Claim, ...] = (
     + appendix_b1_min_l12.CLAIMS
     + appendix_e1.CLAIMS
     + appendix_e1_sparsity.CLAIMS
+    + appendix_e2.CLAIMS
+    + appendix_g_figure_8.CLAIMS
     + representations.EVALUATOR_CLAIMS
 )
 
