@@ -464,7 +464,7 @@ OBJECTS: dict[str, ClassSpec] = {
         construction=Exempt(_RESULT.format("relu_rkhs_projection")),
         methods={"outside_fraction": Method()},
     ),
-    f"{_N}.tangent_features.Penalty": ClassSpec(
+    f"{_N}.tangent_features.penalties.Penalty": ClassSpec(
         fields=("name", "function", "mp", "tilde", "exponent"),
         construction=Construction(
             valid=lambda: {
@@ -523,15 +523,15 @@ OBJECTS: dict[str, ClassSpec] = {
         },
     ),
     # ---------------------------------------------------------- validation
-    f"{_V}.deep_linear_networks.DeepLinearResult": ClassSpec(
+    f"{_V}.deep_linear_networks.networks.DeepLinearResult": ClassSpec(
         fields=("weights", "coefficients", "excess_loss", "steps"),
         construction=Exempt(_RESULT.format("the deep-linear-network trainers")),
     ),
-    f"{_V}.deep_linear_networks.TransferResult": ClassSpec(
+    f"{_V}.deep_linear_networks.networks.TransferResult": ClassSpec(
         fields=("pretrained", "linear", "finetuned", "scratch"),
         construction=Exempt(_RESULT.format("transfer_experiment")),
     ),
-    f"{_V}.diagonal_experiments.NormsVersusSampleSize": ClassSpec(
+    f"{_V}.diagonal_experiments.appendix_e1.NormsVersusSampleSize": ClassSpec(
         fields=(
             "sample_sizes",
             "mtl_l12",
@@ -551,7 +551,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("norms_versus_sample_size")),
     ),
-    f"{_V}.diagonal_experiments.OverlapVersusRescaling": ClassSpec(
+    f"{_V}.diagonal_experiments.appendix_e1.OverlapVersusRescaling": ClassSpec(
         fields=(
             "rescales",
             "sample_sizes",
@@ -569,7 +569,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("overlap_versus_rescaling")),
     ),
-    f"{_V}.diagonal_networks.DiagonalTrainingResult": ClassSpec(
+    f"{_V}.diagonal_networks.descent.DiagonalTrainingResult": ClassSpec(
         fields=(
             "coefficients",
             "first_layer_plus",
@@ -586,7 +586,7 @@ OBJECTS: dict[str, ClassSpec] = {
         fields=("pretrained", "finetune_w1_init", "finetune_w2_init", "finetuned"),
         construction=Exempt(_RESULT.format("pretrain_finetune_diagonal_networks")),
     ),
-    f"{_V}.relu_kernels.AblationSetup": ClassSpec(
+    f"{_V}.relu_kernels.teachers.AblationSetup": ClassSpec(
         fields=("teacher_weights", "teacher_readout", "ablated", "ablated_fraction"),
         construction=Exempt(_RESULT.format("ablation_setup")),
         methods={
@@ -595,7 +595,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "source_readout": Method(),
         },
     ),
-    f"{_V}.relu_kernels.KernelCondensation": ClassSpec(
+    f"{_V}.relu_kernels.students.KernelCondensation": ClassSpec(
         fields=(
             "setup",
             "training",
@@ -606,11 +606,11 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("kernel_condensation")),
     ),
-    f"{_V}.relu_kernels.MonteCarloEstimate": ClassSpec(
+    f"{_V}.relu_kernels.monte_carlo.MonteCarloEstimate": ClassSpec(
         fields=("mean", "standard_error"),
         construction=Exempt(_RESULT.format("monte_carlo_overlaps")),
     ),
-    f"{_V}.relu_kernels.ProjectionCheck": ClassSpec(
+    f"{_V}.relu_kernels.monte_carlo.ProjectionCheck": ClassSpec(
         fields=(
             "closed_outside",
             "closed_target",
@@ -622,7 +622,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("monte_carlo_projection")),
     ),
-    f"{_V}.relu_kernels.StudentTraining": ClassSpec(
+    f"{_V}.relu_kernels.students.StudentTraining": ClassSpec(
         fields=("hidden_weights", "readout", "losses", "initial_hidden_weights"),
         construction=Exempt(_RESULT.format("train_student_on_source")),
     ),
@@ -637,7 +637,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("minimize_unit_deviation")),
     ),
-    f"{_V}.relu_sample_efficiency.SampleEfficiency": ClassSpec(
+    f"{_V}.relu_sample_efficiency.experiment.SampleEfficiency": ClassSpec(
         fields=(
             "setup",
             "stl_error",
@@ -648,7 +648,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("sample_efficiency")),
     ),
-    f"{_V}.relu_sample_efficiency.SampleEfficiencySetup": ClassSpec(
+    f"{_V}.relu_sample_efficiency.experiment.SampleEfficiencySetup": ClassSpec(
         fields=tuple(_sample_efficiency_setup()),
         construction=Construction(
             valid=_sample_efficiency_setup,
@@ -672,11 +672,11 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         instances={"defaults": SampleEfficiencySetup},
     ),
-    f"{_V}.relu_sample_efficiency.TrainedNetworks": ClassSpec(
+    f"{_V}.relu_sample_efficiency.networks.TrainedNetworks": ClassSpec(
         fields=("hidden_weights", "readout", "relative_loss"),
         construction=Exempt(_RESULT.format("train_relu_networks")),
     ),
-    f"{_V}.tangent_features.RelaxedProblemSolution": ClassSpec(
+    f"{_V}.tangent_features.problems.RelaxedProblemSolution": ClassSpec(
         fields=(
             "feature_map",
             "coefficients",
@@ -690,7 +690,7 @@ OBJECTS: dict[str, ClassSpec] = {
         construction=Exempt(_RESULT.format("solve_relaxed_problem")),
         methods={"duality_gap": Method(), "location_bound": Method()},
     ),
-    f"{_V}.tangent_features.TwoSidedSolution": ClassSpec(
+    f"{_V}.tangent_features.problems.TwoSidedSolution": ClassSpec(
         fields=(
             "left_map",
             "right_map",
@@ -704,7 +704,7 @@ OBJECTS: dict[str, ClassSpec] = {
         construction=Exempt(_RESULT.format("solve_two_sided_problem")),
         methods={"gap_bound": Method(), "location_bound": Method()},
     ),
-    f"{_V}.tangent_kernels.LabelAlignmentStudy": ClassSpec(
+    f"{_V}.tangent_kernels.label_alignment.LabelAlignmentStudy": ClassSpec(
         fields=("trials",),
         construction=Exempt(_RESULT.format("label_alignment_study")),
         methods={
@@ -720,7 +720,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "standard_error": Method(),
         },
     ),
-    f"{_V}.tangent_kernels.LabelAlignmentTrial": ClassSpec(
+    f"{_V}.tangent_kernels.label_alignment.LabelAlignmentTrial": ClassSpec(
         fields=(
             "linear_alignment",
             "sign_alignment",
@@ -737,12 +737,12 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("label_alignment_trial")),
     ),
-    f"{_V}.tangent_kernels.TrainingRun": ClassSpec(
+    f"{_V}.tangent_kernels.mlp.TrainingRun": ClassSpec(
         fields=("initial_weights", "final_weights", "losses", "converged"),
         construction=Exempt(_RESULT.format("train_mlp")),
         methods={"steps": Method()},
     ),
-    f"{_V}.transfer_experiments.EndpointErrors": ClassSpec(
+    f"{_V}.transfer_experiments.endpoints.EndpointErrors": ClassSpec(
         fields=("alphas", "errors", "depth"),
         construction=Construction(
             valid=lambda: {
@@ -770,7 +770,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "orders": Method("text", "name", "scratch", invalid=["no-such-error", ""])
         },
     ),
-    f"{_V}.transfer_experiments.EndpointRisks": ClassSpec(
+    f"{_V}.transfer_experiments.endpoints.EndpointRisks": ClassSpec(
         fields=(
             "scratch",
             "linear",
@@ -785,7 +785,7 @@ OBJECTS: dict[str, ClassSpec] = {
         ),
         construction=Exempt(_RESULT.format("endpoint_risks")),
     ),
-    f"{_V}.transfer_experiments.MeanComparison": ClassSpec(
+    f"{_V}.transfer_experiments.mean_comparison.MeanComparison": ClassSpec(
         fields=("mean", "standard_error", "predicted", "bias_bound", "z"),
         construction=Construction(
             valid=lambda: {
@@ -815,7 +815,7 @@ OBJECTS: dict[str, ClassSpec] = {
             ),
         },
     ),
-    f"{_V}.transfer_experiments.TransferabilitySlices": ClassSpec(
+    f"{_V}.transfer_experiments.transferability.TransferabilitySlices": ClassSpec(
         fields=(
             "thetas",
             "gammas",
@@ -833,7 +833,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "finetune_transferability": Method(),
         },
     ),
-    f"{_V}.transfer_experiments.TransferabilitySurface": ClassSpec(
+    f"{_V}.transfer_experiments.transferability.TransferabilitySurface": ClassSpec(
         fields=("thetas", "gammas", "linear", "finetune", "dimension", "sigma", "seed"),
         construction=Exempt(_RESULT.format("transferability_surface")),
     ),
