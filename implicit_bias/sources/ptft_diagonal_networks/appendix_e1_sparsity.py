@@ -17,8 +17,8 @@ A curve of Fig. 5c or 5e is summarized by the area under it,
 comparison is paired over the repeats (independent draws of the tasks and
 data) and counts as an effect beyond the Student-t equivalent, for R repeats,
 of :data:`~._thresholds.SIGNIFICANCE` normal standard errors
-(:func:`~implicit_bias.claims.repeats.student_t_critical`: 4.09 SE for
-R = 10); the opposite effect beyond it refutes. A claim holds when every
+(:func:`~implicit_bias.claims.repeats.student_t_critical`: 3.45 SE for
+R = 20); the opposite effect beyond it refutes. A claim holds when every
 comparison it names shows the effect, fails when one shows the opposite, and
 is inconclusive otherwise. Each side is decided by
 :func:`~implicit_bias.claims.bounds.check_within` (through
