@@ -262,12 +262,12 @@ def weighted_kmeans(
     runs = check_integer("restarts", restarts, min_value=1, meaning="k-means runs")
     rng = check_generator("rng", rng)
     p = p / p.sum()
-    best: tuple[float, Float64Array] | None = None
-    for _ in range(runs):
+    # runs >= 1: the first restart sets the best.
+    best = _lloyd(theta, p, _seed_centers(theta, p, k, rng))
+    for _ in range(runs - 1):
         found = _lloyd(theta, p, _seed_centers(theta, p, k, rng))
-        if best is None or found[0] < best[0]:
+        if found[0] < best[0]:
             best = found
-    assert best is not None
     return best
 
 
