@@ -332,12 +332,28 @@ INVENTORY: tuple[Item, ...] = (
         "Appendix G",
         "participation ratio after finetuning on the nested-sparsity task, by "
         "weight rescaling",
+        not_checked=(
+            "the finetuning it shows is defined in the main text, not in this "
+            "text: 'Participation ratio of the network representation after "
+            "finetuning on the nested sparsity task with different weight "
+            "rescalings'; the nested sparsity task is that of 'Fig. 2e,f' "
+            "(networks 'rescaled by a value of 1.0 after pretraining, see Fig. "
+            "2e,f'), whose teacher, main-task feature scale, readout at "
+            "finetuning and schedule this text does not state, so a run of ours "
+            "would judge our choices, not the figure"
+        ),
     ),
     Item(
         "fig-8c",
         ItemKind.RESULT,
         "Appendix G",
         "PR before and after finetuning and the ENSD between them",
+        not_checked=(
+            "the same finetuning as panel b, defined in the main text ('Fig. "
+            "2e,f'), not in this text: 'Participation ratio before (left panel) "
+            "and after finetuning (middle panel) and the effective number of "
+            "shared features between the two representations'"
+        ),
     ),
     Item(
         "fig-8d",
