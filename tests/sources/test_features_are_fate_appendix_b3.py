@@ -143,3 +143,32 @@ def test_60_with_alpha_to_the_fourth_fails(layer: int) -> None:
 def test_55_as_an_equality_fails() -> None:
     p = lemma.PAIR[1]
     assert _judged(sp.Eq(p["v_top"], p["u_top"])) == Status.FAILS
+
+
+@pytest.mark.parametrize("fact", lemma.ORDER_FACTS, ids=str)
+def test_the_order_the_equivalence_tests_use_holds_at_every_state(
+    fact: sp.Rel,
+) -> None:
+    # ORDER is stated, not observed: each of its inequalities is decided at
+    # every state the claims are judged at, and ORDER writes it so that SymPy
+    # reads it from the slacks' signs.
+    assert lemma.judge_at_states(fact).status == Status.HOLDS
+    gap = (fact.gts - fact.lts).subs(lemma.ORDER)
+    assert sp.simplify(gap).is_nonnegative
+
+
+def test_a_bound_loosened_within_the_order_is_an_equivalent_mutant() -> None:
+    from implicit_bias.claims.mutant_truth import true_by_itself
+
+    a, b = lemma.LAYER[1], lemma.LAYER[2]
+    # (58) without the alpha^2 u^T Dbar u term: s_2^2 >= s_2^2 + alpha^2
+    # (||Wbar_2||^2 - ||Wbar_1||^2), true because (22) orders the norms.
+    loosened = sp.Ge(
+        b["s2"], b["s2"] + lemma.ALPHA**2 * (b["obar"] - a["obar"]), evaluate=False
+    )
+    assert true_by_itself(loosened, lemma.ORDER, 5.0)
+    assert not true_by_itself(loosened, None, 5.0)
+    turned = sp.Ge(
+        b["s2"], b["s2"] + lemma.ALPHA**2 * (a["obar"] - b["obar"]), evaluate=False
+    )
+    assert not true_by_itself(turned, lemma.ORDER, 5.0)

@@ -44,6 +44,8 @@ __all__ = [
     "LAYER",
     "LAYERS",
     "LAYER_INDEX",
+    "ORDER",
+    "ORDER_FACTS",
     "PAIR",
     "PRECISION",
     "PRODUCT_NORM",
@@ -145,6 +147,62 @@ def _pair_symbols(layer: int) -> dict[str, sp.Symbol]:
 
 LAYER = {k: _layer_symbols(k) for k in range(1, DEPTH + 1)}
 PAIR = {layer: _pair_symbols(layer) for layer in range(1, DEPTH)}
+
+
+def _order() -> dict[sp.Symbol, sp.Expr]:
+    r"""The order of the quantities at every state, as a reparametrization.
+
+    :math:`s_l^2 \le \|W_l\|_F^2` and :math:`\|\bar W_l\|_{op}^2 \le
+    \|\bar W_l\|_F^2` (an operator norm is at most the Frobenius norm);
+    :math:`\|\bar W_1\|_{op}^2 > \|\bar W_2\|_{op}^2 > \|\bar W_3\|_{op}^2`
+    by (22) (:math:`\bar W_l^\top\bar W_l \succeq \bar W_{l+1}\bar
+    W_{l+1}^\top + \lambda I`) and :math:`s_1^2 \ge s_2^2 \ge s_3^2` by (35)
+    (:math:`W_l^\top W_l = W_{l+1}W_{l+1}^\top + D_l`, :math:`D_l \succeq 0`);
+    :math:`u_{l+1}^\top W_l^\top W_l u_{l+1} \le s_l^2`, :math:`v_l^\top
+    W_{l+1}W_{l+1}^\top v_l \le s_{l+1}^2` (Rayleigh quotients) and
+    :math:`(v_l^\top u_{l+1})^2 \le 1`. Each quantity is written through
+    nonnegative slacks, as :math:`\|W_l\|_F^2 = s_l^2 + e_l` or
+    :math:`(v_l^\top u_{l+1})^2 = 1/(1 + a_l)`: the constraint every relation
+    of them is stated under, with which SymPy may show an altered bound still
+    true (:mod:`implicit_bias.claims.mutant_truth`). :data:`ORDER_FACTS` lists
+    the inequalities, which the tests decide at every state.
+    """
+
+    def slack(name: str, sign: str = "nonnegative") -> sp.Symbol:
+        return sp.Symbol(name, **{sign: True})
+
+    s2 = {3: LAYER[3]["s2"]}
+    s2[2] = s2[3] + slack("s2_gap_2")
+    s2[1] = s2[2] + slack("s2_gap_1")
+    obar = {3: LAYER[3]["obar"]}
+    obar[2] = obar[3] + slack("obar_gap_2", "positive")
+    obar[1] = obar[2] + slack("obar_gap_1", "positive")
+    order: dict[sp.Symbol, sp.Expr] = {}
+    for k in (1, 2):
+        order[LAYER[k]["s2"]] = s2[k]
+        order[LAYER[k]["obar"]] = obar[k]
+    for k in (1, 2, 3):
+        order[LAYER[k]["fro"]] = s2[k] + slack(f"fro_gap_{k}")
+        order[LAYER[k]["fbar"]] = obar[k] + slack(f"fbar_gap_{k}")
+    for i in (1, 2):
+        order[PAIR[i]["u_top"]] = s2[i] / (1 + slack(f"u_top_ratio_{i}"))
+        order[PAIR[i]["v_next"]] = s2[i + 1] / (1 + slack(f"v_next_ratio_{i}"))
+        order[PAIR[i]["align"]] = 1 / (1 + slack(f"align_ratio_{i}"))
+    return order
+
+
+#: See :func:`_order`.
+ORDER = _order()
+#: The inequalities :data:`ORDER` writes through slacks.
+ORDER_FACTS: tuple[sp.Rel, ...] = (
+    *(sp.Le(LAYER[k]["s2"], LAYER[k]["fro"]) for k in (1, 2, 3)),
+    *(sp.Le(LAYER[k]["obar"], LAYER[k]["fbar"]) for k in (1, 2, 3)),
+    *(sp.Lt(LAYER[k + 1]["obar"], LAYER[k]["obar"]) for k in (1, 2)),
+    *(sp.Le(LAYER[k + 1]["s2"], LAYER[k]["s2"]) for k in (1, 2)),
+    *(sp.Le(PAIR[i]["u_top"], LAYER[i]["s2"]) for i in (1, 2)),
+    *(sp.Le(PAIR[i]["v_next"], LAYER[i + 1]["s2"]) for i in (1, 2)),
+    *(sp.Le(PAIR[i]["align"], 1) for i in (1, 2)),
+)
 PRODUCT_NORM = quantity_symbol(
     "product_norm", r"\|W_1 W_2 \cdots W_L\|_2", "nonnegative"
 )
@@ -268,8 +326,9 @@ def judge(relation: sp.Basic) -> Verdict:
 
 
 def relation_at_states(relation: Callable[[], sp.Basic]) -> RelationCheck:
-    """A check deciding ``relation()`` with :func:`judge`."""
-    return RelationCheck(relation, judge)
+    """A check deciding ``relation()`` with :func:`judge`, stated under
+    :data:`ORDER`."""
+    return RelationCheck(relation, judge, ORDER)
 
 
 ASSUMPTIONS = (
@@ -309,6 +368,7 @@ def chain(
         regime=REGIME.format(layer=layer),
         assumptions=ASSUMPTIONS,
         claim_budget_seconds=30.0,
+        substitutions=ORDER,
     )
 
 
