@@ -136,8 +136,20 @@ from implicit_bias.sources.features_are_fate.random_matrix import (
 from implicit_bias.sources.features_are_fate.random_matrix import (
     DERIVATIONS as RANDOM_MATRIX_DERIVATIONS,
 )
+from implicit_bias.sources.features_are_fate.appendix_b6_readout import (
+    CLAIMS as APPENDIX_B6_READOUT_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b6_readout import (
+    DERIVATIONS as APPENDIX_B6_READOUT_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b6_readout import (
+    GLYPHS as APPENDIX_B6_READOUT_GLYPHS,
+)
 from implicit_bias.sources.features_are_fate.appendix_b7 import (
     CLAIMS as APPENDIX_B7_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b7_readout import (
+    DERIVATIONS as APPENDIX_B7_READOUT_DERIVATIONS,
 )
 from implicit_bias.sources.features_are_fate.appendix_b7_limits import (
     CLAIMS as APPENDIX_B7_LIMIT_CLAIMS,
@@ -203,6 +215,7 @@ CLAIMS = in_paper_order(
     + APPENDIX_B4_MIN_NORM_CLAIMS
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
+    + APPENDIX_B6_READOUT_CLAIMS
     + APPENDIX_B7_CLAIMS
     + APPENDIX_B7_LIMIT_CLAIMS
     + SECTION_4_CLAIMS
@@ -224,7 +237,9 @@ DERIVATIONS = (
     + APPENDIX_B4_MIN_NORM_DERIVATIONS
     + APPENDIX_B5_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
+    + APPENDIX_B6_READOUT_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
+    + APPENDIX_B7_READOUT_DERIVATIONS
     + APPENDIX_B7_LIMIT_DERIVATIONS
     + APPENDIX_C_DERIVATIONS
 )
@@ -275,6 +290,7 @@ SOURCE = Source(
         **APPENDIX_B4_GLYPHS,
         **APPENDIX_B4_MIN_NORM_GLYPHS,
         **APPENDIX_B5_GLYPHS,
+        **APPENDIX_B6_READOUT_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,
