@@ -136,6 +136,15 @@ from implicit_bias.sources.features_are_fate.random_matrix import (
 from implicit_bias.sources.features_are_fate.random_matrix import (
     DERIVATIONS as RANDOM_MATRIX_DERIVATIONS,
 )
+from implicit_bias.sources.features_are_fate.appendix_b1_steps import (
+    CLAIMS as APPENDIX_B1_STEP_CLAIMS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b1_steps import (
+    DERIVATIONS as APPENDIX_B1_STEP_DERIVATIONS,
+)
+from implicit_bias.sources.features_are_fate.appendix_b1_steps import (
+    GLYPHS as APPENDIX_B1_STEP_GLYPHS,
+)
 from implicit_bias.sources.features_are_fate.appendix_b6_readout import (
     CLAIMS as APPENDIX_B6_READOUT_CLAIMS,
 )
@@ -216,6 +225,7 @@ CLAIMS = in_paper_order(
     + RANDOM_MATRIX_CLAIMS
     + LINEAR_TRANSFER_CLAIMS
     + APPENDIX_B6_READOUT_CLAIMS
+    + APPENDIX_B1_STEP_CLAIMS
     + APPENDIX_B7_CLAIMS
     + APPENDIX_B7_LIMIT_CLAIMS
     + SECTION_4_CLAIMS
@@ -238,6 +248,7 @@ DERIVATIONS = (
     + APPENDIX_B5_DERIVATIONS
     + RANDOM_MATRIX_DERIVATIONS
     + APPENDIX_B6_READOUT_DERIVATIONS
+    + APPENDIX_B1_STEP_DERIVATIONS
     + LINEAR_TRANSFER_DERIVATIONS
     + APPENDIX_B7_READOUT_DERIVATIONS
     + APPENDIX_B7_LIMIT_DERIVATIONS
@@ -291,6 +302,7 @@ SOURCE = Source(
         **APPENDIX_B4_MIN_NORM_GLYPHS,
         **APPENDIX_B5_GLYPHS,
         **APPENDIX_B6_READOUT_GLYPHS,
+        **APPENDIX_B1_STEP_GLYPHS,
     },
     regimes={},
     positions=_POSITIONS,
