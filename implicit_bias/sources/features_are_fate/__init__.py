@@ -139,6 +139,9 @@ from implicit_bias.sources.features_are_fate.random_matrix import (
 from implicit_bias.sources.features_are_fate.appendix_b1_steps import (
     CLAIMS as APPENDIX_B1_STEP_CLAIMS,
 )
+from implicit_bias.sources.features_are_fate.appendix_e import (
+    CLAIMS as APPENDIX_E_CLAIMS,
+)
 from implicit_bias.sources.features_are_fate.appendix_b1_steps import (
     DERIVATIONS as APPENDIX_B1_STEP_DERIVATIONS,
 )
@@ -207,6 +210,8 @@ _POSITIONS = {
     "thm-3.5": 9.6,
     "10-17": 17.1,  # (17) = (10) - (16), after both
     "sec-4": 17.5,  # Section 4, before its (18)
+    "fig-5": 159.5,  # Appendix E, after the last equation (159)
+    "fig-7": 159.7,
 }
 
 CLAIMS = in_paper_order(
@@ -226,6 +231,7 @@ CLAIMS = in_paper_order(
     + LINEAR_TRANSFER_CLAIMS
     + APPENDIX_B6_READOUT_CLAIMS
     + APPENDIX_B1_STEP_CLAIMS
+    + APPENDIX_E_CLAIMS
     + APPENDIX_B7_CLAIMS
     + APPENDIX_B7_LIMIT_CLAIMS
     + SECTION_4_CLAIMS
