@@ -5,25 +5,21 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from tests.claims.claim_checks import (
-    assert_detail_mentions,
-    assert_failures_are_refutations,
-    assert_judge_refutes,
-    assert_shift_detected,
-    assert_symbolic_claims_exact,
-    quick,
-    quick_results,
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import (
+    EquationsCovered,
+    ExactSymbolicClaims,
+    ExpectedVerdicts,
+    JudgeRefutations,
+    RefutationDetails,
+    ShiftDetection,
+    claim_labelled,
 )
-from implicit_bias.claims.engine import (
-    Claim,
-    Result,
-    Status,
-)
+from implicit_bias.claims.engine import Result, Status
 from implicit_bias.sources.features_are_fate.linear_transfer import (
     CLAIMS as MODULE_CLAIMS,
 )
 from implicit_bias.sources.features_are_fate.linear_transfer import DERIVATIONS
-from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory import transfer_asymptotics as theory
 
 CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
@@ -48,64 +44,27 @@ def results() -> dict[str, Result]:
     return quick_results(CLAIMS)
 
 
-def test_every_step_in_scope_has_a_claim() -> None:
-    assert {c.equation for c in CLAIMS} == COVERED
-
-
-@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-@pytest.mark.parametrize(
-    ("claim_id", "needles"),
-    [
-        ("117:inverse-norm-step-1", ["['oo', 'oo', 'oo']", "e^(+r^2/2)"]),
-        ("118:inverse-norm-step-2", ["exp(2*t)", "certified"]),
-    ],
-)
-def test_failures_report_the_counterexample(
-    claim_id: str, needles: list[str], results: dict[str, Result]
-) -> None:
-    result = results[f"{SOURCE_ID}:{claim_id}"]
-    # The evidence is the one of the refutation, not of another outcome.
-    assert result.verdict.status == Status.FAILS, result.verdict.detail
-    assert_detail_mentions(result, needles)
-
-
-def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
-    assert_symbolic_claims_exact(results)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
-
-
-#: Numeric and simulation claims whose decision goes through check_close.
-_SHIFTED = ["120:linear-transfer-exact"]
-
-
-@pytest.mark.parametrize("label", _SHIFTED)
-@pytest.mark.parametrize("factor", [5.0, -5.0])
-def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
-    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
-    assert_shift_detected(claim, factor)
-
-
-@pytest.mark.parametrize(
-    ("label", "description"),
-    [
+class TestClaims(
+    ExpectedVerdicts,
+    EquationsCovered,
+    ExactSymbolicClaims,
+    RefutationDetails,
+    ShiftDetection,
+    JudgeRefutations,
+):
+    claims = CLAIMS
+    equations = COVERED
+    refutation_details = (
+        ("117:inverse-norm-step-1", ("['oo', 'oo', 'oo']", "e^(+r^2/2)")),
+        ("118:inverse-norm-step-2", ("exp(2*t)", "certified")),
+    )
+    #: Numeric and simulation claims whose decision goes through check_close.
+    shifted = ("120:linear-transfer-exact",)
+    judge_refutations = (
         ("118:substitution", "lhs: 2 -> 2 + 1"),
         ("119:inverse-norm-step-3", "rhs: term n/2 dropped"),
         ("120:inverse-norm-step-4", "lhs: term n/2 dropped"),
-    ],
-)
-def test_the_judge_refutes_a_wrong_relation(label: str, description: str) -> None:
-    # The check takes its relation as input: a one-step error in the relation
-    # (one of mutation testing's symbolic mutants) is refuted.
-    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
-    assert_judge_refutes(claim, description)
+    )
 
 
 def test_the_inverse_norm_chain_is_the_printed_proof(
@@ -142,6 +101,5 @@ def test_the_moment_checks_notice_an_altered_coefficient(
         return b * norm_squared**2, first, second, coordinates
 
     monkeypatch.setattr(theory, "conditional_coefficient_moments", altered)
-    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
-    verdict = claim.check()
+    verdict = claim_labelled(CLAIMS, label).check()
     assert verdict.status == Status.FAILS, verdict.detail

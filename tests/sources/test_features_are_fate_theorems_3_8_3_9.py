@@ -8,19 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claims.claim_checks import (
-    assert_failures_are_refutations,
-    assert_shift_detected,
-    assert_symbolic_claims_exact,
-    quick,
-    quick_results,
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import (
+    ExactSymbolicClaims,
+    ExpectedVerdicts,
+    ShiftDetection,
 )
-from implicit_bias.claims.engine import (
-    Claim,
-    Result,
-)
+from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate.theorems_3_8_3_9 import CLAIMS
-from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 
 
 @pytest.fixture(scope="module")
@@ -28,26 +23,7 @@ def results() -> dict[str, Result]:
     return quick_results(CLAIMS)
 
 
-@pytest.mark.parametrize("claim", quick(CLAIMS), ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-def test_symbolic_claims_are_exact(results: dict[str, Result]) -> None:
-    assert_symbolic_claims_exact(results)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
-
-
-#: Numeric claims whose decision goes through check_close.
-_SHIFTED = ["10-17:evaluators"]
-
-
-@pytest.mark.parametrize("label", _SHIFTED)
-@pytest.mark.parametrize("factor", [5.0, -5.0])
-def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
-    claim = next(c for c in CLAIMS if c.id == f"{SOURCE_ID}:{label}")
-    assert_shift_detected(claim, factor)
+class TestClaims(ExpectedVerdicts, ExactSymbolicClaims, ShiftDetection):
+    claims = CLAIMS
+    #: Numeric claims whose decision goes through check_close.
+    shifted = ("10-17:evaluators",)
