@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from implicit_bias.claims.engine import Basis, Claim, Result, Status
 from implicit_bias.sources.adaptive_tangent_features import penalties
+from implicit_bias.theory import tangent_features as theory
 from tests.claims.claim_checks import (
     SYMBOLIC_KINDS,
     assert_failures_are_refutations,
@@ -43,3 +45,29 @@ def test_symbolic_claims_are_exact_where_sympy_decides(
         if result.claim.kind in SYMBOLIC_KINDS:
             expected = inexact.get(claim_id.split(":", 2)[2], Basis.PROOF)
             assert result.verdict.basis == expected, claim_id
+
+
+_absolute_tilde = theory.absolute_tilde
+
+
+def _reversed_threshold(v_value: sp.Expr = theory.v) -> sp.Expr:
+    # |z-1|'s closed form of (12) with its two pieces on the wrong sides of
+    # v^2 = 1/2: the positions of the pieces are those of the closed form.
+    closed = _absolute_tilde(v_value)
+    return sp.Piecewise(
+        (closed.args[0][0], v_value**2 >= sp.Rational(1, 2)), (closed.args[1][0], True)
+    )
+
+
+def test_absolute_closed_form_is_compared_with_the_minimum_of_12(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(theory, "absolute_tilde", _reversed_threshold)
+    assert penalties._check_absolute_closed_form().status != Status.HOLDS
+
+
+def test_absolute_minimum_is_that_of_12() -> None:
+    # min_{z >= 1} |z-1| + v^2/z^2: z = 1 for v^2 <= 1/2 (value v^2), else
+    # z = (2 v^2)^(1/3); at v = 2, z = 2 and the value is 1 + 4/4 = 2.
+    assert penalties._absolute_minimum(sp.Rational(1, 2)) == sp.Rational(1, 4)
+    assert penalties._absolute_minimum(sp.Integer(2)) == 2

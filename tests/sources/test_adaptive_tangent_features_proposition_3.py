@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+import sympy as sp
 
 from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Claim, Result, Status
@@ -97,3 +100,50 @@ def test_small_v_notices_a_shift_of_its_ratio(factor: float) -> None:
         verdict = proposition_3._check_prop3_small_v()
     assert record.comparisons == 1
     assert verdict.status != Status.HOLDS
+
+
+_absolute_tilde = theory.absolute_tilde
+
+
+def _reversed_threshold(v_value: sp.Expr = theory.v) -> sp.Expr:
+    # |z-1|'s closed form of (12) with its two pieces on the wrong sides of
+    # v^2 = 1/2: the positions of the pieces are those of the closed form.
+    closed = _absolute_tilde(v_value)
+    return sp.Piecewise(
+        (closed.args[0][0], v_value**2 >= sp.Rational(1, 2)), (closed.args[1][0], True)
+    )
+
+
+@pytest.mark.parametrize("label", ["prop-3:small-v", "prop-3:absolute-tail"])
+def test_absolute_pieces_are_chosen_by_their_conditions(
+    label: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Near 0 the closed form must be v^2 and at infinity the interior value,
+    # wherever the Piecewise lists them.
+    monkeypatch.setattr(theory, "absolute_tilde", _reversed_threshold)
+    claim = next(c for c in proposition_3.CLAIMS if c.id == f"{SOURCE_ID}:{label}")
+    assert claim.check().status != Status.HOLDS
+
+
+@pytest.mark.parametrize(
+    "penalty",
+    [
+        # Minimized at 1 with omega(1) = 2, decreasing on each side.
+        lambda x: 1 + 1 / (1 + sp.Abs(x - 1)) ** 2,
+        # omega(1) = 0 but a pole at z = 0 and z = 2, negative beyond.
+        lambda x: 1 - 1 / (1 - sp.Abs(x - 1)) ** 2,
+    ],
+    ids=["not-zero-at-1", "pole"],
+)
+def test_bounded_penalty_must_meet_the_other_hypotheses(
+    penalty: Callable[[sp.Expr], sp.Expr], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The contrast of strict-increase-coercive shows coercivity is needed only
+    # if the bounded penalty meets Proposition 3's other hypotheses.
+    monkeypatch.setattr(theory, "saturating_penalty", penalty)
+    assert proposition_3._check_prop3_strict_increase_coercive().status != (
+        Status.HOLDS
+    )
+    assert proposition_3._check_prop3_strict_increase_as_proved().status != (
+        Status.FAILS
+    )

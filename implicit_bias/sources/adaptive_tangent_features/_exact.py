@@ -14,7 +14,7 @@ import sympy as sp
 from implicit_bias.claims.checks import check_limit
 from implicit_bias.claims.engine import Basis, Reason, Status, Verdict, time_limit
 
-__all__ = ["check_limits", "is_zero", "undecided"]
+__all__ = ["check_limits", "is_zero", "piece_on", "undecided"]
 
 
 def is_zero(expression: sp.Expr, seconds: float = 10.0) -> bool:
@@ -35,6 +35,24 @@ def check_limits(
             return verdict.with_detail(f"{name}: {verdict.detail}")
         details.append(f"{name}: {verdict.detail}")
     return Verdict.holds("; ".join(details), Basis.PROOF)
+
+
+def piece_on(expression: sp.Expr, region: sp.Set, domain: sp.Set) -> sp.Expr | None:
+    """The piece a univariate ``expression`` takes on all of ``region``.
+
+    A :class:`sympy.Piecewise` is split by its conditions over ``domain``
+    (:meth:`~sympy.Piecewise.as_expr_set_pairs`), so the piece is chosen by
+    where its condition holds, not by its position; any other expression is
+    its own piece on ``domain``. None when no one piece covers ``region``.
+    """
+    if isinstance(expression, sp.Piecewise):
+        pairs = expression.as_expr_set_pairs(domain)
+    else:
+        pairs = [(expression, domain)]
+    for piece, where in pairs:
+        if region.is_subset(where) is True:
+            return piece
+    return None
 
 
 def undecided(detail: str) -> Verdict:

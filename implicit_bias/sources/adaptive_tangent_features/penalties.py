@@ -48,7 +48,11 @@ from implicit_bias.numerics.tangent_features import (
     squared_deviation,
 )
 from implicit_bias.sources.adaptive_tangent_features import notation as nt
-from implicit_bias.sources.adaptive_tangent_features._exact import is_zero, undecided
+from implicit_bias.sources.adaptive_tangent_features._exact import (
+    is_zero,
+    piece_on,
+    undecided,
+)
 from implicit_bias.sources.adaptive_tangent_features._float64 import RTOL, compared
 from implicit_bias.sources.adaptive_tangent_features._radicals import judge_radical
 from implicit_bias.sources.adaptive_tangent_features.penalty_families import (
@@ -320,24 +324,69 @@ def _check_power_second_order() -> Verdict:
     )
 
 
+#: Exact v below, on and above |z-1|'s threshold v^2 = 1/2, where the closed
+#: form of (12) is compared with (12)'s minimum itself.
+_ABSOLUTE_POINTS = (
+    sp.Rational(1, 10),
+    sp.Rational(7, 10),
+    1 / sp.sqrt(2),
+    sp.Rational(3, 4),
+    sp.Integer(1),
+    sp.Integer(2),
+    sp.Integer(10),
+)
+
+
+def _absolute_minimum(v_value: sp.Expr) -> sp.Expr:
+    r""":math:`\min_{z\ge 1} |z-1| + v^2/z^2`, eq. (12) itself, by
+    :func:`sympy.minimum` over :math:`z = 1 + t`, :math:`t \ge 0` (critical
+    points, end point and the limit at infinity: no closed form used)."""
+    t = sp.Symbol("t", nonnegative=True)
+    objective = theory.effective_objective(theory.absolute_deviation, 1 + t, v_value)
+    return sp.minimum(objective, t, sp.Interval(0, sp.oo))
+
+
 def _check_absolute_closed_form() -> Verdict:
     closed = theory.absolute_tilde()
+    positive = sp.Interval.open(0, sp.oo)
+    threshold_v = 1 / sp.sqrt(2)
+    small = piece_on(closed, sp.Interval.Lopen(0, threshold_v), positive)
+    interior = piece_on(closed, sp.Interval.open(threshold_v, sp.oo), positive)
+    if small is None or interior is None:
+        return Verdict.inconclusive(
+            f"no one piece of {closed} covers v^2 <= 1/2 ({small}) or v^2 > 1/2 "
+            f"({interior})",
+            Reason.UNDECIDED,
+        )
     z_star = (2 * v**2) ** sp.Rational(1, 3)
     objective = theory.effective_objective(lambda x: x - 1, z_star, v)
-    interior = closed.args[1][0]
     # The stated value, written out (theory's is solved from (12) itself).
     stated = sp.Rational(3, 2) * (2 * v**2) ** sp.Rational(1, 3) - 1
-    same = is_zero(objective - interior) and is_zero(interior - stated)
-    continuous = is_zero(interior.subs(v, 1 / sp.sqrt(2)) - (1 / sp.sqrt(2)) ** 2)
+    same = (
+        is_zero(small - v**2)
+        and is_zero(objective - interior)
+        and is_zero(interior - stated)
+    )
+    continuous = is_zero(interior.subs(v, threshold_v) - threshold_v**2)
     threshold = sp.solve(sp.Eq(z_star, 1), v)
-    if same and continuous and threshold == [sp.sqrt(2) / 2]:
+    # Every piece where its condition holds, against (12)'s minimum itself.
+    differing = []
+    for point in _ABSOLUTE_POINTS:
+        value, minimum = closed.subs(v, point), _absolute_minimum(point)
+        if not is_zero(value - minimum):
+            differing.append((point, value, minimum))
+    if same and continuous and threshold == [sp.sqrt(2) / 2] and not differing:
         return Verdict.holds(
             "exact: z* = (2 v^2)^(1/3) >= 1 iff v >= 1/sqrt(2), where the interior "
-            "value 3/2 (2v^2)^(1/3) - 1 meets v^2 (z* = 1 below)",
+            "value 3/2 (2v^2)^(1/3) - 1 meets v^2 (z* = 1 below); the closed form "
+            "equals min_{z >= 1} |z-1| + v^2/z^2 (sympy.minimum) at v in "
+            "{1/10, 7/10, 1/sqrt(2), 3/4, 1, 2, 10}",
             Basis.PROOF,
         )
     return undecided(
-        f"interior equal: {same}, continuous: {continuous}, threshold: {threshold}"
+        f"pieces as stated: {same}, continuous: {continuous}, threshold: "
+        f"{threshold}, differing from (12)'s minimum (v, closed form, minimum): "
+        f"{differing}"
     )
 
 

@@ -34,12 +34,13 @@ from implicit_bias.claims.engine import (
     Verdict,
     conjunction,
 )
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
 from implicit_bias.numerics.tangent_features import omega_tilde
 from implicit_bias.sources.adaptive_tangent_features import notation as nt
 from implicit_bias.sources.adaptive_tangent_features._exact import (
     check_limits,
     is_zero,
+    piece_on,
     undecided,
 )
 from implicit_bias.sources.adaptive_tangent_features._float64 import (
@@ -58,6 +59,12 @@ from implicit_bias.theory import tangent_features as theory
 __all__ = ["CLAIMS"]
 
 v, u, w, z, p = theory.v, theory.u, theory.w, theory.z, theory.p
+
+# Where |z-1|'s closed form of (12) is v^2 (the minimizer z* = 1) and where
+# it is the interior value (z* = (2 v^2)^(1/3) > 1), within v > 0.
+_POSITIVE = sp.Interval.open(0, sp.oo)
+_SMALL_V = sp.Interval.Lopen(0, 1 / sp.sqrt(2))
+_LARGE_V = sp.Interval.open(1 / sp.sqrt(2), sp.oo)
 
 
 # --- exactly, for |z-1|^p: monotone, concave, v^2 + o(v^2); tails
@@ -108,9 +115,15 @@ def _judge_small_v(relation: sp.Basic) -> Verdict:
     verdict = conjunction(parts, "; ".join(details))
     if verdict.status != Status.HOLDS:
         return verdict
-    absolute = theory.absolute_tilde()
-    if absolute.args[0][0] != v**2:
-        return undecided(f"|z-1|: omega~ - v^2 near 0 is {absolute.args[0][0] - v**2}")
+    small = piece_on(theory.absolute_tilde(), _SMALL_V, _POSITIVE)
+    if small is None:
+        return Verdict.inconclusive(
+            f"|z-1|: no one piece of omega~ = {theory.absolute_tilde()} covers "
+            "0 < v^2 <= 1/2",
+            Reason.UNDECIDED,
+        )
+    if not is_zero(small - v**2):
+        return undecided(f"|z-1|: omega~ - v^2 on 0 < v^2 <= 1/2 is {small - v**2}")
     return Verdict.holds(
         "omega~/v^2 -> 1 as v -> 0: " + verdict.detail + "; p = 1: omega~ = v^2 "
         "exactly for v^2 <= 1/2",
@@ -118,9 +131,50 @@ def _judge_small_v(relation: sp.Basic) -> Verdict:
     )
 
 
+#: The distance t = |z - 1| to the bounded penalty's minimizer.
+_DISTANCE = sp.Symbol("t", positive=True)
+
+
+def _bounded_penalty_premises() -> tuple[bool, str]:
+    r"""Whether :func:`~implicit_bias.theory.tangent_features.saturating_penalty`
+    meets Proposition 3's hypotheses and is bounded, exactly, with the reasons.
+
+    Continuous on :math:`z > 0`, :math:`\omega(1) = 0`, strictly increasing in
+    the distance :math:`t = |z-1|` on each side of 1 (so strictly quasi-convex
+    and minimized at 1), and below its supremum 1 (not coercive).
+    """
+    t = _DISTANCE
+    omega = theory.saturating_penalty
+    right, left = sp.simplify(omega(1 + t)), sp.simplify(omega(1 - t))
+    positive = sp.Interval.open(0, sp.oo)
+    facts = {
+        "omega(1) = 0": sp.simplify(omega(sp.Integer(1))) == 0,
+        "continuous on z > 0": (
+            sp.calculus.util.continuous_domain(omega(z), z, positive) == positive
+        ),
+        "d omega(1 + t)/dt > 0": sp.diff(right, t).is_positive is True,
+        "d omega(1 - t)/dt > 0": sp.diff(left, t).is_positive is True,
+        "sup omega = 1 as z -> oo": sp.limit(right, t, sp.oo) == 1,
+        "omega < 1": sp.simplify(1 - right).is_positive is True
+        and sp.simplify(1 - left).is_positive is True,
+    }
+    return all(facts.values()), ", ".join(
+        f"{fact}: {'yes' if shown else 'not shown'}" for fact, shown in facts.items()
+    )
+
+
 def _check_prop3_strict_increase_as_proved() -> Verdict:
-    # On z >= 1 the saturating penalty is 1 - 1/z^2.
-    objective = theory.effective_objective(lambda x: 1 - 1 / x**2, z, v)
+    premises, reasons = _bounded_penalty_premises()
+    if not premises:
+        return Verdict.inconclusive(
+            f"the bounded penalty's premises are not established: {reasons}",
+            Reason.UNDECIDED,
+        )
+    # On z > 1 the bounded penalty is its value at distance t = z - 1.
+    on_right = sp.simplify(
+        theory.saturating_penalty(1 + _DISTANCE).subs(_DISTANCE, z - 1)
+    )
+    objective = theory.effective_objective(lambda _: on_right, z, v)
     at_infinity = sp.limit(objective, z, sp.oo)
     excess = sp.simplify(objective - at_infinity)
     v1, v2 = sp.Integer(2), sp.Integer(3)
@@ -216,8 +270,14 @@ def _judge_power_tails(relation: sp.Basic) -> Verdict:
 
 
 def _absolute_tail_relation() -> sp.Eq:
-    """omega~(v) / v^(2/3) -> (3/2) 2^(1/3) as v -> oo, for omega = |z-1|."""
-    interior = theory.absolute_tilde().args[1][0]
+    """omega~(v) / v^(2/3) -> (3/2) 2^(1/3) as v -> oo, for omega = |z-1|: the
+    piece of the closed form that holds for all v^2 > 1/2."""
+    interior = piece_on(theory.absolute_tilde(), _LARGE_V, _POSITIVE)
+    if interior is None:
+        raise ImplicitBiasError(
+            f"absolute_tilde: no one piece of {theory.absolute_tilde()} covers "
+            "v^2 > 1/2"
+        )
     return sp.Eq(
         sp.Limit(interior / v ** sp.Rational(2, 3), v, sp.oo),
         3 * 2 ** sp.Rational(1, 3) / 2,
@@ -285,6 +345,13 @@ def _check_prop3_strict_increase_coercive() -> Verdict:
         if np.any(steps <= 2 * RTOL):
             return not_certified(f"{name}: a step of relative size {steps.min():.2e}")
         smallest = min(smallest, float(steps.min()))
+    premises, reasons = _bounded_penalty_premises()
+    if not premises:
+        return Verdict.inconclusive(
+            f"the bounded penalty does not meet Proposition 3's other hypotheses "
+            f"(exact): {reasons}",
+            Reason.UNDECIDED,
+        )
     bounded = theory.saturating_penalty
     function = sp.lambdify(theory.z, bounded(theory.z), modules="numpy")
     try:
@@ -302,7 +369,9 @@ def _check_prop3_strict_increase_coercive() -> Verdict:
         "z*, the minimum of (12) is attained and omega~(v1) <= omega(z2*) + v1^2/"
         f"z2*^2 < omega~(v2); smallest relative step on the grid {smallest:.2e} > "
         f"tolerance {2 * RTOL:g} (float64 omega~, relative contract {RTOL:g}). "
-        f"For the bounded penalty omega_tilde refuses v = 2 ({raised})",
+        "The bounded penalty 1 - (1 + |z-1|)^-2 meets the other hypotheses and "
+        f"sup omega = 1 < v^2 (exact: {reasons}); omega_tilde refuses v = 2 "
+        f"({raised})",
         Basis.NUMERICAL,
     )
 
