@@ -5,14 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from implicit_bias.claims.engine import (
-    Basis,
-    Claim,
-    Kind,
-    Result,
-    Status,
-    run_claims,
-)
+from implicit_bias.claims.engine import Basis, Result, Status
 from implicit_bias.numerics.relu_kernels import relu_kernel_mp
 from implicit_bias.sources.features_are_fate import appendix_c
 from implicit_bias.sources.features_are_fate.appendix_c import CLAIMS as MODULE_CLAIMS
@@ -21,94 +14,45 @@ from implicit_bias.theory import relu_kernels as theory
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory.relu_kernels import GLYPHS
-from tests.claims.claim_checks import (
-    assert_failures_are_refutations,
-    assert_shift_detected,
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import (
+    EquationsCovered,
+    ExactOrCertifiedRefutations,
+    ExpectedVerdicts,
+    GlyphedFormulas,
+    RefutationCounterexamples,
+    ShiftDetection,
+    SlowVerdicts,
 )
 
 #: The equations of the kernel that state something checkable.
 CHECKABLE = {"152-153", "153"}
 
 CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
-FAST = [c for c in CLAIMS if not c.slow]
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims(FAST)}
+    return quick_results(CLAIMS)
 
 
-@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
-def test_refutations_are_exact_or_certified(
-    claim: Claim, results: dict[str, Result]
-) -> None:
-    verdict = results[claim.id].verdict
-    if verdict.status == Status.FAILS:
-        assert verdict.counterexample
-        if claim.kind in (Kind.IDENTITY, Kind.INEQUALITY, Kind.NUMERIC):
-            assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
-    if verdict.status != Status.INCONCLUSIVE:
-        assert verdict.basis is not None
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.slow], ids=lambda c: c.id)
-def test_slow_verdict_is_the_expected_one(claim: Claim) -> None:
-    (result,) = run_claims([claim])
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-def test_every_checkable_equation_has_a_claim() -> None:
-    assert {c.equation for c in CLAIMS} == CHECKABLE
-
-
-@pytest.mark.parametrize(
-    ("label", "needles"),
-    [
-        ("153:general-weights-as-printed", ["the overlap is 3", "gives 1/2"]),
-    ],
-)
-def test_failures_report_the_counterexample(
-    label: str, needles: list[str], results: dict[str, Result]
-) -> None:
-    # The counterexample is written only when the check refutes the claim.
-    counterexample = results[f"{SOURCE_ID}:{label}"].verdict.counterexample
-    assert counterexample is not None
-    for needle in needles:
-        assert needle in counterexample
-
-
-def test_formulas_use_glyphed_symbols() -> None:
-    glyphs = set(GLYPHS) | set(notation.GLYPHS)
-    for claim in CLAIMS:
-        if claim.formula is not None:
-            formula = claim.formula()
-            # A relation, or a conjunction of relations (several compared pairs).
-            parts = formula.args if isinstance(formula, sp.And) else (formula,)
-            assert all(isinstance(p, sp.core.relational.Relational) for p in parts)
-            symbols = {s for s in formula.free_symbols if isinstance(s, sp.Symbol)}
-            assert symbols <= glyphs, (claim.id, symbols - glyphs)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
-
-
-#: Cheap numeric claims whose decision goes through check_close.
-_SHIFTED = ["152-153:quadrature", "153:general-weights", "153:float64"]
-
-
-@pytest.mark.parametrize("label", _SHIFTED)
-@pytest.mark.parametrize("factor", [5.0, -5.0])
-def test_a_shift_of_five_tolerances_is_detected(label: str, factor: float) -> None:
-    (claim,) = [c for c in CLAIMS if c.id.endswith(f":{label}")]
-    assert_shift_detected(claim, factor)
+class TestClaims(
+    ExpectedVerdicts,
+    SlowVerdicts,
+    ExactOrCertifiedRefutations,
+    EquationsCovered,
+    RefutationCounterexamples,
+    GlyphedFormulas,
+    ShiftDetection,
+):
+    claims = CLAIMS
+    equations = CHECKABLE
+    refutation_counterexamples = (
+        ("153:general-weights-as-printed", ("the overlap is 3", "gives 1/2")),
+    )
+    glyphs = frozenset({*GLYPHS, *notation.GLYPHS})
+    #: Cheap numeric claims whose decision goes through check_close.
+    shifted = ("152-153:quadrature", "153:general-weights", "153:float64")
 
 
 def test_the_overlap_chain_is_the_printed_derivation(

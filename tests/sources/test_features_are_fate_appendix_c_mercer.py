@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import (
-    Basis,
-    Claim,
-    Kind,
-    Result,
-    Status,
-    run_claims,
-)
+from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate import appendix_c_mercer
 from implicit_bias.sources.features_are_fate.appendix_c_mercer import CLAIMS
 from implicit_bias.sources.features_are_fate import notation
-from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory.relu_kernels import GLYPHS
-from tests.claims.claim_checks import (
-    assert_failures_are_refutations,
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import (
+    EquationsCovered,
+    ExactOrCertifiedRefutations,
+    ExpectedVerdicts,
+    GlyphedFormulas,
+    RefutationCounterexamples,
+    SlowVerdicts,
 )
 
 #: Appendix C equations of the Mercer decomposition and the projections that
@@ -30,74 +27,24 @@ from tests.claims.claim_checks import (
 #: define the networks, the RKHS, T_k and the matrices.
 CHECKABLE = {"150-151", "151", "157", "158", "159", "158-159"}
 
-FAST = [c for c in CLAIMS if not c.slow]
-
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims(FAST)}
+    return quick_results(CLAIMS)
 
 
-@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-@pytest.mark.parametrize("claim", FAST, ids=lambda c: c.id)
-def test_refutations_are_exact_or_certified(
-    claim: Claim, results: dict[str, Result]
-) -> None:
-    verdict = results[claim.id].verdict
-    if verdict.status == Status.FAILS:
-        assert verdict.counterexample
-        if claim.kind in (Kind.IDENTITY, Kind.INEQUALITY, Kind.NUMERIC):
-            assert verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
-    if verdict.status != Status.INCONCLUSIVE:
-        assert verdict.basis is not None
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.slow], ids=lambda c: c.id)
-def test_slow_verdict_is_the_expected_one(claim: Claim) -> None:
-    (result,) = run_claims([claim])
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-def test_every_checkable_equation_has_a_claim() -> None:
-    assert {c.equation for c in CLAIMS} == CHECKABLE
-
-
-@pytest.mark.parametrize(
-    ("label", "needles"),
-    [
-        ("150-151:as-printed", ["gives 8", "(148) is 2"]),
-    ],
-)
-def test_failures_report_the_counterexample(
-    label: str, needles: list[str], results: dict[str, Result]
-) -> None:
-    # The counterexample is written only when the check refutes the claim.
-    counterexample = results[f"{SOURCE_ID}:{label}"].verdict.counterexample
-    assert counterexample is not None
-    for needle in needles:
-        assert needle in counterexample
-
-
-def test_formulas_use_glyphed_symbols() -> None:
-    glyphs = set(GLYPHS) | set(notation.GLYPHS)
-    for claim in CLAIMS:
-        if claim.formula is not None:
-            formula = claim.formula()
-            # A relation, or a conjunction of relations (several compared pairs).
-            parts = formula.args if isinstance(formula, sp.And) else (formula,)
-            assert all(isinstance(p, sp.core.relational.Relational) for p in parts)
-            symbols = {s for s in formula.free_symbols if isinstance(s, sp.Symbol)}
-            assert symbols <= glyphs, (claim.id, symbols - glyphs)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
+class TestClaims(
+    ExpectedVerdicts,
+    SlowVerdicts,
+    ExactOrCertifiedRefutations,
+    EquationsCovered,
+    RefutationCounterexamples,
+    GlyphedFormulas,
+):
+    claims = CLAIMS
+    equations = CHECKABLE
+    refutation_counterexamples = (("150-151:as-printed", ("gives 8", "(148) is 2")),)
+    glyphs = frozenset({*GLYPHS, *notation.GLYPHS})
 
 
 @given(
