@@ -73,6 +73,10 @@ def _shares(coefficients: ArrayLike) -> Float64Array:
         raise InvalidArgumentError(
             f"coefficients has shape {beta.shape}: a predictor needs D >= 1 inputs"
         )
+    if beta.size == 0:
+        raise InvalidArgumentError(
+            f"coefficients has shape {beta.shape}: a batch needs a predictor"
+        )
     largest = np.max(np.abs(beta), axis=-1, keepdims=True)
     if not (largest > 0).all():
         raise InvalidArgumentError(
@@ -99,8 +103,8 @@ def variance_beyond_top_k(coefficients: ArrayLike, k: int) -> Float64Array:
       :math:`v_k \in [0, 1]`, shape (...).
 
     Raises:
-      InvalidArgumentError: a value is not finite, D = 0, a predictor is zero,
-        or ``k`` is not an integer in [0, D].
+      InvalidArgumentError: a value is not finite, D = 0, the batch is empty,
+        a predictor is zero, or ``k`` is not an integer in [0, D].
 
     Examples:
       >>> float(variance_beyond_top_k([3.0, 0.0, -4.0], 1))
@@ -142,7 +146,8 @@ def mean_weight_rank(coefficients: ArrayLike) -> Float64Array:
       :math:`\bar r \in [1, (D+1)/2]`, shape (...).
 
     Raises:
-      InvalidArgumentError: a value is not finite, D = 0 or a predictor is zero.
+      InvalidArgumentError: a value is not finite, D = 0, the batch is empty
+        or a predictor is zero.
 
     Examples:
       >>> float(mean_weight_rank([0.0, 2.0, 0.0]))

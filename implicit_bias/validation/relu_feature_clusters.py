@@ -64,7 +64,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.numerics.arguments import (
     as_finite_array,
     check_generator,
@@ -135,16 +135,38 @@ def unit_points(
             f"hidden_weights has shape {w1.shape} and readout {w2.shape}: they "
             "must be (H, d) and (H,) with d >= 1"
         )
-    norms = np.linalg.norm(w1, axis=1)
-    magnitudes = np.abs(w2) * norms
-    kept = magnitudes > 0
-    total = float(magnitudes[kept].sum())
-    if total == 0:
+    scaled, lengths, exponents = _binary_scaled_rows(w1)
+    # |w2_h| ||w1_h|| = m_h 2^(e_h): the weights are ratios of these, taken
+    # with the exponents apart, so products far from 1 neither over- nor
+    # underflow (a weight below 2^-1074 of the largest rounds to 0).
+    readout_mantissas, readout_exponents = np.frexp(np.abs(w2))
+    mantissas = readout_mantissas * lengths
+    kept = mantissas > 0
+    if not kept.any():
         raise InvalidArgumentError(
             "every unit has |readout| * ||hidden weights|| = 0: the network is "
             "the zero function and its units have no weights to cluster"
         )
-    return w1[kept] / norms[kept, None], magnitudes[kept] / total
+    powers = readout_exponents[kept] + exponents[kept]
+    magnitudes = np.ldexp(mantissas[kept], powers - powers.max())
+    return scaled[kept] / lengths[kept, None], magnitudes / magnitudes.sum()
+
+
+def _binary_scaled_rows(
+    matrix: Float64Array,
+) -> tuple[Float64Array, Float64Array, NDArray[np.int32]]:
+    """Each row as :math:`2^{e_h}` times a row of largest entry in [1/2, 1).
+
+    Returns ``(scaled, lengths, exponents)``: the scaled rows, their Euclidean
+    norms (in [1/2, sqrt(d)), 0 for a zero row) and :math:`e_h`, so that
+    ``||row_h|| = lengths[h] * 2**exponents[h]``. ``np.linalg.norm`` squares
+    the entries, which overflows beyond 1e154 and underflows below 1e-154;
+    scaling by a power of two is exact, so within that range the directions
+    ``scaled / lengths`` are bit for bit ``row / norm``.
+    """
+    _, exponents = np.frexp(np.max(np.abs(matrix), axis=1))
+    scaled = np.ldexp(matrix, -exponents[:, None])
+    return scaled, np.linalg.norm(scaled, axis=1), exponents
 
 
 def _squared_distances(points: Float64Array, centers: Float64Array) -> Float64Array:
@@ -232,6 +254,8 @@ def weighted_kmeans(
       InvalidArgumentError: a value is not finite, the shapes do not match, a
         weight is negative or all are 0, ``clusters`` or ``restarts`` is not
         an integer >= 1, or ``rng`` is not a Generator.
+      OutOfRangeError: the inertia exceeds the float64 range (points beyond
+        about 1e154 apart).
 
     Examples:
       Two tight pairs of points need two centers:
@@ -261,6 +285,12 @@ def weighted_kmeans(
     k = check_integer("clusters", clusters, min_value=1, meaning="K, the centers")
     runs = check_integer("restarts", restarts, min_value=1, meaning="k-means runs")
     rng = check_generator("rng", rng)
+    # Scaled by powers of two (exact): the points so that squared distances
+    # neither overflow (beyond 1e154) nor underflow, the weights so that
+    # their sum does not overflow.
+    exponent = int(np.frexp(np.max(np.abs(theta)))[1])
+    theta = np.ldexp(theta, -exponent)
+    p = np.ldexp(p, -int(np.frexp(np.max(p))[1]))
     p = p / p.sum()
     # runs >= 1: the first restart sets the best.
     best = _lloyd(theta, p, _seed_centers(theta, p, k, rng))
@@ -268,7 +298,14 @@ def weighted_kmeans(
         found = _lloyd(theta, p, _seed_centers(theta, p, k, rng))
         if found[0] < best[0]:
             best = found
-    return best
+    try:
+        inertia = math.ldexp(best[0], 2 * exponent)
+    except OverflowError as error:
+        raise OutOfRangeError(
+            f"the inertia of points (largest entry {np.max(np.abs(points)):.3g}) "
+            f"is {best[0]:.6g} * 2^{2 * exponent}, beyond the float64 range"
+        ) from error
+    return inertia, np.ldexp(best[1], exponent)
 
 
 def alignment_score(teacher_units: ArrayLike, centers: ArrayLike) -> float:
@@ -302,14 +339,20 @@ def alignment_score(teacher_units: ArrayLike, centers: ArrayLike) -> float:
             f"teacher_units has shape {v.shape} and centers {c.shape}: both must "
             "have rows in the same R^d"
         )
-    v_norms, c_norms = np.linalg.norm(v, axis=1), np.linalg.norm(c, axis=1)
-    if np.any(v_norms == 0) or not np.any(c_norms > 0):
+    v_scaled, v_lengths, _ = _binary_scaled_rows(v)
+    c_scaled, c_lengths, _ = _binary_scaled_rows(c)
+    if np.any(v_lengths == 0):
         raise InvalidArgumentError(
-            "a teacher unit is 0 or every center is 0: a cosine needs two "
-            "nonzero vectors"
+            f"teacher_units has a zero row (row {int(np.argmin(v_lengths))}): a "
+            "cosine needs a nonzero teacher unit"
         )
-    c = c[c_norms > 0] / c_norms[c_norms > 0, None]
-    cosines = (v / v_norms[:, None]) @ c.T
+    if not np.any(c_lengths > 0):
+        raise InvalidArgumentError(
+            "centers has only zero rows: a cosine needs a nonzero center"
+        )
+    nonzero = c_lengths > 0
+    c_unit = c_scaled[nonzero] / c_lengths[nonzero, None]
+    cosines = (v_scaled / v_lengths[:, None]) @ c_unit.T
     return float(np.mean(np.max(cosines, axis=1)))
 
 
@@ -525,16 +568,28 @@ def feature_clusters(
       Appendix E.2.1, Fig. 6a-b and Fig. 8a of ptft-diagonal-networks.
     """
     setup = _check_setup(setup)
-    sizes = setup.sample_sizes if sample_sizes is None else tuple(sample_sizes)
     if not regimes or any(r not in REGIMES for r in regimes):
         raise InvalidArgumentError(
             f"regimes={regimes!r} must be a nonempty tuple of {REGIMES}"
         )
-    if not sizes or any(n not in setup.sample_sizes for n in sizes):
+    sizes = setup.sample_sizes if sample_sizes is None else sample_sizes
+    # Integers only: 8.0 == 8 would pass the membership test and be trained
+    # (and cached) as the float.
+    if (
+        not isinstance(sizes, tuple | list)
+        or not sizes
+        or any(
+            isinstance(n, bool)
+            or not isinstance(n, int | np.integer)
+            or n not in setup.sample_sizes
+            for n in sizes
+        )
+    ):
         raise InvalidArgumentError(
-            f"sample_sizes={sample_sizes!r} must be a nonempty tuple of "
+            f"sample_sizes={sample_sizes!r:.80} must be a nonempty tuple of "
             f"setup.sample_sizes {setup.sample_sizes}"
         )
+    sizes = tuple(int(n) for n in sizes)
     pieces = [[_trained(setup, regime, n) for n in sizes] for regime in regimes]
     inertia, alignment, pr, loss, movement = (
         np.array([[piece[index] for piece in row] for row in pieces])

@@ -1,8 +1,9 @@
 """Contract entries of the diagonal-network simulations (ptft-diagonal-networks).
 
 :mod:`implicit_bias.validation.diagonal_networks`,
-:mod:`~implicit_bias.validation.diagonal_pretrain_finetune` and
-:mod:`~implicit_bias.validation.diagonal_experiments`. The trainers run on
+:mod:`~implicit_bias.validation.diagonal_pretrain_finetune`,
+:mod:`~implicit_bias.validation.diagonal_experiments` and
+:mod:`~implicit_bias.validation.diagonal_learned_sparsity`. The trainers run on
 tiny problems (n <= 3, D <= 4, K <= 2) for at most 300 steps per draw, with
 data, initialization and learning-rate scales across the float64 range:
 finite results or named errors (OutOfRangeError, ConvergenceError) only. The
@@ -164,6 +165,33 @@ def _overlap(draw: Any) -> dict[str, Any]:
 
 _QUICK_INVALID: dict[str, list[Any]] = {"quick": [1, "yes", None], "seed": [-1]}
 
+
+@st.composite
+def _predictors(draw: Any) -> np.ndarray:
+    """Predictors (..., D) with entries across the float64 range, none zero."""
+    shape = tuple(draw(st.lists(st.integers(1, 3), min_size=1, max_size=3)))
+    seed = draw(st.integers(0, 2**16))
+    beta = draw(_powers(-300, 300)) * np.random.default_rng(seed).standard_normal(shape)
+    # Sparse predictors: entries set to 0, never a whole one.
+    zero = np.random.default_rng(seed + 1).random(shape) < draw(_floats(0.0, 1.0))
+    zero[..., 0] = False
+    beta[zero] = 0.0
+    return beta
+
+
+@st.composite
+def _top_k(draw: Any) -> dict[str, Any]:
+    beta = draw(_predictors())
+    return {"coefficients": beta, "k": draw(st.integers(0, beta.shape[-1]))}
+
+
+_PREDICTOR_INVALID: list[Any] = [
+    np.zeros(3),
+    [[1.0, 2.0], [0.0, 0.0]],
+    np.ones((1, 1, 1, 1, 1, 3)),
+    np.empty((0, 3)),
+]
+
 SPECS: dict[str, Spec | Exempt] = {
     # -------------------------------------------------------- diagonal_networks
     f"{_V}.DEFAULT_MAX_STEPS": Exempt("constant: the diagonal trainers' step cap"),
@@ -304,6 +332,24 @@ SPECS: dict[str, Spec | Exempt] = {
             "samples": [0, -1, 2.5],
             "dimension": [0, -3, 1.0],
         },
+    ),
+    # ------------------------------------------------ diagonal_learned_sparsity
+    f"{_V}.LearnedSolutions": Exempt("result record of learned_solutions"),
+    f"{_V}.learned_solutions": Spec(
+        valid=lambda: {"quick": True, "seed": 0, "repeats": 2},
+        invalid={**_QUICK_INVALID, "repeats": [1, 0, -2, 2.0]},
+    ),
+    f"{_V}.variance_beyond_top_k": Spec(
+        valid=lambda: {"coefficients": np.array([3.0, 0.0, -4.0]), "k": 1},
+        domains=_top_k(),
+        invalid={"coefficients": _PREDICTOR_INVALID, "k": [-1, 4, np.int64(4)]},
+        skip_probes={("coefficients", "extra-axis"): "a batch of predictors, (..., D)"},
+    ),
+    f"{_V}.mean_weight_rank": Spec(
+        valid=lambda: {"coefficients": np.array([3.0, 0.0, -4.0])},
+        domains={"coefficients": _predictors()},
+        invalid={"coefficients": _PREDICTOR_INVALID},
+        skip_probes={("coefficients", "extra-axis"): "a batch of predictors, (..., D)"},
     ),
     f"{_V}.multitask_dense_gaps": Spec(
         valid=lambda: {"seeds": [0, 1]},

@@ -71,7 +71,11 @@ from implicit_bias.numerics import (
     squared_deviation,
 )
 from implicit_bias.strategies import QuasiConvexPenalty
-from implicit_bias.validation import SampleEfficiencySetup, compare_mean
+from implicit_bias.validation import (
+    FeatureClusterSetup,
+    SampleEfficiencySetup,
+    compare_mean,
+)
 from implicit_bias.validation.sweeps import (
     BUILTIN_SWEEPS,
     SweepError,
@@ -445,6 +449,25 @@ def _sample_efficiency_setup() -> dict[str, Any]:
     } | {"finetune_steps": 500}
 
 
+def _feature_cluster_setup() -> dict[str, Any]:
+    return {
+        "sample_sizes": (8, 32),
+        "seeds": 2,
+        "dimension": 4,
+        "teacher_units": 3,
+        "width": 6,
+        "rich_scale": 1e-2,
+        "lazy_scale": 1.0,
+        "rich_learning_rate": 0.2,
+        "lazy_learning_rate": 0.02,
+        "steps": 20,
+        "max_clusters": 4,
+        "restarts": 2,
+        "test_samples": 20,
+        "seed": 0,
+    }
+
+
 _FREE_TEXT = "free text: any string is valid"
 #: The probe names of an array argument.
 _GENERIC_ARRAY_PROBES = tuple(
@@ -585,6 +608,73 @@ OBJECTS: dict[str, ClassSpec] = {
     f"{_V}.diagonal_pretrain_finetune.PretrainFinetuneResult": ClassSpec(
         fields=("pretrained", "finetune_w1_init", "finetune_w2_init", "finetuned"),
         construction=Exempt(_RESULT.format("pretrain_finetune_diagonal_networks")),
+    ),
+    f"{_V}.diagonal_learned_sparsity.LearnedSolutions": ClassSpec(
+        fields=(
+            "overlaps",
+            "sample_sizes",
+            "stl",
+            "linear_probe",
+            "ptft",
+            "mtl",
+            "truth",
+            "aux_support",
+            "dimension",
+            "features",
+            "aux_samples",
+            "init_scale",
+            "gamma",
+            "tol",
+            "seed",
+        ),
+        construction=Exempt(_RESULT.format("learned_solutions")),
+    ),
+    f"{_V}.relu_feature_clusters.FeatureClusterSetup": ClassSpec(
+        fields=tuple(_feature_cluster_setup()),
+        construction=Construction(
+            valid=_feature_cluster_setup,
+            invalid={
+                "sample_sizes": [
+                    (0,),
+                    (32, 8),
+                    (8, 8),
+                    (8, True),
+                    (8, 32.0),
+                    np.array([8, 32]),
+                    [],
+                ],
+                "seeds": [1, 0, -1],
+                "dimension": [1, 0],
+                "teacher_units": [1, 0],
+                "width": [0, -1],
+                "rich_scale": [0.0, -1e-2, -5e-324, np.ones(2)],
+                "lazy_scale": [0.0, -1.0],
+                "rich_learning_rate": [0.0, -0.2],
+                "lazy_learning_rate": [0.0, -5e-324],
+                "steps": [0, -1],
+                # At least teacher_units (3) clusters: the alignment uses K = k.
+                "max_clusters": [2, 0],
+                "restarts": [0],
+                "test_samples": [1, 0],
+                "seed": [-1],
+            },
+        ),
+        instances={"defaults": FeatureClusterSetup},
+    ),
+    f"{_V}.relu_feature_clusters.FeatureClusters": ClassSpec(
+        fields=(
+            "setup",
+            "regimes",
+            "sample_sizes",
+            "inertia",
+            "alignment",
+            "participation_ratio",
+            "relative_loss",
+            "weight_movement",
+            "teacher_inertia",
+            "teacher_cosine",
+        ),
+        construction=Exempt(_RESULT.format("feature_clusters")),
     ),
     f"{_V}.relu_kernels.teachers.AblationSetup": ClassSpec(
         fields=("teacher_weights", "teacher_readout", "ablated", "ablated_fraction"),

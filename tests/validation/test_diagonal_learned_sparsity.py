@@ -129,3 +129,13 @@ def test_same_seed_same_networks() -> None:
     b = learned_solutions(quick=True, repeats=2, seed=3)
     np.testing.assert_array_equal(a.ptft, b.ptft)
     np.testing.assert_array_equal(a.stl, b.stl)
+
+
+@pytest.mark.parametrize("measure", [mean_weight_rank, variance_beyond_top_k])
+def test_an_empty_batch_of_predictors_is_refused(measure: object) -> None:
+    # Regression: a (0, D) batch returned an empty array instead of an error.
+    arguments = (
+        (np.empty((0, 3)),) if measure is mean_weight_rank else (np.empty((0, 3)), 1)
+    )
+    with pytest.raises(InvalidArgumentError, match="coefficients"):
+        measure(*arguments)  # type: ignore[operator]

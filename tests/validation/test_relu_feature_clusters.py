@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.errors import InvalidArgumentError, OutOfRangeError
 from implicit_bias.validation.relu_feature_clusters import (
     FeatureClusterSetup,
     alignment_score,
@@ -172,3 +172,71 @@ def test_rich_networks_on_plenty_of_data_find_the_teacher() -> None:
     assert result.relative_loss.max() < 1e-3
     assert np.all(result.alignment > 0.99)
     assert np.all(result.inertia[0, 0, :, 2] < result.teacher_inertia)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1e155, 1e300])
+def test_unit_points_do_not_depend_on_the_scale_of_the_weights(scale: float) -> None:
+    # Regression: the norms and the products |w2| ||w1|| under- or overflowed
+    # (NaN weights, or every unit dropped as dead) far from scale 1.
+    rng = np.random.default_rng(5)
+    w1, w2 = rng.standard_normal((4, 3)), rng.standard_normal(4)
+    theta, p = unit_points(w1, w2)
+    scaled_theta, scaled_p = unit_points(scale * w1, scale * w2)
+    np.testing.assert_allclose(scaled_theta, theta, rtol=1e-14)
+    np.testing.assert_allclose(scaled_p, p, rtol=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("point_scale", "weight_scale"),
+    [(1e-300, 1e-300), (1.0, 1e308)],
+)
+def test_kmeans_scales_with_its_points_and_not_with_its_weights(
+    point_scale: float, weight_scale: float
+) -> None:
+    # Regression: squared distances of points below 1e-154 underflowed to 0
+    # (every point "nearest" the first center); weights summing past the
+    # float64 range gave 0/inf = NaN probabilities (a foreign ValueError).
+    rng = np.random.default_rng(6)
+    points, weights = rng.standard_normal((6, 2)), rng.uniform(0.5, 1.0, 6)
+    value, centers = weighted_kmeans(points, weights, 2, np.random.default_rng(0))
+    scaled_value, scaled_centers = weighted_kmeans(
+        point_scale * points, weight_scale * weights, 2, np.random.default_rng(0)
+    )
+    assert scaled_value == pytest.approx(value * point_scale**2, rel=1e-12)
+    np.testing.assert_allclose(scaled_centers, point_scale * centers, rtol=1e-12)
+
+
+def test_kmeans_inertia_beyond_float64_is_a_named_error() -> None:
+    points = np.array([[1e300, 0.0], [-1e300, 0.0]])
+    with pytest.raises(OutOfRangeError, match="points"):
+        weighted_kmeans(points, [1.0, 1.0], 1, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1e155, 1e300])
+def test_alignment_score_does_not_depend_on_the_scale(scale: float) -> None:
+    # Regression: norms beyond 1e154 overflowed (cosines 0) and below 1e-154
+    # underflowed (a nonzero unit refused as 0).
+    rng = np.random.default_rng(7)
+    v, c = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    expected = alignment_score(v, c)
+    assert alignment_score(scale * v, c) == pytest.approx(expected, rel=1e-14)
+    assert alignment_score(v, scale * c) == pytest.approx(expected, rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (
+            lambda: alignment_score([[1.0, 0.0], [0.0, 0.0]], [[1.0, 0.0]]),
+            "teacher_units",
+        ),
+        (lambda: alignment_score([[1.0, 0.0]], [[0.0, 0.0]]), "centers"),
+        (lambda: feature_clusters(TINY, sample_sizes=8), "sample_sizes"),  # type: ignore[arg-type]
+        (lambda: feature_clusters(TINY, sample_sizes=(8.0,)), "sample_sizes"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_arguments_are_named(call: object, name: str) -> None:
+    # Regression: the zero-vector message named neither argument; an integer
+    # sample_sizes was a TypeError and a float one was run as the integer.
+    with pytest.raises(InvalidArgumentError, match=name):
+        call()  # type: ignore[operator]
