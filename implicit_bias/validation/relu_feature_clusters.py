@@ -277,7 +277,7 @@ def weighted_kmeans(
             f"points has shape {theta.shape} and weights {p.shape}: they must be "
             "(P, d) and (P,) with P, d >= 1"
         )
-    if np.any(p < 0) or float(p.sum()) <= 0:
+    if np.any(p < 0) or not np.any(p > 0):
         raise InvalidArgumentError(
             "weights must be >= 0 and not all 0: they weigh each point's "
             "squared distance"
