@@ -17,7 +17,10 @@ which its own tests may share::
 
 A label is a claim's id without its source (``"13:boundaries-numeric"``).
 The suites' parametrized arguments are read off the test class by
-:meth:`ClaimSuite.pytest_generate_tests` (pytest calls a test class's own hook).
+:meth:`ClaimSuite.pytest_generate_tests` (pytest calls a test class's own hook),
+which asks each suite in the class's MRO to parametrize its own tests: a
+suite elsewhere (a source's own checks) subclasses :class:`ClaimSuite` and
+defines ``parametrize_suite`` the same way.
 """
 
 from __future__ import annotations
@@ -58,47 +61,21 @@ def _claim_id(claim: Claim) -> str:
 
 
 class ClaimSuite:
-    """The base of the suites: the claims under test, and the hook that
-    parametrizes each suite's tests from the test class's attributes."""
+    """The base of the suites: the claims under test, and the hook that lets
+    each suite parametrize its own tests from the test class's attributes
+    (its ``parametrize_suite``)."""
 
     claims: ClassVar[Sequence[Claim]] = ()
-    #: (label, what the refutation's detail names) pairs (:class:`RefutationDetails`).
-    refutation_details: ClassVar[Sequence[tuple[str, Sequence[str]]]] = ()
-    #: (label, what the counterexample names) pairs
-    #: (:class:`RefutationCounterexamples`).
-    refutation_counterexamples: ClassVar[Sequence[tuple[str, Sequence[str]]]] = ()
-    #: Labels of the claims deciding through check_close (:class:`ShiftDetection`).
-    shifted: ClassVar[Sequence[str]] = ()
-    #: (label, a symbolic mutant's change) pairs (:class:`JudgeRefutations`).
-    judge_refutations: ClassVar[Sequence[tuple[str, str]]] = ()
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        suite = type(self)
-        names = metafunc.fixturenames
-        if "claim" in names:
-            metafunc.parametrize("claim", quick(suite.claims), ids=_claim_id)
-        if "slow_claim" in names:
-            slow = [c for c in suite.claims if c.slow]
-            metafunc.parametrize("slow_claim", slow, ids=_claim_id)
-        if "detail_needles" in names:
-            metafunc.parametrize(
-                ("refuted", "detail_needles"),
-                suite.refutation_details,
-                ids=[label for label, _ in suite.refutation_details],
-            )
-        if "counterexample_needles" in names:
-            metafunc.parametrize(
-                ("refuted", "counterexample_needles"),
-                suite.refutation_counterexamples,
-                ids=[label for label, _ in suite.refutation_counterexamples],
-            )
-        if "measured" in names:
-            measured = [label for label, _ in suite.refutation_counterexamples]
-            metafunc.parametrize("measured", measured)
-        if "shifted_label" in names:
-            metafunc.parametrize("shifted_label", list(suite.shifted))
-        if "mutation" in names:
-            metafunc.parametrize(("judged", "mutation"), list(suite.judge_refutations))
+        for suite in type(self).__mro__:
+            parametrize_suite = vars(suite).get("parametrize_suite")
+            if parametrize_suite is not None:
+                parametrize_suite(self, metafunc)
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "claim" in metafunc.fixturenames:
+            metafunc.parametrize("claim", quick(self.claims), ids=_claim_id)
 
 
 class ExpectedVerdicts(ClaimSuite):
@@ -117,6 +94,11 @@ class ExpectedVerdicts(ClaimSuite):
 
 class SlowVerdicts(ClaimSuite):
     """The slow claims (left out of the default run) return their verdicts."""
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "slow_claim" in metafunc.fixturenames:
+            slow = [c for c in self.claims if c.slow]
+            metafunc.parametrize("slow_claim", slow, ids=_claim_id)
 
     @pytest.mark.slow
     def test_slow_verdict_is_the_expected_one(self, slow_claim: Claim) -> None:
@@ -143,6 +125,17 @@ class EquationsCovered(ClaimSuite):
 class RefutationDetails(ClaimSuite):
     """A refuted claim's detail names its evidence (``refutation_details``)."""
 
+    #: (label, what the refutation's detail names) pairs.
+    refutation_details: ClassVar[Sequence[tuple[str, Sequence[str]]]]
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "detail_needles" in metafunc.fixturenames:
+            metafunc.parametrize(
+                ("refuted", "detail_needles"),
+                self.refutation_details,
+                ids=[label for label, _ in self.refutation_details],
+            )
+
     def test_failures_report_the_counterexample(
         self, refuted: str, detail_needles: Sequence[str], results: dict[str, Result]
     ) -> None:
@@ -155,6 +148,17 @@ class RefutationDetails(ClaimSuite):
 class RefutationCounterexamples(ClaimSuite):
     """A refuted claim's counterexample names its evidence
     (``refutation_counterexamples``)."""
+
+    #: (label, what the counterexample names) pairs.
+    refutation_counterexamples: ClassVar[Sequence[tuple[str, Sequence[str]]]]
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "counterexample_needles" in metafunc.fixturenames:
+            metafunc.parametrize(
+                ("refuted", "counterexample_needles"),
+                self.refutation_counterexamples,
+                ids=[label for label, _ in self.refutation_counterexamples],
+            )
 
     def test_failures_write_the_counterexample(
         self,
@@ -173,6 +177,11 @@ class RefutationCounterexamples(ClaimSuite):
 class MeasuredRefutations(RefutationCounterexamples):
     """A refuted simulation's counterexample gives the numbers measured."""
 
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "measured" in metafunc.fixturenames:
+            measured = [label for label, _ in self.refutation_counterexamples]
+            metafunc.parametrize("measured", measured)
+
     def test_failures_report_the_numbers(
         self, measured: str, results: dict[str, Result]
     ) -> None:
@@ -185,6 +194,13 @@ class ShiftDetection(ClaimSuite):
     """Every value the ``shifted`` claims compare, moved by five tolerances
     either way, turns their verdicts away from ``holds``."""
 
+    #: Labels of the claims deciding through check_close.
+    shifted: ClassVar[Sequence[str]]
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "shifted_label" in metafunc.fixturenames:
+            metafunc.parametrize("shifted_label", list(self.shifted))
+
     @pytest.mark.parametrize("factor", [5.0, -5.0])
     def test_a_shift_of_five_tolerances_is_detected(
         self, shifted_label: str, factor: float
@@ -195,6 +211,13 @@ class ShiftDetection(ClaimSuite):
 class JudgeRefutations(ClaimSuite):
     """The check takes its relation as input: a one-step error in the relation
     (one of mutation testing's symbolic mutants) is refuted."""
+
+    #: (label, the change a symbolic mutant makes) pairs.
+    judge_refutations: ClassVar[Sequence[tuple[str, str]]]
+
+    def parametrize_suite(self, metafunc: pytest.Metafunc) -> None:
+        if "mutation" in metafunc.fixturenames:
+            metafunc.parametrize(("judged", "mutation"), list(self.judge_refutations))
 
     def test_the_judge_refutes_a_wrong_relation(
         self, judged: str, mutation: str

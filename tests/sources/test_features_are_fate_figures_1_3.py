@@ -8,15 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import (
-    Basis,
-    Claim,
-    Kind,
-    Result,
-    Status,
-    Verdict,
-    run_claims,
-)
+from implicit_bias.claims.engine import Result, Verdict
 from implicit_bias.sources.features_are_fate import figures_1_3
 from implicit_bias.sources.features_are_fate.figures_1_3 import CLAIMS
 from implicit_bias.sources.features_are_fate._costs import SliceRuns
@@ -24,41 +16,15 @@ from implicit_bias.validation.transfer_experiments import (
     transferability_slices,
     transferability_surface,
 )
-from tests.claims.claim_checks import (
-    assert_failures_are_refutations,
-)
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import ExpectedVerdicts, SimulationVerdicts
+from tests.sources.transfer_limit_shifts import LimitFormulaShifts
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
-
-
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
-def test_decided_verdicts_rest_on_runs(
-    claim: Claim, results: dict[str, Result]
-) -> None:
-    verdict = results[claim.id].verdict
-    if verdict.status != Status.INCONCLUSIVE:
-        assert verdict.basis in (Basis.STATISTICAL, Basis.NUMERICAL), claim.id
-    if verdict.status == Status.FAILS:
-        assert verdict.counterexample, claim.id
-
-
-def test_claims_are_figures_1_3_of_this_source() -> None:
-    assert {c.source for c in CLAIMS} == {"features-are-fate"}
-    assert {c.kind for c in CLAIMS} == {Kind.SIMULATION}
-    assert len({c.id for c in CLAIMS}) == len(CLAIMS)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
+    return quick_results(CLAIMS)
 
 
 class _Stop(Exception):
@@ -163,11 +129,7 @@ def test_the_shared_runs_are_the_direct_ones_and_read_only() -> None:
     figures_1_3._shared_slices.cache_clear()
 
 
-# Issue 20, "holds that could not fail": the comparisons with the n, d -> oo
-# formulas (10), (13), (15), (17) allowed |finite - limit| with the limit taken
-# from the formula under test, so a wrong formula widened its own tolerance.
-# Each formula is shifted where the check reads it (its NumPy evaluator) and,
-# for one branch only, where that evaluator is lambdified from the theory layer.
+#: The checks of (13) and (17) against runs, by the evaluator each reads.
 _LIMIT_CHECKS: dict[str, tuple[str, Callable[[], Verdict]]] = {
     "13:gd-slices": (
         "linear_transferability",
@@ -180,40 +142,13 @@ _LIMIT_CHECKS: dict[str, tuple[str, Callable[[], Verdict]]] = {
 }
 
 
-def _shifted(function: Callable[..., object], shift: float) -> Callable[..., object]:
-    def shifted(*args: object, **kwargs: object) -> object:
-        return function(*args, **kwargs) + shift  # type: ignore[operator]
-
-    return shifted
-
-
-@pytest.mark.parametrize("shift", [0.3, -0.3, 0.05, -0.05])
-@pytest.mark.parametrize("label", sorted(_LIMIT_CHECKS))
-def test_a_shifted_limit_formula_no_longer_holds(
-    label: str, shift: float, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    name, check = _LIMIT_CHECKS[label]
-    monkeypatch.setattr(figures_1_3, name, _shifted(getattr(figures_1_3, name), shift))
-    verdict = check()
-    assert verdict.status != Status.HOLDS, (label, shift, verdict.detail)
-
-
-#: One branch of each formula's NumPy evaluator, as lambdified from the theory
-#: expression (numerics.transfer_risks' lazy formulas).
-_BRANCHES = [
-    ("13:gd-slices", "_scratch_over"),
-    ("13:gd-slices", "_scratch_under"),
-    ("17:gd-slices", "_finetune_shift"),
-]
-
-
-@pytest.mark.parametrize(("label", "builder"), _BRANCHES)
-def test_a_shifted_theory_branch_no_longer_holds(
-    label: str, builder: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from implicit_bias.numerics import transfer_risks
-
-    built = getattr(transfer_risks, builder)()
-    monkeypatch.setattr(transfer_risks, builder, lambda: _shifted(built, 0.3))
-    verdict = _LIMIT_CHECKS[label][1]()
-    assert verdict.status != Status.HOLDS, (label, builder, verdict.detail)
+class TestClaims(ExpectedVerdicts, SimulationVerdicts, LimitFormulaShifts):
+    claims = CLAIMS
+    source_id = SOURCE_ID
+    checked_module = figures_1_3
+    limit_checks = _LIMIT_CHECKS
+    theory_branches = (
+        ("13:gd-slices", "_scratch_over"),
+        ("13:gd-slices", "_scratch_under"),
+        ("17:gd-slices", "_finetune_shift"),
+    )

@@ -3,75 +3,35 @@
 from __future__ import annotations
 
 import contextlib
-import re
 
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import (
-    Basis,
-    Claim,
-    Kind,
-    Result,
-    Status,
-    run_claims,
-)
+from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate import section_3_gradient_descent
 from implicit_bias.sources.features_are_fate.section_3_gradient_descent import CLAIMS
 from implicit_bias.validation.transfer_experiments import EndpointErrors
-from tests.claims.claim_checks import (
-    assert_failures_are_refutations,
+from implicit_bias.sources.features_are_fate.source import SOURCE_ID
+from tests.claims.claim_checks import quick_results
+from tests.claims.verdict_suites import (
+    ExpectedVerdicts,
+    MeasuredRefutations,
+    SimulationVerdicts,
 )
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, Result]:
-    return {r.claim.id: r for r in run_claims([c for c in CLAIMS if not c.slow])}
+    return quick_results(CLAIMS)
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
-def test_verdict_is_the_expected_one(claim: Claim, results: dict[str, Result]) -> None:
-    result = results[claim.id]
-    assert result.as_expected, (result.verdict.status, result.verdict.detail)
-
-
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if not c.slow], ids=lambda c: c.id)
-def test_decided_verdicts_rest_on_runs(
-    claim: Claim, results: dict[str, Result]
-) -> None:
-    verdict = results[claim.id].verdict
-    if verdict.status != Status.INCONCLUSIVE:
-        assert verdict.basis in (Basis.STATISTICAL, Basis.NUMERICAL), claim.id
-    if verdict.status == Status.FAILS:
-        assert verdict.counterexample, claim.id
-
-
-def test_claims_are_simulations_of_this_source() -> None:
-    assert {c.source for c in CLAIMS} == {"features-are-fate"}
-    assert {c.kind for c in CLAIMS} == {Kind.SIMULATION}
-    assert len({c.id for c in CLAIMS}) == len(CLAIMS)
-
-
-@pytest.mark.parametrize(
-    ("claim_id", "needles"),
-    [
-        ("50:as-printed", ["observed order", "not 2"]),
-        ("142:gd-as-printed", ["printed (142)", "corrected"]),
-    ],
-)
-def test_failures_report_the_numbers(
-    claim_id: str, needles: list[str], results: dict[str, Result]
-) -> None:
-    # The counterexample is written only when the check refutes the claim.
-    counterexample = results[f"features-are-fate:{claim_id}"].verdict.counterexample
-    assert counterexample is not None
-    for needle in needles:
-        assert needle in counterexample
-    assert re.search(r"\d\.\d", counterexample)
-
-
-def test_failures_are_refutations(results: dict[str, Result]) -> None:
-    assert_failures_are_refutations(results)
+class TestClaims(ExpectedVerdicts, SimulationVerdicts, MeasuredRefutations):
+    claims = CLAIMS
+    source_id = SOURCE_ID
+    refutation_counterexamples = (
+        ("50:as-printed", ("observed order", "not 2")),
+        ("142:gd-as-printed", ("printed (142)", "corrected")),
+    )
 
 
 class _Stop(Exception):
