@@ -172,12 +172,20 @@ def ensd_from_traces(
 def uncorrelated_units(scales: Sequence[sp.Expr]) -> sp.Matrix:
     r"""Mean-centred responses of uncorrelated units with the given standard deviations.
 
-    The :math:`2p\times p` matrix :math:`[\operatorname{diag}(\sigma);
+    The :math:`2p\times p` matrix :math:`\sqrt{p}\,[\operatorname{diag}(\sigma);
     -\operatorname{diag}(\sigma)]`: every column has mean 0 and
-    :math:`\mathbf{X}^\top\mathbf{X}/(2p) = \operatorname{diag}(\sigma^2)/p`, so its
-    covariance is diagonal (exactly, not only in expectation).
+    :math:`\mathbf{C}_X = \mathbf{X}^\top\mathbf{X}/(2p) =
+    \operatorname{diag}(\sigma^2)`, so the units are uncorrelated and unit j has
+    variance :math:`\sigma_j^2` (exactly, not only in expectation).
+
+    Examples:
+      >>> x = uncorrelated_units([1, 2, 3])
+      >>> covariance(x) == sp.diag(1, 4, 9), [sum(x[:, j]) for j in range(3)]
+      (True, [0, 0, 0])
     """
-    block = sp.diag(*scales)
+    # Each unit is nonzero on 2 of the 2p samples: sqrt(p) makes its variance
+    # sigma^2 rather than sigma^2/p.
+    block = sp.sqrt(len(scales)) * sp.diag(*scales)
     return sp.Matrix.vstack(block, -block)
 
 

@@ -29,7 +29,20 @@ def test_uncorrelated_units_are_centred_with_diagonal_covariance() -> None:
     x = reps.uncorrelated_units(scales)
     assert x.shape == (6, 3)
     assert all(sum(x[:, j]) == 0 for j in range(3))
-    assert x.T * x == 2 * sp.diag(*(s**2 for s in scales))
+    # Each unit is nonzero on 2 of the 6 samples, with entries +-sqrt(3) s_j.
+    assert x.T * x == 6 * sp.diag(*(s**2 for s in scales))
+
+
+def test_uncorrelated_units_have_the_given_standard_deviations() -> None:
+    # The sample variance (1/n) sum_k (x_kj - mean_j)^2 of unit j is s_j^2.
+    scales = sp.symbols("s1:5", positive=True)
+    x = reps.uncorrelated_units(scales)
+    for j, scale in enumerate(scales):
+        column = x[:, j]
+        mean = sum(column) / x.rows
+        variance = sum((entry - mean) ** 2 for entry in column) / x.rows
+        assert sp.simplify(variance - scale**2) == 0
+    assert reps.covariance(x) == sp.diag(*(s**2 for s in scales))
 
 
 def test_ensd_of_a_representation_with_itself_is_its_participation_ratio() -> None:

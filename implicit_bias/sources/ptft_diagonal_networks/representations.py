@@ -12,6 +12,7 @@ claim).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 import sympy as sp
@@ -260,14 +261,41 @@ def _check_ensd_cka() -> Verdict:
     )
 
 
-def _subset_ensd(variances: list[sp.Expr]) -> sp.Expr:
+def _unmet_premises(units: sp.Matrix, variances: Sequence[sp.Expr]) -> list[str]:
+    r"""What ``units`` misses of Appendix G's example: n mean-centred samples
+    (rows) of uncorrelated units with these variances, i.e. every column of
+    mean 0 and :math:`\mathbf{C}_X = \frac1n\mathbf{X}^\top\mathbf{X} =
+    \operatorname{diag}(v)`, decided exactly; empty when it meets them."""
+    unmet = []
+    means = [sp.simplify(sum(units[:, j]) / units.rows) for j in range(units.cols)]
+    if any(mean != 0 for mean in means):
+        unmet.append(f"column means {means}, not all 0 (not mean-centred)")
+    excess = (reps.covariance(units) - sp.diag(*variances)).applyfunc(sp.simplify)
+    if not excess.is_zero_matrix:
+        unmet.append(f"C_X - diag(v) = {excess}, not 0")
+    return unmet
+
+
+def _premises_unmet(unmet: list[str]) -> Verdict:
+    return Verdict.inconclusive(
+        "the responses built are not the example's mean-centred uncorrelated "
+        f"units: {'; '.join(unmet)}",
+        Reason.UNDECIDED,
+    )
+
+
+def _subset_ensd(variances: list[sp.Expr]) -> tuple[sp.Expr, list[str]]:
+    """ENSD(X, Y) for X = 10 units of these variances and Y = its first five,
+    and what X misses of the example's premises (:func:`_unmet_premises`)."""
     x = reps.uncorrelated_units([sp.sqrt(v) for v in variances])
-    return sp.cancel(reps.ensd(x, x[:, :5]))
+    return sp.cancel(reps.ensd(x, x[:, :5])), _unmet_premises(x, variances)
 
 
 def _check_ensd_subset_as_printed() -> Verdict:
     variances = list(sp.symbols("v_1:11", positive=True))
-    value = _subset_ensd(variances)
+    value, unmet = _subset_ensd(variances)
+    if unmet:
+        return _premises_unmet(unmet)
     closed = (
         sp.Add(*variances) * sp.Add(*variances[:5]) / sp.Add(*(v**2 for v in variances))
     )
@@ -319,11 +347,14 @@ def _exact_counterexample(
 
 def _check_ensd_subset_equal() -> Verdict:
     variance = sp.Symbol("v", positive=True)
-    value = _subset_ensd([variance] * 10)
+    value, unmet = _subset_ensd([variance] * 10)
+    if unmet:
+        return _premises_unmet(unmet)
     if value == 5:
         return Verdict.holds(
-            "exact: with all ten variances equal to v, ENSD(X, Y) = 5 for every v "
-            "(sympy.cancel of a rational function of v)",
+            "exact: with all ten variances equal to v (X mean-centred, C_X = v I: "
+            "exact), ENSD(X, Y) = 5 for every v (sympy.cancel of a rational "
+            "function of v)",
             Basis.PROOF,
         )
     return _exact_counterexample(value, 5, {variance: 1})
@@ -332,13 +363,18 @@ def _check_ensd_subset_equal() -> Verdict:
 def _check_ensd_disjoint() -> Verdict:
     scales_x = sp.symbols("sigma_1:11", positive=True)
     scales_y = sp.symbols("tau_1:6", positive=True)
-    x = sp.Matrix.vstack(reps.uncorrelated_units(scales_x), sp.zeros(10, 10))
-    y = sp.Matrix.vstack(sp.zeros(20, 5), reps.uncorrelated_units(scales_y))
+    # Fifteen units, all pairwise uncorrelated: X the first ten, Y the last five.
+    units = reps.uncorrelated_units([*scales_x, *scales_y])
+    unmet = _unmet_premises(units, [s**2 for s in (*scales_x, *scales_y)])
+    if unmet:
+        return _premises_unmet(unmet)
+    x, y = units[:, :10], units[:, 10:]
     value = sp.cancel(reps.ensd(x, y))
     if value == 0:
         return Verdict.holds(
-            "exact: 10 + 5 mean-centred uncorrelated units with arbitrary variances "
-            "and X^T Y = 0 give ENSD = 0 (sympy.cancel)",
+            "exact: 10 + 5 mean-centred units with arbitrary variances, the "
+            "covariance of all 15 diagonal (so X^T Y = 0), give ENSD = 0 "
+            "(sympy.cancel)",
             Basis.PROOF,
         )
     return _exact_counterexample(value, 0, {s: 1 for s in (*scales_x, *scales_y)})
