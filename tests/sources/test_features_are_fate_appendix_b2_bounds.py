@@ -19,6 +19,11 @@ from implicit_bias.sources.features_are_fate._balanced_states import (
     judge_at_states,
     positive_semidefinite,
 )
+from implicit_bias.sources.features_are_fate._tight_states import (
+    DRAWS,
+    SCALES,
+    tight_states,
+)
 import itertools
 
 _ID = SOURCE.id
@@ -148,3 +153,82 @@ def test_the_printed_equality_48_is_refuted_for_every_admissible_lambda() -> Non
     assert verdict.status == Status.FAILS
     assert verdict.basis == Basis.PROOF
     assert verdict.point
+
+
+def test_the_tight_states_satisfy_the_initialization_exactly() -> None:
+    for depth in bounds.DEPTHS:
+        states = tight_states(depth)
+        assert len(states) == len(SCALES) * DRAWS
+        for state in states:
+            shift = state.alpha**2 * state.margin * sp.eye(2)
+            assert state.margin > 0
+            assert all(positive_semidefinite(d - shift) for d in state.invariants)
+            # Nearly equalities: lambda_min(D_l) within 1e-4 of alpha^2 lambda.
+            for d in state.invariants:
+                lowest = min(sp.Matrix(d).eigenvals(multiple=True))
+                assert lowest / (state.alpha**2 * state.margin) < 1 + sp.Rational(
+                    1, 10**4
+                )
+
+
+def _powered(depth: int, alpha_power: int, lambda_power: int) -> sp.MatrixExpr:
+    return bounds._alpha**alpha_power * bounds._lam**lambda_power * sp.Identity(2)
+
+
+def _judged_at_old_states(relation: sp.Basic, depth: int) -> Status:
+    return judge_at_states(
+        relation,
+        balanced_states(depth, 2, bounds.STATES),
+        functools.partial(bounds._state_matrices, depth),
+    ).status
+
+
+@pytest.mark.parametrize(
+    ("alpha_power", "lambda_power"), [(7, 3), (5, 3), (6, 4)], ids=str
+)
+@pytest.mark.parametrize("step", ["44-46", "43-46"])
+def test_44_bounds_with_a_wrong_power_fail_at_the_tight_states(
+    step: str, alpha_power: int, lambda_power: int
+) -> None:
+    # (alpha^2 lambda)^3 holds with the factor (L - 1)! = 6 to spare (4 for
+    # (43)); alpha^7, alpha^5 and lambda^4 exceed it only at alpha = 8,
+    # alpha = 1/8 and lambda = 16 with D_l = alpha^2 lambda I: the drawn
+    # states alone let them hold.
+    upper = bounds._relation(step, 4).upper
+    wrong = LoewnerLe(_powered(4, alpha_power, lambda_power), upper)
+    assert _judged_at_old_states(wrong, 4) == Status.HOLDS
+    assert _judged_at_states(wrong, 4) == Status.FAILS
+
+
+@pytest.mark.parametrize("depth", bounds.DEPTHS)
+def test_46_with_one_power_of_lambda_more_fails_at_the_tight_states(
+    depth: int,
+) -> None:
+    power = depth - 1
+    wrong = LoewnerLe(_powered(depth, 2 * power, power + 1), bounds.step_45(depth))
+    assert _judged_at_old_states(wrong, depth) == Status.HOLDS
+    assert _judged_at_states(wrong, depth) == Status.FAILS
+
+
+def test_43_to_46_with_one_factor_w2_fewer_fails_at_the_tight_states() -> None:
+    w = bounds._weights(4)
+    wrong = LoewnerLe(bounds.step_46(4), bounds._conjugated(w[1].T * w[1], 4, 3))
+    assert _judged_at_old_states(wrong, 4) == Status.HOLDS
+    assert _judged_at_states(wrong, 4) == Status.FAILS
+
+
+def test_what_the_tight_states_cannot_refute_is_true() -> None:
+    # Dropping D_1 from (42) gives (43) itself, and (46) without W_L W_L^T
+    # is D_{L-1}^{L-1} >= (alpha^2 lambda)^{L-1} I, true since D_{L-1} >=
+    # alpha^2 lambda I: mutants that no sound check can refute.
+    w, d = bounds._weights(3), bounds._invariants(3)
+    assert (
+        _judged_at_states(
+            LoewnerLe(bounds.step_43(3), bounds._conjugated(w[1] * w[1].T, 3, 2)), 3
+        )
+        == Status.HOLDS
+    )
+    assert (
+        _judged_at_states(LoewnerLe(bounds.step_46(3), sp.MatPow(d[1], 2)), 3)
+        == Status.HOLDS
+    )

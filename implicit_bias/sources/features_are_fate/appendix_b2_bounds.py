@@ -51,6 +51,13 @@ from implicit_bias.sources.features_are_fate._balanced_states import (
     judge_at_states,
 )
 from implicit_bias.sources.features_are_fate._costs import whole_run_seconds
+from implicit_bias.sources.features_are_fate._tight_states import (
+    DRAWS as TIGHT_DRAWS,
+)
+from implicit_bias.sources.features_are_fate._tight_states import (
+    SCALES,
+    tight_states,
+)
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     DeepLinearNetwork,
     deep_linear_network,
@@ -165,12 +172,24 @@ def _state_matrices(depth: int, state: BalancedState) -> Mapping[sp.Basic, sp.Ba
 
 
 def _states(depth: int) -> tuple[BalancedState, ...]:
-    return balanced_states(depth, DIMENSION, STATES)
+    """The drawn states, then those where the bounds are nearly equalities."""
+    return balanced_states(depth, DIMENSION, STATES) + tight_states(depth, DIMENSION)
 
+
+#: The states of each depth.
+COUNT = STATES + len(SCALES) * TIGHT_DRAWS
 
 _STATES_REGIME = (
     "d = 2, L = {depth}: {count} exact rational states with D_l >= alpha^2 lambda I "
-    "(l < L), alpha in {{1, 1/8, 1/64, 2}}, D_l computed from the weights by (35)"
+    "(l < L), D_l computed from the weights by (35): "
+    + str(STATES)
+    + " drawn with alpha in {{1, 1/8, 1/64, 2}} and "
+    + str(len(SCALES) * TIGHT_DRAWS)
+    + " where (40)-(47) are nearly equalities (D_l = alpha^2 lambda I up to "
+    "rounding, W_L ~ 1e-3 alpha, r along the bottom singular vector of W_1 ... "
+    "W_{{L-1}}) with (alpha, lambda) in {{"
+    + ", ".join(f"({alpha}, {lam})" for alpha, lam in SCALES)
+    + "}}"
 )
 
 
@@ -180,7 +199,7 @@ def _judge_at_states(depth: int, relation: sp.Basic) -> Verdict:
         relation,
         _states(depth),
         functools.partial(_state_matrices, depth),
-        regime=_STATES_REGIME.format(depth=depth, count=STATES),
+        regime=_STATES_REGIME.format(depth=depth, count=COUNT),
     )
 
 
@@ -252,7 +271,7 @@ def _loewner_claims(depth: int) -> tuple[Claim, ...]:
             budget_seconds=30.0,
             quote=quote,
             reading=reading,
-            regime=regime or _STATES_REGIME.format(depth=depth, count=STATES),
+            regime=regime or _STATES_REGIME.format(depth=depth, count=COUNT),
             slip=slip,
             corrects=corrects,
         )
@@ -410,7 +429,7 @@ def _decay_judge(depth: int, relation: sp.Basic) -> Verdict:
         _states(depth),
         functools.partial(_entry_values, depth),
         substitutions=_network(depth).flow(),
-        regime=_STATES_REGIME.format(depth=depth, count=STATES)
+        regime=_STATES_REGIME.format(depth=depth, count=COUNT)
         + ", beta_s Gaussian, dL/dt under the flow",
     )
 
@@ -637,7 +656,7 @@ def _decay_claims() -> tuple[Claim, ...]:
                 budget_seconds=30.0,
                 quote=_DECAY_QUOTE,
                 reading=Reading.PRINTED,
-                regime=_STATES_REGIME.format(depth=depth, count=STATES)
+                regime=_STATES_REGIME.format(depth=depth, count=COUNT)
                 + ", beta_s Gaussian; every weight entry a symbol, dL/dt = "
                 "sum_l <grad_l L, dW_l/dt> with dW_l/dt = -grad_l L",
             )
@@ -662,7 +681,7 @@ def _decay_claims() -> tuple[Claim, ...]:
             budget_seconds=30.0,
             quote=_DECAY_QUOTE,
             reading=Reading.PRINTED,
-            regime=_STATES_REGIME.format(depth=3, count=STATES)
+            regime=_STATES_REGIME.format(depth=3, count=COUNT)
             + ", each taken as the initialization; the equality for all t implies "
             "it for dL/dt at t = 0",
         ),
