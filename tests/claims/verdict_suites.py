@@ -1,21 +1,18 @@
 """Test suites shared by the tests of the claim modules, as mixin classes.
 
 A claim module's test file gathers the suites it needs in one ``Test...``
-class, gives it the module's ``claims`` and what each suite reads (labels,
-needles, equations), and provides a module-scoped ``results`` fixture, the
-quick claims' results by id (:func:`tests.claims.claim_checks.quick_results`),
-which its own tests may share::
-
-    @pytest.fixture(scope="module")
-    def results() -> dict[str, Result]:
-        return quick_results(CLAIMS)
-
+class and gives it the module's ``claims`` and what each suite reads (labels,
+needles, equations)::
 
     class TestClaims(ExpectedVerdicts, ExactSymbolicClaims, ShiftDetection):
         claims = CLAIMS
         shifted = ("13:boundaries-numeric",)
 
-A label is a claim's id without its source (``"13:boundaries-numeric"``).
+The claims are run once for the class (the ``results`` fixture, the quick
+claims' results by id); the module's own tests that read them are methods of
+the class. A label is a claim's id without its source
+(``"13:boundaries-numeric"``).
+
 The suites' parametrized arguments are read off the test class by
 :meth:`ClaimSuite.pytest_generate_tests` (pytest calls a test class's own hook),
 which asks each suite in the class's MRO to parametrize its own tests: a
@@ -47,6 +44,7 @@ from tests.claims.claim_checks import (
     assert_shift_detected,
     assert_symbolic_claims_exact,
     quick,
+    quick_results,
 )
 
 
@@ -66,6 +64,12 @@ class ClaimSuite:
     (its ``parametrize_suite``)."""
 
     claims: ClassVar[Sequence[Claim]] = ()
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def results(cls) -> dict[str, Result]:
+        """The quick claims' results by id, run once for the class."""
+        return quick_results(cls.claims)
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         for suite in type(self).__mro__:

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactSymbolicClaims,
     ExpectedVerdicts,
     ShiftDetection,
 )
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate.appendix_b7 import CLAIMS
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 import sympy as sp
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactSymbolicClaims,
@@ -40,11 +38,6 @@ COVERED = {
 }
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
-
-
 class TestClaims(
     ExpectedVerdicts,
     EquationsCovered,
@@ -68,22 +61,24 @@ class TestClaims(
         ("135:saddle-value", "lhs: exponent of (lambda*n + n)**(-2) -> -3"),
     )
 
-
-def test_the_laplace_chain_is_the_printed_proof(results: dict[str, Result]) -> None:
-    (chain,) = DERIVATIONS
-    n, r, u, t = theory.n, theory.r, theory.u, theory.t
-    expressions = chain.expressions()
-    # (129) for I_1(n) with S_{n-1}/(2 pi)^{n/2} set aside, as the text does.
-    assert expressions[0] == sp.Integral(
-        r ** (n + 1) * sp.exp(-(r**2) / 2) / (r**2 + n * theory.lam) ** 2,
-        (r, 0, sp.oo),
-    )
-    assert expressions[1:3] == [
-        sp.Integral(theory.ridge_i1_eq131(), (u, 0, sp.oo)),
-        sp.Integral(theory.ridge_i1_eq132(), (t, 0, sp.oo)),
-    ]
-    assert expressions[3] == n * (2 * n) ** (n / 2) * sp.Integral(
-        theory.laplace_prefactor() * sp.exp(n * theory.laplace_exponent()),
-        (t, 0, sp.oo),
-    )
-    assert [results[c.id].verdict.status for c in chain.claims] == [Status.HOLDS] * 3
+    def test_the_laplace_chain_is_the_printed_proof(
+        self, results: dict[str, Result]
+    ) -> None:
+        (chain,) = DERIVATIONS
+        n, r, u, t = theory.n, theory.r, theory.u, theory.t
+        expressions = chain.expressions()
+        # (129) for I_1(n) with S_{n-1}/(2 pi)^{n/2} set aside, as the text does.
+        assert expressions[0] == sp.Integral(
+            r ** (n + 1) * sp.exp(-(r**2) / 2) / (r**2 + n * theory.lam) ** 2,
+            (r, 0, sp.oo),
+        )
+        assert expressions[1:3] == [
+            sp.Integral(theory.ridge_i1_eq131(), (u, 0, sp.oo)),
+            sp.Integral(theory.ridge_i1_eq132(), (t, 0, sp.oo)),
+        ]
+        assert expressions[3] == n * (2 * n) ** (n / 2) * sp.Integral(
+            theory.laplace_prefactor() * sp.exp(n * theory.laplace_exponent()),
+            (t, 0, sp.oo),
+        )
+        statuses = [results[c.id].verdict.status for c in chain.claims]
+        assert statuses == [Status.HOLDS] * 3

@@ -14,7 +14,6 @@ from implicit_bias.theory import relu_kernels as theory
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory.relu_kernels import GLYPHS
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactOrCertifiedRefutations,
@@ -29,11 +28,6 @@ from tests.claims.verdict_suites import (
 CHECKABLE = {"152-153", "153"}
 
 CLAIMS = MODULE_CLAIMS + tuple(c for d in DERIVATIONS for c in d.claims)
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(
@@ -54,20 +48,20 @@ class TestClaims(
     #: Cheap numeric claims whose decision goes through check_close.
     shifted = ("152-153:quadrature", "153:general-weights", "153:float64")
 
-
-def test_the_overlap_chain_is_the_printed_derivation(
-    results: dict[str, Result],
-) -> None:
-    (chain,) = DERIVATIONS
-    # (152) in polar coordinates, (153) in the angle, (153) as printed in u_ij.
-    assert chain.expressions() == [
-        theory.gaussian_overlap_polar(theory.theta),
-        theory.arc_cosine_kernel_angular(theory.theta),
-        theory.arc_cosine_kernel(theory.u),
-    ]
-    statuses = [results[c.id].verdict.status for c in chain.claims]
-    assert statuses == [Status.HOLDS, Status.HOLDS]
-    assert all(results[c.id].verdict.basis == Basis.PROOF for c in chain.claims)
+    def test_the_overlap_chain_is_the_printed_derivation(
+        self,
+        results: dict[str, Result],
+    ) -> None:
+        (chain,) = DERIVATIONS
+        # (152) in polar coordinates, (153) in the angle, (153) as printed in u_ij.
+        assert chain.expressions() == [
+            theory.gaussian_overlap_polar(theory.theta),
+            theory.arc_cosine_kernel_angular(theory.theta),
+            theory.arc_cosine_kernel(theory.u),
+        ]
+        statuses = [results[c.id].verdict.status for c in chain.claims]
+        assert statuses == [Status.HOLDS, Status.HOLDS]
+        assert all(results[c.id].verdict.basis == Basis.PROOF for c in chain.claims)
 
 
 _EPSILON = theory.epsilon

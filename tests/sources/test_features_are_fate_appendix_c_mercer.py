@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate import appendix_c_mercer
 from implicit_bias.sources.features_are_fate.appendix_c_mercer import CLAIMS
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.theory.relu_kernels import GLYPHS
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactOrCertifiedRefutations,
@@ -26,11 +23,6 @@ from tests.claims.verdict_suites import (
 #: state something checkable. Not listed: (145)-(147), (149) and (154)-(156)
 #: define the networks, the RKHS, T_k and the matrices.
 CHECKABLE = {"150-151", "151", "157", "158", "159", "158-159"}
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from types import ModuleType
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import Result, Verdict
+from implicit_bias.claims.engine import Verdict
 from implicit_bias.sources.features_are_fate import figures_1_3
 from implicit_bias.sources.features_are_fate.figures_1_3 import CLAIMS
 from implicit_bias.sources.features_are_fate._costs import SliceRuns
@@ -17,14 +19,8 @@ from implicit_bias.validation.transfer_experiments import (
     transferability_surface,
 )
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import ExpectedVerdicts, SimulationVerdicts
 from tests.sources.transfer_limit_shifts import LimitFormulaShifts
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class _Stop(Exception):
@@ -118,7 +114,9 @@ def test_the_shared_runs_are_the_direct_ones_and_read_only() -> None:
         init_scale=small.init_scale,
         seed=small.seed,
     )
-    pairs = [(surface, direct_surface, name) for name in ("linear", "finetune")]
+    pairs: list[tuple[object, object, str]] = [
+        (surface, direct_surface, name) for name in ("linear", "finetune")
+    ]
     pairs += [(slices, direct_slices, n) for n in ("scratch", "linear", "finetune")]
     for shared, direct, name in pairs:
         np.testing.assert_array_equal(getattr(shared, name), getattr(direct, name))
@@ -145,7 +143,7 @@ _LIMIT_CHECKS: dict[str, tuple[str, Callable[[], Verdict]]] = {
 class TestClaims(ExpectedVerdicts, SimulationVerdicts, LimitFormulaShifts):
     claims = CLAIMS
     source_id = SOURCE_ID
-    checked_module = figures_1_3
+    checked_module: ClassVar[ModuleType] = figures_1_3
     limit_checks = _LIMIT_CHECKS
     theory_branches = (
         ("13:gd-slices", "_scratch_over"),

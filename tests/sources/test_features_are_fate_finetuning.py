@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactSymbolicClaims,
@@ -20,11 +18,6 @@ from implicit_bias.claims.engine import (
     Status,
 )
 from implicit_bias.sources.features_are_fate.finetuning import CLAIMS
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(
@@ -45,8 +38,10 @@ class TestClaims(
     #: Cheap numeric claims whose decision goes through check_close.
     shifted = ("143-144:orthogonal-term",)
 
-
-def test_symbolic_holds_are_proofs(results: dict[str, Result]) -> None:
-    for result in results.values():
-        if result.claim.kind == Kind.IDENTITY and result.verdict.status == Status.HOLDS:
-            assert result.verdict.basis in (Basis.PROOF, Basis.CERTIFIED)
+    def test_symbolic_holds_are_proofs(self, results: dict[str, Result]) -> None:
+        for result in results.values():
+            if (
+                result.claim.kind == Kind.IDENTITY
+                and result.verdict.status == Status.HOLDS
+            ):
+                assert result.verdict.basis in (Basis.PROOF, Basis.CERTIFIED)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactSymbolicClaims,
@@ -39,11 +38,6 @@ COVERED = {
 }
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
-
-
 class TestClaims(
     ExpectedVerdicts,
     EquationsCovered,
@@ -66,24 +60,24 @@ class TestClaims(
         ("120:inverse-norm-step-4", "lhs: term n/2 dropped"),
     )
 
-
-def test_the_inverse_norm_chain_is_the_printed_proof(
-    results: dict[str, Result],
-) -> None:
-    (chain,) = DERIVATIONS
-    # The printed (116)-(120) as the theory module transcribes them, in order.
-    assert chain.expressions() == [
-        theory.inverse_norm_eq116(),
-        theory.inverse_norm_eq117(),
-        theory.inverse_norm_eq118(),
-        theory.inverse_norm_eq119(),
-        theory.inverse_norm_eq120(),
-    ]
-    # As printed, (117) has e^{+r^2/2}: the steps into and out of it fail.
-    assert chain.expressions()[1].has(sp.exp(theory.r**2 / 2))
-    expected = [Status.FAILS, Status.FAILS, Status.HOLDS, Status.HOLDS]
-    assert [c.expected for c in chain.claims] == expected
-    assert [results[c.id].verdict.status for c in chain.claims] == expected
+    def test_the_inverse_norm_chain_is_the_printed_proof(
+        self,
+        results: dict[str, Result],
+    ) -> None:
+        (chain,) = DERIVATIONS
+        # The printed (116)-(120) as the theory module transcribes them, in order.
+        assert chain.expressions() == [
+            theory.inverse_norm_eq116(),
+            theory.inverse_norm_eq117(),
+            theory.inverse_norm_eq118(),
+            theory.inverse_norm_eq119(),
+            theory.inverse_norm_eq120(),
+        ]
+        # As printed, (117) has e^{+r^2/2}: the steps into and out of it fail.
+        assert chain.expressions()[1].has(sp.exp(theory.r**2 / 2))
+        expected = [Status.FAILS, Status.FAILS, Status.HOLDS, Status.HOLDS]
+        assert [c.expected for c in chain.claims] == expected
+        assert [results[c.id].verdict.status for c in chain.claims] == expected
 
 
 @pytest.mark.parametrize("label", ["113:mean", "115:second-moment"])

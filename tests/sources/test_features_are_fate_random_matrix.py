@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactSymbolicClaims,
@@ -32,11 +31,6 @@ COVERED = {
 }
 
 
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
-
-
 class TestClaims(
     ExpectedVerdicts, EquationsCovered, ExactSymbolicClaims, ShiftDetection
 ):
@@ -45,14 +39,28 @@ class TestClaims(
     #: Cheap numeric claims whose decision goes through check_close.
     shifted = ("95:finite-scratch-rate", "95:finite-scratch-risk")
 
+    def test_symbolic_holds_are_proofs(self, results: dict[str, Result]) -> None:
+        for result in results.values():
+            if (
+                result.claim.kind in (Kind.IDENTITY, Kind.LIMIT)
+                and result.verdict.status == Status.HOLDS
+            ):
+                assert result.verdict.basis == Basis.PROOF, result.claim.id
 
-def test_symbolic_holds_are_proofs(results: dict[str, Result]) -> None:
-    for result in results.values():
-        if (
-            result.claim.kind in (Kind.IDENTITY, Kind.LIMIT)
-            and result.verdict.status == Status.HOLDS
-        ):
-            assert result.verdict.basis == Basis.PROOF, result.claim.id
+    def test_the_inverse_trace_chain_is_the_printed_proof(
+        self,
+        results: dict[str, Result],
+    ) -> None:
+        (chain,) = DERIVATIONS
+        # (100) with the printed (101) substituted, then (102) times -gamma.
+        assert chain.expressions() == [
+            -theory.gamma_ratio
+            * sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
+            theory.inverse_trace_limit(),
+        ]
+        (step,) = chain.claims
+        assert step.id == "features-are-fate:102:inverse-trace-step-1"
+        assert results[step.id].verdict.status == Status.HOLDS
 
 
 @pytest.mark.parametrize(
@@ -63,20 +71,6 @@ def test_symbolic_holds_are_proofs(results: dict[str, Result]) -> None:
 def test_relation_checks_judge_the_printed_formula(claim: Claim) -> None:
     assert isinstance(claim.check, RelationCheck)
     assert claim.formula is claim.check.relation
-
-
-def test_the_inverse_trace_chain_is_the_printed_proof(
-    results: dict[str, Result],
-) -> None:
-    (chain,) = DERIVATIONS
-    # (100) with the printed (101) substituted, then (102) times -gamma.
-    assert chain.expressions() == [
-        -theory.gamma_ratio * sp.Limit(theory.stieltjes_eq101(), theory.z, 0, dir="+-"),
-        theory.inverse_trace_limit(),
-    ]
-    (step,) = chain.claims
-    assert step.id == "features-are-fate:102:inverse-trace-step-1"
-    assert results[step.id].verdict.status == Status.HOLDS
 
 
 def test_the_limit_judge_refutes_a_wrong_value() -> None:

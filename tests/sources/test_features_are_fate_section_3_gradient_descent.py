@@ -7,22 +7,15 @@ import contextlib
 import numpy as np
 import pytest
 
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate import section_3_gradient_descent
 from implicit_bias.sources.features_are_fate.section_3_gradient_descent import CLAIMS
 from implicit_bias.validation.transfer_experiments import EndpointErrors
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     ExpectedVerdicts,
     MeasuredRefutations,
     SimulationVerdicts,
 )
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(ExpectedVerdicts, SimulationVerdicts, MeasuredRefutations):

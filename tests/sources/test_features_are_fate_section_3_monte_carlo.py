@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
+from typing import ClassVar
 
-import pytest
 import sympy as sp
 
-from implicit_bias.claims.engine import Result, Verdict
+from implicit_bias.claims.engine import Verdict
 from implicit_bias.sources.features_are_fate import section_3_monte_carlo
 from implicit_bias.sources.features_are_fate.section_3_monte_carlo import CLAIMS
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.theory import transfer_risks as tr
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     ExpectedVerdicts,
     MeasuredRefutations,
@@ -22,11 +22,6 @@ from tests.claims.verdict_suites import (
     claim_labelled,
 )
 from tests.sources.transfer_limit_shifts import LimitFormulaShifts
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 #: The checks of (10) and (15) against runs, by the evaluator each reads.
@@ -54,7 +49,7 @@ class TestClaims(
     refutation_counterexamples = (("16:monte-carlo", ("vs (16)", "sigma = 1.0")),)
     #: Cheap numeric claims whose decision goes through check_close.
     shifted = ("12:monte-carlo",)
-    checked_module = section_3_monte_carlo
+    checked_module: ClassVar[ModuleType] = section_3_monte_carlo
     limit_checks = _LIMIT_CHECKS
     theory_branches = (
         ("10:monte-carlo", "_scratch_over"),

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate.section_4 import CLAIMS
 from implicit_bias.sources.features_are_fate import notation
 from implicit_bias.theory.relu_kernels import GLYPHS
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     EquationsCovered,
     ExactOrCertifiedRefutations,
@@ -16,11 +13,6 @@ from tests.claims.verdict_suites import (
     GlyphedFormulas,
     SlowVerdicts,
 )
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(

@@ -6,22 +6,14 @@ Section 3.2, the scratch risk (10); see
 
 from __future__ import annotations
 
-import pytest
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     ExactSymbolicClaims,
     ExpectedVerdicts,
     RefutationDetails,
 )
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate import SOURCE
 from implicit_bias.sources.features_are_fate.theorem_3_6 import CLAIMS
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(ExpectedVerdicts, ExactSymbolicClaims, RefutationDetails):

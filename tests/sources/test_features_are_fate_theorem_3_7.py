@@ -6,22 +6,14 @@ Section 3.3, linear transfer (12)-(13); see
 
 from __future__ import annotations
 
-import pytest
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     ExactSymbolicClaims,
     ExpectedVerdicts,
     RefutationDetails,
     ShiftDetection,
 )
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate.theorem_3_7 import CLAIMS
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(

@@ -6,21 +6,13 @@ see :mod:`implicit_bias.sources.features_are_fate.theorems_3_8_3_9`.
 
 from __future__ import annotations
 
-import pytest
 
-from tests.claims.claim_checks import quick_results
 from tests.claims.verdict_suites import (
     ExactSymbolicClaims,
     ExpectedVerdicts,
     ShiftDetection,
 )
-from implicit_bias.claims.engine import Result
 from implicit_bias.sources.features_are_fate.theorems_3_8_3_9 import CLAIMS
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, Result]:
-    return quick_results(CLAIMS)
 
 
 class TestClaims(ExpectedVerdicts, ExactSymbolicClaims, ShiftDetection):
