@@ -29,14 +29,7 @@ from typing import ClassVar
 import pytest
 import sympy as sp
 
-from implicit_bias.claims.engine import (
-    Basis,
-    Claim,
-    Kind,
-    Result,
-    Status,
-    run_claims,
-)
+from implicit_bias.claims.engine import Basis, Claim, Kind, Result, Status, run_claims
 from tests.claims.claim_checks import (
     assert_detail_mentions,
     assert_failures_are_refutations,
