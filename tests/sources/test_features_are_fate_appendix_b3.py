@@ -153,6 +153,9 @@ def test_the_order_the_equivalence_tests_use_holds_at_every_state(
     # every state the claims are judged at, and ORDER writes it so that SymPy
     # reads it from the slacks' signs.
     assert lemma.judge_at_states(fact).status == Status.HOLDS
+    if isinstance(fact, sp.Eq):
+        assert sp.simplify((fact.lhs - fact.rhs).subs(lemma.ORDER)) == 0
+        return
     gap = (fact.gts - fact.lts).subs(lemma.ORDER)
     assert sp.simplify(gap).is_nonnegative
 
@@ -170,5 +173,49 @@ def test_a_bound_loosened_within_the_order_is_an_equivalent_mutant() -> None:
     assert not true_by_itself(loosened, None, 5.0)
     turned = sp.Ge(
         b["s2"], b["s2"] + lemma.ALPHA**2 * (a["obar"] - b["obar"]), evaluate=False
+    )
+    assert not true_by_itself(turned, lemma.ORDER, 5.0)
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_59_with_the_sign_of_its_alpha_squared_term_turned_fails(layer: int) -> None:
+    # s_l^2 >= s_L^2 + alpha^2 (||Wbar_l||^2 - ||Wbar_L||^2) is an equality at
+    # t = 0; it fails once the flow turns u_{l+1} off the top eigenvectors of
+    # Dbar (the axis-aligned flow toward e_2).
+    a, last = lemma.LAYER[layer], lemma.LAYER[lemma.DEPTH]
+    wrong = sp.Ge(a["s2"], last["s2"] + _ALPHA**2 * (a["obar"] - last["obar"]))
+    assert _judged(wrong) == Status.FAILS
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_60_bounded_by_the_initial_subleading_norm_alone_fails(layer: int) -> None:
+    # ||W_l||_F^2 - s_l^2 <= alpha^2 (||Wbar_l||_F^2 - ||Wbar_l||_op^2): an
+    # equality at t = 0, false once the flow grows W along another axis.
+    a = lemma.LAYER[layer]
+    wrong = sp.Le(a["fro"] - a["s2"], _ALPHA**2 * (a["fbar"] - a["obar"]))
+    assert _judged(wrong) == Status.FAILS
+
+
+def test_the_order_shows_bounds_the_proof_states_loosely_still_true() -> None:
+    from implicit_bias.claims.mutant_truth import true_by_itself
+
+    a, b, p = lemma.LAYER[1], lemma.LAYER[2], lemma.PAIR[1]
+    # (68) without its alpha^2 ||Dbar||^2: u^T W_1^T W_1 u = s_2^2 + alpha^2
+    # u^T Dbar_1 u (57) >= s_2^2.
+    assert true_by_itself(sp.Ge(p["u_top"], b["s2"], evaluate=False), lemma.ORDER, 5.0)
+    # (66)'s last step with ||Wbar_1||_op^2 and ||Wbar_L||_op^2 swapped: W_L is
+    # a column, so ||Wbar_L||_F = ||Wbar_L||_op, and ||Wbar_1||_F >= ||Wbar_1||_op.
+    last = lemma.LAYER[lemma.DEPTH]
+    swapped = sp.Le(
+        0,
+        _ALPHA**2 * (a["fbar"] - last["fbar"] + last["obar"] - a["obar"]),
+        evaluate=False,
+    )
+    assert true_by_itself(swapped, lemma.ORDER, 5.0)
+    # ... but not with the Frobenius norms swapped too.
+    turned = sp.Le(
+        0,
+        _ALPHA**2 * (last["fbar"] - a["fbar"] + last["obar"] - a["obar"]),
+        evaluate=False,
     )
     assert not true_by_itself(turned, lemma.ORDER, 5.0)

@@ -102,3 +102,49 @@ def test_71_fails_exactly_with_squares_and_holds_without() -> None:
     assert printed.basis == Basis.PROOF
     assert "3/10 > prod_l s_l^2 = 9/100" in (printed.counterexample or "")
     assert alignment._check_product_bound(squared=False).status == Status.HOLDS
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_69_with_its_constant_a_thousandth_smaller_fails(layer: int) -> None:
+    # At the perpendicular initializations (v_l . u_{l+1} = 0) C_l is within
+    # a factor 1 + O(2^-14) of s_{l+1}^2 / alpha^2: (69) is nearly tight.
+    p, b = lemma.PAIR[layer], lemma.LAYER[layer + 1]
+    wrong = sp.Ge(
+        p["align"],
+        1 - sp.Rational(999, 1000) * _ALPHA**2 * _constant(layer) / b["s2"],
+    )
+    verdict = lemma.judge_at_states(wrong)
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.CERTIFIED
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+def test_69_with_the_operator_norms_swapped_fails_before_the_crossing(
+    layer: int,
+) -> None:
+    # C_l with ||Wbar_l||_op^2 and ||Wbar_L||_op^2 swapped is 2||Dbar_l||^2 +
+    # ||Wbar_l||_F^2 - ||Wbar_l||_op^2: it holds at t = 0 (it bounds the
+    # misalignment there), not along the axis-aligned flow just before its top
+    # singular vectors switch.
+    a, last, p, b = (
+        lemma.LAYER[layer],
+        lemma.LAYER[lemma.DEPTH],
+        lemma.PAIR[layer],
+        lemma.LAYER[layer + 1],
+    )
+    swapped = 2 * p["dbar"] ** 2 + a["fbar"] - last["fbar"] + last["obar"] - a["obar"]
+    wrong = sp.Ge(p["align"], 1 - _ALPHA**2 * swapped / b["s2"])
+    assert _judged(wrong) == Status.FAILS
+
+
+def test_66_with_the_invariant_norm_and_the_frobenius_norm_swapped_fails() -> None:
+    # alpha^2 ||Wbar_2||_F^4 + alpha^2 ||Dbar_2||: it fails where ||Wbar_2||_F
+    # < 1, as at the checkpoints read with Wbar scaled by 1/16.
+    a, b, p, last = lemma.LAYER[2], lemma.LAYER[3], lemma.PAIR[2], lemma.LAYER[3]
+    wrong = sp.Le(
+        a["s2"],
+        b["s2"] * p["align"]
+        + _ALPHA**2 * a["fbar"] ** 2
+        + _ALPHA**2 * (p["dbar"] - last["fbar"] + a["obar"] - last["obar"]),
+    )
+    assert _judged(wrong) == Status.FAILS

@@ -8,7 +8,9 @@ initialization :math:`\bar W_l`, :math:`\|\bar D_l\|_{op}` (the invariant
 typeset as the paper writes it, whose value at a state of
 :mod:`._network_states` is enclosed in ball arithmetic; :func:`judge_at_states`
 decides a relation between them at 40 exact initial states and 28 checkpoints
-of gradient flows (L = 3, d = 2). :func:`chain`, :func:`step` and
+of gradient flows (L = 3, d = 2), and at the states of :mod:`._lemma_b1_states`
+where the proof's bounds are nearly tight (48 initial states and 88
+checkpoints in all). :func:`chain`, :func:`step` and
 :func:`claim` build the derivation chains and claims of :mod:`.appendix_b3`
 and :mod:`.appendix_b3_alignment` from them.
 """
@@ -25,6 +27,7 @@ from implicit_bias.claims.checks import RelationCheck
 from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.engine import Basis, Claim, Kind, Reading, Status, Verdict
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.sources.features_are_fate._lemma_b1_states import extra_states
 from implicit_bias.sources.features_are_fate._network_states import (
     PRECISION_BITS,
     FlowState,
@@ -152,57 +155,129 @@ PAIR = {layer: _pair_symbols(layer) for layer in range(1, DEPTH)}
 def _order() -> dict[sp.Symbol, sp.Expr]:
     r"""The order of the quantities at every state, as a reparametrization.
 
-    :math:`s_l^2 \le \|W_l\|_F^2` and :math:`\|\bar W_l\|_{op}^2 \le
-    \|\bar W_l\|_F^2` (an operator norm is at most the Frobenius norm);
-    :math:`\|\bar W_1\|_{op}^2 > \|\bar W_2\|_{op}^2 > \|\bar W_3\|_{op}^2`
-    by (22) (:math:`\bar W_l^\top\bar W_l \succeq \bar W_{l+1}\bar
-    W_{l+1}^\top + \lambda I`) and :math:`s_1^2 \ge s_2^2 \ge s_3^2` by (35)
-    (:math:`W_l^\top W_l = W_{l+1}W_{l+1}^\top + D_l`, :math:`D_l \succeq 0`);
-    :math:`u_{l+1}^\top W_l^\top W_l u_{l+1} \le s_l^2`, :math:`v_l^\top
-    W_{l+1}W_{l+1}^\top v_l \le s_{l+1}^2` (Rayleigh quotients) and
-    :math:`(v_l^\top u_{l+1})^2 \le 1`. Each quantity is written through
-    nonnegative slacks, as :math:`\|W_l\|_F^2 = s_l^2 + e_l` or
-    :math:`(v_l^\top u_{l+1})^2 = 1/(1 + a_l)`: the constraint every relation
-    of them is stated under, with which SymPy may show an altered bound still
-    true (:mod:`implicit_bias.claims.mutant_truth`). :data:`ORDER_FACTS` lists
-    the inequalities, which the tests decide at every state.
+    Definitions: :math:`v_l^\top W_l^\top W_l v_l = s_l^2` (:math:`v_l` is
+    the top right singular vector), (56)'s :math:`u_{l+1}^\top(D_l +
+    W_{l+1}W_{l+1}^\top)u_{l+1}` is :math:`u_{l+1}^\top W_l^\top W_l
+    u_{l+1}` by (35), (63)'s split is :math:`v_l^\top W_{l+1}W_{l+1}^\top
+    v_l`, and :math:`W_L` is a column, so :math:`\|W_L\|_F^2 = s_L^2`,
+    :math:`\|\bar W_L\|_F^2 = \|\bar W_L\|_{op}^2` and :math:`v_{L-1}^\top
+    W_L W_L^\top v_{L-1} = s_L^2 (v_{L-1}^\top u_L)^2`.
+
+    Inequalities: :math:`s_l^2 \le \|W_l\|_F^2` (an operator norm is at
+    most the Frobenius norm); :math:`\|\bar W_1\|_{op}^2 > \|\bar
+    W_2\|_{op}^2 > \|\bar W_3\|_{op}^2` by (22); :math:`\bar D_l \succ 0`
+    and :math:`\bar D_l \preceq \bar W_l^\top\bar W_l`, so
+    :math:`\|\bar W_l\|_{op}^2 - \|\bar W_{l+1}\|_{op}^2 \le \|\bar
+    D_l\|_{op}` (Weyl), :math:`\|\bar D_l\|_{op} \le \|\bar W_l\|_{op}^2`
+    (written at :math:`l = L - 1` only: at both layers it would take a
+    quotient of slacks, whose sign SymPy's simplification often loses) and
+    :math:`\|\bar D_l\|_{op} \le \mathrm{tr}\,\bar D_l = \|\bar W_l\|_F^2 -
+    \|\bar W_{l+1}\|_F^2`;
+    :math:`0 < u^\top\bar D_l u \le \|\bar D_l\|_{op}` and :math:`v^\top
+    D_l v \le \alpha^2\|\bar D_l\|_{op}` (quadratic forms, :math:`D_l =
+    \alpha^2\bar D_l` by (35)); (55)-(57): :math:`s_l^2 \ge u_{l+1}^\top
+    W_l^\top W_l u_{l+1} = s_{l+1}^2 + \alpha^2 u_{l+1}^\top\bar D_l
+    u_{l+1}`; :math:`v_l^\top W_{l+1}W_{l+1}^\top v_l \le s_{l+1}^2`
+    (a Rayleigh quotient) and :math:`(v_l^\top u_{l+1})^2 \le 1`.
+
+    Each quantity is written through :math:`s_L^2`, :math:`\alpha` and
+    nonnegative slacks, as
+    :math:`\|W_l\|_F^2 = s_l^2 + e_l` or :math:`(v_l^\top u_{l+1})^2 = 1/(1 +
+    a_l)`: the constraint every relation of them is stated under, with which
+    SymPy may show an altered bound still true
+    (:mod:`implicit_bias.claims.mutant_truth`). :data:`ORDER_FACTS` lists the
+    facts, which the tests decide at every state (past :math:`t = 0`, those
+    through (35) within its drift).
     """
 
     def slack(name: str, sign: str = "nonnegative") -> sp.Symbol:
         return sp.Symbol(name, **{sign: True})
 
-    s2 = {3: LAYER[3]["s2"]}
-    s2[2] = s2[3] + slack("s2_gap_2")
-    s2[1] = s2[2] + slack("s2_gap_1")
-    obar = {3: LAYER[3]["obar"]}
-    obar[2] = obar[3] + slack("obar_gap_2", "positive")
-    obar[1] = obar[2] + slack("obar_gap_1", "positive")
+    last = DEPTH
+    # ||Dbar_l|| = ||Wbar_l||^2 - ||Wbar_{l+1}||^2 + h_l, h_l >= 0 (Weyl); at
+    # l = L - 1 also h_l <= ||Wbar_L||^2 (so ||Dbar_l|| <= ||Wbar_l||^2),
+    # written without a quotient, which SymPy's simplification would not
+    # always see through.
+    reach = slack(f"dbar_reach_{last - 1}")
+    obar: dict[int, sp.Expr] = {last: reach + slack(f"obar_rest_{last}", "positive")}
+    dbar: dict[int, sp.Expr] = {}
+    for k in (2, 1):
+        gap = slack(f"obar_gap_{k}", "positive")
+        obar[k] = obar[k + 1] + gap
+        dbar[k] = gap + (reach if k == last - 1 else slack(f"dbar_reach_{k}"))
+    u_bar = {i: dbar[i] / (1 + slack(f"u_bar_ratio_{i}")) for i in (1, 2)}
+    fbar: dict[int, sp.Expr] = {last: obar[last]}
+    s2: dict[int, sp.Expr] = {last: LAYER[last]["s2"]}
+    for k in (2, 1):
+        fbar[k] = fbar[k + 1] + dbar[k] + slack(f"trace_rest_{k}")
+        s2[k] = s2[k + 1] + ALPHA**2 * u_bar[k] + slack(f"s2_gap_{k}")
+    align = {i: 1 / (1 + slack(f"align_ratio_{i}")) for i in (1, 2)}
     order: dict[sp.Symbol, sp.Expr] = {}
     for k in (1, 2):
         order[LAYER[k]["s2"]] = s2[k]
         order[LAYER[k]["obar"]] = obar[k]
-    for k in (1, 2, 3):
         order[LAYER[k]["fro"]] = s2[k] + slack(f"fro_gap_{k}")
-        order[LAYER[k]["fbar"]] = obar[k] + slack(f"fbar_gap_{k}")
+    for k in (1, 2, 3):
+        order[LAYER[k]["fbar"]] = fbar[k]
+    order[LAYER[last]["obar"]] = obar[last]
+    order[LAYER[last]["fro"]] = s2[last]
     for i in (1, 2):
-        order[PAIR[i]["u_top"]] = s2[i] / (1 + slack(f"u_top_ratio_{i}"))
-        order[PAIR[i]["v_next"]] = s2[i + 1] / (1 + slack(f"v_next_ratio_{i}"))
-        order[PAIR[i]["align"]] = 1 / (1 + slack(f"align_ratio_{i}"))
+        p = PAIR[i]
+        u_top = s2[i + 1] + ALPHA**2 * u_bar[i]
+        v_next = (
+            s2[i + 1] * align[i]
+            if i + 1 == last
+            else s2[i + 1] / (1 + slack(f"v_next_ratio_{i}"))
+        )
+        order[p["dbar"]] = dbar[i]
+        order[p["u_bar"]] = u_bar[i]
+        order[p["u_top"]] = u_top
+        order[p["u_split"]] = u_top
+        order[p["v_top"]] = s2[i]
+        order[p["v_inv"]] = ALPHA**2 * dbar[i] / (1 + slack(f"v_inv_ratio_{i}"))
+        order[p["v_next"]] = v_next
+        order[p["v_split"]] = v_next
+        order[p["align"]] = align[i]
     return order
 
 
 #: See :func:`_order`.
 ORDER = _order()
-#: The inequalities :data:`ORDER` writes through slacks.
-ORDER_FACTS: tuple[sp.Rel, ...] = (
-    *(sp.Le(LAYER[k]["s2"], LAYER[k]["fro"]) for k in (1, 2, 3)),
-    *(sp.Le(LAYER[k]["obar"], LAYER[k]["fbar"]) for k in (1, 2, 3)),
-    *(sp.Lt(LAYER[k + 1]["obar"], LAYER[k]["obar"]) for k in (1, 2)),
-    *(sp.Le(LAYER[k + 1]["s2"], LAYER[k]["s2"]) for k in (1, 2)),
-    *(sp.Le(PAIR[i]["u_top"], LAYER[i]["s2"]) for i in (1, 2)),
-    *(sp.Le(PAIR[i]["v_next"], LAYER[i + 1]["s2"]) for i in (1, 2)),
-    *(sp.Le(PAIR[i]["align"], 1) for i in (1, 2)),
-)
+
+
+def _order_facts() -> tuple[sp.Rel, ...]:
+    last = DEPTH
+    facts: list[sp.Rel] = [
+        sp.Eq(LAYER[last]["fro"], LAYER[last]["s2"]),
+        sp.Eq(LAYER[last]["fbar"], LAYER[last]["obar"]),
+    ]
+    for k in (1, 2):
+        a, b, p = LAYER[k], LAYER[k + 1], PAIR[k]
+        facts += [
+            sp.Le(a["s2"], a["fro"]),
+            sp.Le(a["obar"], a["fbar"]),
+            sp.Lt(b["obar"], a["obar"]),
+            sp.Le(a["obar"] - b["obar"], p["dbar"]),
+            sp.Le(p["dbar"], a["fbar"] - b["fbar"]),
+            sp.Le(p["u_bar"], p["dbar"]),
+            sp.Eq(p["u_top"], b["s2"] + ALPHA**2 * p["u_bar"]),
+            sp.Eq(p["u_split"], p["u_top"]),
+            sp.Le(p["u_top"], a["s2"]),
+            sp.Eq(p["v_top"], a["s2"]),
+            sp.Le(p["v_inv"], ALPHA**2 * p["dbar"]),
+            sp.Le(p["v_next"], b["s2"]),
+            sp.Eq(p["v_split"], p["v_next"]),
+            sp.Le(p["align"], 1),
+        ]
+    facts += [
+        sp.Le(PAIR[last - 1]["dbar"], LAYER[last - 1]["obar"]),
+        sp.Eq(PAIR[last - 1]["v_next"], LAYER[last]["s2"] * PAIR[last - 1]["align"]),
+    ]
+    return tuple(facts)
+
+
+#: The facts :data:`ORDER` writes through slacks.
+ORDER_FACTS: tuple[sp.Rel, ...] = _order_facts()
 PRODUCT_NORM = quantity_symbol(
     "product_norm", r"\|W_1 W_2 \cdots W_L\|_2", "nonnegative"
 )
@@ -249,10 +324,20 @@ def _symbol_values(state: FlowState) -> dict[sp.Symbol, arb]:
 
 
 def all_states() -> tuple[FlowState, ...]:
-    """The initial states, then the checkpoints of the flows (L = 3)."""
-    return initial_states(DEPTH) + trajectory_states(DEPTH)
+    """The initial states, the checkpoints of the flows (L = 3), then the
+    nearly tight states of :mod:`._lemma_b1_states`."""
+    return initial_states(DEPTH) + trajectory_states(DEPTH) + extra_states()
 
 
+#: The states of :func:`all_states` in words: at t = 0, and past it.
+STATES_WRITTEN = (
+    "generic ones, alpha in {8, 2, 1/2, 1/8, 1/32}, and ones with v_l "
+    "perpendicular to u_{l+1} and (69) nearly tight, alpha in {8, 2, 1/2, 1/8}",
+    "from generic Wbar toward beta_s = (0.6, 0.8), alpha = 1/8, 1/32, each "
+    "checkpoint also read as the flow from (16 alpha)(Wbar / 16); and every step "
+    "of an axis-aligned flow toward beta_s = e_2 through the switch of the top "
+    "singular vectors, alpha = 1/8",
+)
 PRECISION = (
     f"{PRECISION_BITS}-bit ball arithmetic (python-flint arb) on exact rational entries"
 )
@@ -310,10 +395,10 @@ def judge_at_states(
     initial = sum(state.initial for state in states)
     return Verdict.holds(
         f"holds at {initial} exact initial states (t = 0, W = alpha Wbar, Wbar "
-        f"satisfying (22), alpha in {{8, 2, 1/2, 1/8, 1/32}}) and "
+        f"satisfying (22): {STATES_WRITTEN[0]}) and "
         f"{len(states) - initial} checkpoints of midpoint-rule gradient flows "
-        "(L = 3, d = 2, alpha = 1/8, "
-        f"1/32, to convergence); {PRECISION}; tolerance: the enclosure at t = 0, "
+        f"(L = 3, d = 2, to convergence: {STATES_WRITTEN[1]}); {PRECISION}; "
+        "tolerance: the enclosure at t = 0, "
         f"2 L d delta at the checkpoints (drift of (35), at most "
         f"{float(worst_drift.upper()):.2g})",
         Basis.NUMERICAL,
@@ -337,9 +422,10 @@ ASSUMPTIONS = (
     "u_l, v_l: top left and right singular vectors of W_l, s_l = ||W_l||_op",
 )
 REGIME = (
-    "L = 3, d = 2, l = {layer}: 40 exact initial states (Wbar satisfying (22), "
-    "alpha in {{8, 2, 1/2, 1/8, 1/32}}) and 28 checkpoints of midpoint-rule gradient "
-    "flows from alpha Wbar (alpha = 1/8, 1/32) to convergence, in ball arithmetic"
+    "L = 3, d = 2, l = {layer}: 48 exact initial states (Wbar satisfying (22), "
+    "alpha from 1/32 to 8; 8 of them with v_l perpendicular to u_{{l+1}}) and 88 "
+    "checkpoints of midpoint-rule gradient flows from alpha Wbar to convergence "
+    "(28 of them also read with Wbar scaled by 1/16), in ball arithmetic"
 )
 
 

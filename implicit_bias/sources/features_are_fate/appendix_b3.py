@@ -17,7 +17,9 @@ steps (55)-(60) relate scalar quantities of a state (:mod:`._lemma_b1`:
 :mod:`._network_states`: 40 exact initial states (:math:`W = \alpha\bar W`,
 :math:`\bar W` satisfying (22), :math:`\alpha \in \{8, 2, 1/2, 1/8, 1/32\}`) and 28
 checkpoints of four gradient flows (:math:`\alpha = 1/8, 1/32`, through the
-plateau to convergence), each quantity enclosed in ball arithmetic. At an
+plateau to convergence), and the nearly tight states of :mod:`._lemma_b1_states`
+(8 more initial states, the checkpoints read with :math:`\bar W/16`, an
+axis-aligned flow), each quantity enclosed in ball arithmetic. At an
 initial state a relation whose enclosure excludes it is refuted
 (``Basis.CERTIFIED``); at a checkpoint the invariant (35) holds to the
 integrator's rounding and a relation may miss by :math:`2Ld\delta`, the drift

@@ -5,8 +5,8 @@ vectors, :math:`1 - (v_l^\top u_{l+1})^2 \le \alpha^2 C_l / s_{l+1}^2`
 (61)-(70), keeps the singular values away from zero at the end of training
 (71)-(72), and so proves (51), :math:`\lim_{\alpha\to0}\lim_{t\to\infty}
 (u_{l+1}^\top v_l)^2 = 1`. The steps relate scalar quantities of a state
-(:mod:`._lemma_b1`) and are decided as in :mod:`.appendix_b3`: at 40 exact
-initial states and 28 checkpoints of gradient flows (L = 3, d = 2), in ball
+(:mod:`._lemma_b1`) and are decided as in :mod:`.appendix_b3`: at 48 exact
+initial states and 88 checkpoints of gradient flows (L = 3, d = 2), in ball
 arithmetic, at :math:`l = 1` (where :math:`W_{l+1}` is square) and
 :math:`l = 2 = L - 1` (where :math:`W_{l+1} = W_L` is a column). (51) is
 decided at the converged ends of flows from :math:`\alpha\bar W`,
