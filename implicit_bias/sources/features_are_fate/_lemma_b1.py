@@ -173,7 +173,7 @@ def _order() -> dict[sp.Symbol, sp.Expr]:
     quotient of slacks, whose sign SymPy's simplification often loses) and
     :math:`\|\bar D_l\|_{op} \le \mathrm{tr}\,\bar D_l = \|\bar W_l\|_F^2 -
     \|\bar W_{l+1}\|_F^2`;
-    :math:`0 < u^\top\bar D_l u \le \|\bar D_l\|_{op}` and :math:`v^\top
+    :math:`u^\top\bar D_l u > 0` and :math:`v^\top
     D_l v \le \alpha^2\|\bar D_l\|_{op}` (quadratic forms, :math:`D_l =
     \alpha^2\bar D_l` by (35)); (55)-(57): :math:`s_l^2 \ge u_{l+1}^\top
     W_l^\top W_l u_{l+1} = s_{l+1}^2 + \alpha^2 u_{l+1}^\top\bar D_l
@@ -205,7 +205,9 @@ def _order() -> dict[sp.Symbol, sp.Expr]:
         gap = slack(f"obar_gap_{k}", "positive")
         obar[k] = obar[k + 1] + gap
         dbar[k] = gap + (reach if k == last - 1 else slack(f"dbar_reach_{k}"))
-    u_bar = {i: dbar[i] / (1 + slack(f"u_bar_ratio_{i}")) for i in (1, 2)}
+    # u^T Dbar_l u <= ||Dbar_l|| is left out: as a quotient of slacks inside
+    # s_l^2 it would hide the sign of sums SymPy now reads.
+    u_bar = {i: PAIR[i]["u_bar"] for i in (1, 2)}
     fbar: dict[int, sp.Expr] = {last: obar[last]}
     s2: dict[int, sp.Expr] = {last: LAYER[last]["s2"]}
     for k in (2, 1):
@@ -230,7 +232,6 @@ def _order() -> dict[sp.Symbol, sp.Expr]:
             else s2[i + 1] / (1 + slack(f"v_next_ratio_{i}"))
         )
         order[p["dbar"]] = dbar[i]
-        order[p["u_bar"]] = u_bar[i]
         order[p["u_top"]] = u_top
         order[p["u_split"]] = u_top
         order[p["v_top"]] = s2[i]
@@ -259,7 +260,6 @@ def _order_facts() -> tuple[sp.Rel, ...]:
             sp.Lt(b["obar"], a["obar"]),
             sp.Le(a["obar"] - b["obar"], p["dbar"]),
             sp.Le(p["dbar"], a["fbar"] - b["fbar"]),
-            sp.Le(p["u_bar"], p["dbar"]),
             sp.Eq(p["u_top"], b["s2"] + ALPHA**2 * p["u_bar"]),
             sp.Eq(p["u_split"], p["u_top"]),
             sp.Le(p["u_top"], a["s2"]),
