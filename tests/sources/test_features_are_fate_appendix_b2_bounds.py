@@ -232,3 +232,38 @@ def test_what_the_tight_states_cannot_refute_is_true() -> None:
         _judged_at_states(LoewnerLe(bounds.step_46(3), sp.MatPow(d[1], 2)), 3)
         == Status.HOLDS
     )
+
+
+def _chain_rule_slip(depth: int) -> sp.Basic:
+    """(47) with dL/dt's term 2 v_{3,10} (W_1 W_2)_{01} counted 3/2 times."""
+    network = bounds._network(depth)
+    w1, w2, v3 = network.weights[0], network.weights[1], network.velocities[2]
+    term = 2 * v3[1, 0] * (w1 * w2)[0, 1]
+    relation = bounds._decay_rate(depth)
+    assert term in relation.lhs.atoms(sp.Mul)
+    return relation.xreplace({term: 3 * term / 2})
+
+
+def test_47_with_a_term_of_dl_dt_miscounted_fails_at_a_searched_state() -> None:
+    wrong = _chain_rule_slip(3)
+    flow = bounds._network(3).flow()
+    at_fixed = judge_at_states(
+        wrong,
+        bounds._states(3),
+        functools.partial(bounds._entry_values, 3),
+        substitutions=flow,
+    )
+    assert at_fixed.status == Status.HOLDS
+    verdict = bounds._decay_judge(3, wrong)
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.PROOF
+
+
+def test_the_searched_states_satisfy_the_initialization_exactly() -> None:
+    for depth in bounds.DEPTHS:
+        states = bounds._searched_states(depth, bounds._decay_rate(depth))
+        assert len(states) == bounds.SEARCHED
+        for state in states:
+            shift = state.alpha**2 * state.margin * sp.eye(2)
+            assert state.margin > 0
+            assert all(positive_semidefinite(d - shift) for d in state.invariants)

@@ -45,7 +45,14 @@ from implicit_bias.sources.features_are_fate._balanced_states import (
     positive_semidefinite,
 )
 
-__all__ = ["SCALES", "tight_states"]
+__all__ = [
+    "SCALES",
+    "margin",
+    "orthogonal",
+    "rational_matrix",
+    "square_root",
+    "tight_states",
+]
 
 #: The pairs (alpha, lambda) of the states, each drawn twice.
 SCALES = (
@@ -64,7 +71,7 @@ TOP_SCALE = 1e-3
 MARGIN_SLACK = 1e-6
 
 
-def _rational_matrix(array: np.ndarray) -> sp.ImmutableMatrix:
+def rational_matrix(array: np.ndarray) -> sp.ImmutableMatrix:
     grid = 2**GRID_BITS
     rows, columns = array.shape
     return sp.ImmutableMatrix(
@@ -77,21 +84,22 @@ def _rational_matrix(array: np.ndarray) -> sp.ImmutableMatrix:
     )
 
 
-def _orthogonal(rng: np.random.Generator, size: int) -> np.ndarray:
+def orthogonal(rng: np.random.Generator, size: int) -> np.ndarray:
     q, r = np.linalg.qr(rng.standard_normal((size, size)))
     return np.asarray(q * np.sign(np.diagonal(r)))
 
 
-def _square_root(matrix: np.ndarray) -> np.ndarray:
+def square_root(matrix: np.ndarray) -> np.ndarray:
     values, vectors = np.linalg.eigh(matrix)
     return np.asarray(vectors @ np.diag(np.sqrt(np.maximum(values, 0.0))) @ vectors.T)
 
 
-def _margin(
+def margin(
     invariants: tuple[sp.ImmutableMatrix, ...], alpha: sp.Rational
 ) -> sp.Rational | None:
-    """The largest rational of a short form at most lambda_min(D_l)/alpha^2
-    (relatively 1e-6 below it), decided exactly."""
+    """A rational lambda relatively 1e-6 below min_l lambda_min(D_l)/alpha^2
+    with D_l - alpha^2 lambda I positive semidefinite, decided exactly; None
+    when no positive one is found."""
     lowest = min(
         float(np.linalg.eigvalsh(np.array(d.tolist(), dtype=float))[0])
         for d in invariants
@@ -101,10 +109,10 @@ def _margin(
         if not target > 0:
             return None
         exponent = GRID_BITS + max(0, -int(np.floor(np.log2(target))))
-        margin = sp.Rational(int(target * 2**exponent), 2**exponent)
-        shift = alpha**2 * margin * sp.eye(invariants[0].rows)
-        if margin > 0 and all(positive_semidefinite(d - shift) for d in invariants):
-            return margin
+        lam = sp.Rational(int(target * 2**exponent), 2**exponent)
+        shift = alpha**2 * lam * sp.eye(invariants[0].rows)
+        if lam > 0 and all(positive_semidefinite(d - shift) for d in invariants):
+            return lam
         target *= 1 - 16 * MARGIN_SLACK
     return None
 
@@ -120,8 +128,8 @@ def _draw(
     floats = [rng.standard_normal((dimension, 1)) * TOP_SCALE * a]
     for _ in range(depth - 1):
         gram = floats[0] @ floats[0].T + floor * np.eye(dimension)
-        floats.insert(0, _orthogonal(rng, dimension) @ _square_root(gram))
-    weights = tuple(_rational_matrix(w) for w in floats)
+        floats.insert(0, orthogonal(rng, dimension) @ square_root(gram))
+    weights = tuple(rational_matrix(w) for w in floats)
     hidden = np.array(
         functools.reduce(lambda p, w: p * w, weights[1:-1], weights[0]).tolist(),
         dtype=float,
@@ -133,12 +141,12 @@ def _draw(
         functools.reduce(lambda p, w: p * w, weights[1:], weights[0]).tolist(),
         dtype=float,
     )
-    target = _rational_matrix(output - bottom)
+    target = rational_matrix(output - bottom)
     trial = BalancedState(weights, alpha, sp.Integer(1), target)
-    margin = _margin(trial.invariants, alpha)
-    if margin is None:
+    lam = margin(trial.invariants, alpha)
+    if lam is None:
         return None
-    return BalancedState(weights, alpha, margin, target)
+    return BalancedState(weights, alpha, lam, target)
 
 
 @functools.cache

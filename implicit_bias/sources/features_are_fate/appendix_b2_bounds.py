@@ -51,6 +51,10 @@ from implicit_bias.sources.features_are_fate._balanced_states import (
     judge_at_states,
 )
 from implicit_bias.sources.features_are_fate._costs import whole_run_seconds
+from implicit_bias.sources.features_are_fate._state_search import (
+    CANDIDATES,
+    closest_states,
+)
 from implicit_bias.sources.features_are_fate._tight_states import (
     DRAWS as TIGHT_DRAWS,
 )
@@ -74,6 +78,8 @@ DIMENSION = 2
 DEPTHS = (3, 4)
 #: Exact states per inequality.
 STATES = 24
+#: States of the search where (47) is closest to failing, decided as well.
+SEARCHED = 4
 
 _alpha, _lam, _t = theory.alpha, theory.lam, theory.t
 _initial_loss = sp.Symbol("L_0", positive=True)
@@ -423,14 +429,40 @@ def _decay_rate(depth: int) -> sp.Basic:
     )
 
 
+def _searched_states(depth: int, relation: sp.Basic) -> tuple[BalancedState, ...]:
+    """The admissible states where ``relation`` (under the flow) is closest to
+    failing, from a float64 search (:func:`._state_search.closest_states`)."""
+    if not isinstance(relation, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        return ()
+    network = _network(depth)
+    flowed = relation.xreplace(network.flow())
+    symbols = [
+        *(entry for weight in network.weights for entry in weight),
+        *network.target,
+        _alpha,
+        _lam,
+    ]
+    if not flowed.free_symbols <= set(symbols):
+        return ()
+    gap = flowed.gts - flowed.lts
+    return closest_states(
+        gap, abs(flowed.gts) + abs(flowed.lts), symbols, depth, count=SEARCHED
+    )
+
+
 def _decay_judge(depth: int, relation: sp.Basic) -> Verdict:
+    searched = _searched_states(depth, relation)
     return judge_at_states(
         relation,
-        _states(depth),
+        _states(depth) + searched,
         functools.partial(_entry_values, depth),
         substitutions=_network(depth).flow(),
         regime=_STATES_REGIME.format(depth=depth, count=COUNT)
-        + ", beta_s Gaussian, dL/dt under the flow",
+        + f", beta_s Gaussian (tight states: r along the bottom singular vector), "
+        f"and {len(searched)} where it is closest to failing among "
+        f"{CANDIDATES} admissible states of a float64 search (W_L up to 10^1.5 "
+        "alpha sqrt(lambda), D_l up to 10^5-fold anisotropic, alpha in {8, 2, 1, "
+        "1/8, 1/64}, lambda in {1/16, 1, 16}); dL/dt under the flow",
     )
 
 
