@@ -219,3 +219,10 @@ def test_the_order_shows_bounds_the_proof_states_loosely_still_true() -> None:
         evaluate=False,
     )
     assert not true_by_itself(turned, lemma.ORDER, 5.0)
+
+
+def test_the_regime_counts_the_states_the_claims_are_judged_at() -> None:
+    states = lemma.all_states()
+    initial = sum(state.initial for state in states)
+    assert f"{initial} exact initial states" in lemma.REGIME
+    assert f"{len(states) - initial} checkpoints" in lemma.REGIME
