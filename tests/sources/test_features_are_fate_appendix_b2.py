@@ -5,7 +5,8 @@ from __future__ import annotations
 import sympy as sp
 
 from implicit_bias.claims.checks import judge_relation
-from implicit_bias.claims.engine import Status
+from implicit_bias.claims.engine import Basis, Status
+from implicit_bias.sources.features_are_fate import appendix_b2 as b2
 from implicit_bias.sources.features_are_fate import CLAIMS, DERIVATIONS
 from implicit_bias.sources.features_are_fate.appendix_b2 import (
     _inner,
@@ -102,3 +103,40 @@ def test_smallest_singular_value_matches_its_definition() -> None:
     matrix = sp.Matrix([[3, 1], [0, 2]])
     expected = min((matrix.T * matrix).eigenvals())
     assert sp.simplify(_smallest_singular_value_squared(matrix) - expected) == 0
+
+
+def _step_38(depth: int) -> sp.Basic:
+    claims = _chain_claims()
+    claim = claims[f"features-are-fate:38:loss-decay-depth-{depth}-step-3"]
+    return claim.check.relation()  # type: ignore[attr-defined]
+
+
+def test_38_with_a_gradient_entry_of_the_wrong_degree_fails_at_small_weights() -> None:
+    # -||grad_1 L||_F^2 has the term -(W_2)_00^2 r_1^2; with -(W_2)_00 r_1^2
+    # in its place the left side is of order alpha, not alpha^2, at W = alpha
+    # Wbar and positive where (W_2)_00 < 0: the bound (38) fails there.
+    network = deep_linear_network(2)
+    w2_00 = network.weights[1][0, 0]
+    r1 = network.residual[1, 0]
+    stated = _step_38(2)
+    wrong = sp.Le(
+        stated.lhs + w2_00**2 * r1**2 - w2_00 * r1**2, stated.rhs, evaluate=False
+    )
+    verdict = b2._at_small_initialization(2, wrong)
+    assert verdict is not None
+    assert verdict.status == Status.FAILS
+    assert verdict.basis == Basis.PROOF
+    assert "small-initialization point" in (verdict.counterexample or "")
+    assert b2._at_small_initialization(2, stated) is None
+
+
+def test_the_small_initialization_points_are_small() -> None:
+    for depth in (2, 3):
+        points = b2.small_initialization_points(depth)
+        assert len(points) == b2.SMALL_POINTS
+        network = deep_linear_network(depth)
+        for number, point in enumerate(points):
+            alpha = b2.SMALL_SCALES[number % len(b2.SMALL_SCALES)]
+            weights = [point[s] for w in network.weights for s in w]
+            assert max(abs(v) for v in weights) < 8 * alpha
+            assert all(isinstance(v, sp.Rational) for v in point.values())

@@ -29,16 +29,26 @@ the claim ``39:last-layer-gradient`` checks.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-
 from collections.abc import Callable
+from fractions import Fraction
 
+import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import judge_relation
+from implicit_bias.claims.certify import exact_point
+from implicit_bias.claims.checks import judge_relation, relation_check
 from implicit_bias.claims.derivation import Derivation, Step
-from implicit_bias.claims.engine import Claim, Kind, Reading, Status, Verdict
-from implicit_bias.claims.checks import relation_check
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+)
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 
 __all__ = [
@@ -204,6 +214,103 @@ def _chain_rule_judge(network: DeepLinearNetwork) -> Callable[[sp.Basic], Verdic
     return judge
 
 
+#: The scales alpha of the exact points of step (38), cycled.
+SMALL_SCALES = (sp.Rational(1, 2**4), sp.Rational(1, 2**8), sp.Rational(1, 2**12))
+#: Exact points of step (38) at the small initialization.
+SMALL_POINTS = 24
+_GRID = 2**20
+
+
+def _grid_matrix(values: np.ndarray) -> sp.Matrix:
+    """``values`` rounded to the grid 2^-20 Z, as exact rationals."""
+    rows, columns = values.shape
+    integers = np.rint(values * _GRID).astype(np.int64).ravel()
+    return sp.Matrix(rows, columns, [sp.Rational(int(v), _GRID) for v in integers])
+
+
+@functools.cache
+def small_initialization_points(depth: int) -> tuple[dict[sp.Symbol, sp.Rational], ...]:
+    r"""Exact points $W_l = \alpha \bar W_l$ of the feature-learning regime.
+
+    $\bar W_l$ and $\beta_s$ standard Gaussian rounded to $2^{-20}\mathbb{Z}$,
+    $\alpha$ cycling over :data:`SMALL_SCALES`: where the flow starts when
+    $\alpha \to 0$. There every $\nabla_l \mathcal{L}$ is of order
+    $\alpha^{L-1}$ and $\|\nabla_l\mathcal{L}\|_F^2$ of order
+    $\alpha^{2(L-1)}$, so a term of the wrong degree in the weights is seen.
+    """
+    network = _NETWORKS[depth]
+    rng = np.random.default_rng(depth)
+    points = []
+    for number in range(SMALL_POINTS):
+        alpha = SMALL_SCALES[number % len(SMALL_SCALES)]
+        point: dict[sp.Symbol, sp.Rational] = {}
+        for weight in network.weights:
+            drawn = _grid_matrix(rng.standard_normal(weight.shape)) * alpha
+            point.update(zip(weight, drawn, strict=True))
+        target = _grid_matrix(rng.standard_normal(network.target.shape))
+        point.update(zip(network.target, target, strict=True))
+        points.append(point)
+    return tuple(points)
+
+
+_SIDES = (
+    "step 3: lhs is its left side (the expression before it), rhs its right "
+    "side (the one it arrives at); "
+)
+
+
+def _at_small_initialization(depth: int, relation: sp.Rel) -> Verdict | None:
+    """``relation`` (lhs <= rhs, under the flow) decided exactly at the points
+    of :func:`small_initialization_points`: ``fails`` at the first point where
+    it does not hold, ``inconclusive`` where a side is not an exact rational,
+    None when it holds at all of them."""
+    network = _NETWORKS[depth]
+    flowed = relation.xreplace(network.flow())
+    for number, point in enumerate(small_initialization_points(depth), start=1):
+        gap = (flowed.rhs - flowed.lhs).xreplace(point)
+        if not gap.is_Rational:
+            return Verdict.inconclusive(
+                f"{_SIDES}rhs - lhs is not an exact rational at the "
+                f"small-initialization point {number}",
+                Reason.UNDECIDED,
+            )
+        if gap < 0 or (gap == 0 and isinstance(relation, sp.Lt)):
+            coordinates = {s: Fraction(int(v.p), int(v.q)) for s, v in point.items()}
+            counterexample = (
+                f"{_SIDES}at the small-initialization point {number} (W_l = "
+                f"alpha Wbar_l): rhs - lhs = {gap} ({float(gap):.6g}), exact "
+                "rationals"
+            )
+            return Verdict.fails(
+                f"exact rational arithmetic refutes it: {counterexample}",
+                Basis.PROOF,
+                counterexample,
+                point=exact_point(coordinates),
+            )
+    return None
+
+
+def _judge_with_small_initialization(depth: int, relation: sp.Basic) -> Verdict:
+    """Step (38): the chain's default judge, then exactly at the points of
+    :func:`small_initialization_points`."""
+    network = _NETWORKS[depth]
+    verdict = judge_relation(
+        relation, substitutions=network.flow(), budget_seconds=20.0, points=50
+    )
+    if verdict.status != Status.HOLDS or not isinstance(relation, (sp.Le, sp.Lt)):
+        return dataclasses.replace(verdict, detail=_SIDES + verdict.detail)
+    refuted = _at_small_initialization(depth, relation)
+    if refuted is not None:
+        return refuted
+    return Verdict.holds(
+        f"{_SIDES}{verdict.detail}; and rhs - lhs >= 0 exactly at "
+        f"{SMALL_POINTS} points of the small initialization W_l = alpha Wbar_l "
+        "(alpha in {2^-4, 2^-8, 2^-12}, Wbar_l and beta_s Gaussian on the grid "
+        "2^-20 Z), where the flow of the regime alpha -> 0 starts",
+        Basis.NUMERICAL,
+    )
+
+
 def _chain(depth: int) -> Derivation:
     network = _NETWORKS[depth]
     layers = range(1, depth + 1)
@@ -249,6 +356,7 @@ def _chain(depth: int) -> Derivation:
                 relation="<=",
                 equation="38",
                 quote="≤ ||∇_L L||_F^2 (38)",
+                judge=functools.partial(_judge_with_small_initialization, depth),
             ),
             Step(
                 lambda: (
