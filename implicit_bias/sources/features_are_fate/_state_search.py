@@ -137,7 +137,7 @@ def closest_states(
     order = np.argsort(relative, kind="stable")
     states: list[BalancedState] = []
     for index in order[:count]:
-        if not np.isfinite(relative[index]):
+        if not (np.isfinite(relative[index]) and np.isfinite(values[:, index]).all()):
             break
         state = _exact(values[:, index], depth, dimension)
         if state is not None:

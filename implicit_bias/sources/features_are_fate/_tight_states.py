@@ -72,15 +72,14 @@ MARGIN_SLACK = 1e-6
 
 
 def rational_matrix(array: np.ndarray) -> sp.ImmutableMatrix:
+    """``array`` (finite) rounded to the grid 2^-20 Z, exactly: Python
+    integers, which do not overflow where int64 would (entries past 2^43)."""
     grid = 2**GRID_BITS
     rows, columns = array.shape
     return sp.ImmutableMatrix(
         rows,
         columns,
-        [
-            sp.Rational(int(v), grid)
-            for v in np.rint(array * grid).astype(np.int64).ravel()
-        ],
+        [sp.Rational(round(float(v) * grid), grid) for v in array.ravel()],
     )
 
 
