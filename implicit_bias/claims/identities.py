@@ -24,7 +24,6 @@ from implicit_bias.claims.engine import (
     Verdict,
     time_limit,
 )
-from implicit_bias.claims.gap_search import SEARCH_STEPS
 from implicit_bias.claims.function_instances import (
     refute_at_instances,
     undefined_functions,
@@ -203,7 +202,10 @@ def check_inequality(
     First SymPy: ``holds`` on a proof that ``rhs - lhs`` is nonnegative
     (positive) under the symbols' assumptions. Else the gap ``rhs - lhs``
     is sampled at ``points`` random points at 50 digits (``samplers`` as in
-    :func:`check_identity`): ``fails`` only when the gap at the worst point
+    :func:`check_identity`); when none violates the relation, a float64
+    search from the closest (:func:`~.gap_search.search_violation`) proposes
+    points, each evaluated at 50 digits: ``fails`` only when the gap at the
+    worst point
     is certified negative by ball arithmetic (a point where a strict
     inequality is an equality cannot be certified, so it is
     ``inconclusive``); ``holds`` numerically when every gap is a finite real
@@ -255,7 +257,13 @@ def check_inequality(
     # a "residual" that must not be positive.
     try:
         sample = _numeric_residual(
-            -gap, scale, samplers or {}, points, seed, signed=True
+            -gap,
+            scale,
+            samplers or {},
+            points,
+            seed,
+            signed=True,
+            sides=(_terms(lhs, substitutions), _terms(rhs, substitutions)),
         )
     except (TypeError, NameError, NotImplementedError) as error:
         return Verdict.inconclusive(
@@ -308,12 +316,25 @@ def check_inequality(
             Reason.NON_FINITE,
         )
     return Verdict.holds(
-        f"numerically, {points} points at {DEFAULT_DPS} digits and a local "
-        f"search of {SEARCH_STEPS} float64 steps from the closest, min relative "
+        f"numerically, {points} points at {DEFAULT_DPS} digits and "
+        f"{sample.searched or 'no local search'}, min relative "
         f"gap rhs - lhs {mpmath.nstr(-sample.worst, 3)} (tolerance "
         f"{mpmath.nstr(_RELATIVE_ZERO, 1)}: a smaller violation is equality)",
         Basis.NUMERICAL,
     )
+
+
+def _terms(
+    side: sp.Expr, substitutions: Mapping[sp.Expr, sp.Expr] | None
+) -> list[sp.Expr]:
+    """The terms of ``side`` as the gap is evaluated: under ``substitutions``
+    (after expanding the term when a key is not a symbol, as the gap is)."""
+    terms = list(sp.Add.make_args(sp.sympify(side)))
+    if not substitutions:
+        return terms
+    if all(isinstance(key, sp.Symbol) for key in substitutions):
+        return [t.subs(substitutions) for t in terms]
+    return [sp.expand(t).subs(substitutions) for t in terms]
 
 
 def _two_sided(

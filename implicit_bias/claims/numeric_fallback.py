@@ -9,7 +9,7 @@ the point rounded to the 15 digits it is reported with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,7 +23,11 @@ from implicit_bias.claims.certify import (
     certified_sign,
     exact_point,
 )
-from implicit_bias.claims.gap_search import movable_symbols, refined_point
+from implicit_bias.claims.gap_search import (
+    SearchOutcome,
+    search_coordinates,
+    search_violation,
+)
 from implicit_bias.claims.samplers import Sampler, from_assumptions
 from implicit_bias.errors import InvalidArgumentError
 
@@ -52,6 +56,8 @@ class _Residuals:
     worst_point: dict[sp.Symbol, int | mpmath.mpf] | None
     non_finite: int
     non_finite_point: dict[sp.Symbol, int | mpmath.mpf]
+    #: What the local search after the sample searched ("" if none ran).
+    searched: str = ""
 
 
 def _finite_real(value: object) -> bool:
@@ -66,13 +72,16 @@ def _numeric_residual(
     seed: int,
     *,
     signed: bool = False,
+    sides: tuple[Sequence[sp.Expr], Sequence[sp.Expr]] | None = None,
 ) -> _Residuals:
     """|residual| / (|scale| + 1e-300) at random points, split into finite and not.
 
     With ``signed``, the largest residual / (|scale| + 1e-300) instead (the
     most positive, not the largest in size), and, when no sampled point has
-    a positive one, the point :func:`~.gap_search.refined_point` finds from
-    the worst if its residual is larger.
+    a positive one and ``sides`` gives the terms of two sides whose
+    difference is ``residual``, the end points of
+    :func:`~.gap_search.search_violation` from the sampled points, each
+    evaluated here at DEFAULT_DPS digits, the worst kept if larger.
     """
     if points < 1:
         raise InvalidArgumentError(f"points: must be >= 1, got {points!r}")
@@ -88,6 +97,7 @@ def _numeric_residual(
         drawers = {
             s: samplers[s] if s in samplers else default_sampler(s) for s in symbols
         }
+        finite_points: list[dict[sp.Symbol, int | mpmath.mpf]] = []
         for _ in range(points):
             point = {s: drawers[s](rng) for s in symbols}
             # An int point stays exact for the certificate; evaluated as a
@@ -104,33 +114,75 @@ def _numeric_residual(
                 non_finite += 1
                 non_finite_point = non_finite_point or point
                 continue
+            finite_points.append(point)
             magnitude = difference if signed else abs(difference)
             ratio = magnitude / (abs(size) + mpmath.mpf(10) ** -300)
             if worst_point is None or ratio > worst:
                 worst, worst_point = ratio, point
-        if signed and worst_point is not None and worst <= _RELATIVE_ZERO:
-            # No violation sampled: search near the closest point for one
-            # (gap_search), kept only if worse at DEFAULT_DPS digits too.
-            found = refined_point(
-                residual,
-                scale,
-                symbols,
-                movable_symbols(symbols, samplers),
-                worst_point,
-                rng,
-            )
-            if found is not None:
+        searched = ""
+        if (
+            signed
+            and sides is not None
+            and worst_point is not None
+            and worst <= _RELATIVE_ZERO
+        ):
+            # No violation sampled: search near the closest points for one
+            # (gap_search), each end point kept only if worse at DEFAULT_DPS
+            # digits too.
+            search = _searched(sides, symbols, samplers, finite_points, rng)
+            searched = search.described()
+            for end in search.points:
+                # A float coordinate as the exact binary number it is.
+                found = {
+                    s: mpmath.mpf(v) if isinstance(v, float) else v
+                    for s, v in end.items()
+                }
                 values = [mpmath.mpmathify(found[s]) for s in symbols]
                 try:
                     difference = mpmath.mpmathify(f_residual(*values))
                     size = mpmath.mpmathify(f_scale(*values))
                 except (ZeroDivisionError, OverflowError, ValueError):
-                    difference = size = mpmath.nan
+                    continue
                 if _finite_real(difference) and _finite_real(size):
                     ratio = difference / (abs(size) + mpmath.mpf(10) ** -300)
                     if ratio > worst:
                         worst, worst_point = ratio, found
-    return _Residuals(worst, worst_point, non_finite, non_finite_point)
+    return _Residuals(worst, worst_point, non_finite, non_finite_point, searched)
+
+
+def _searched(
+    sides: tuple[Sequence[sp.Expr], Sequence[sp.Expr]],
+    symbols: Sequence[sp.Symbol],
+    samplers: Mapping[sp.Symbol, Sampler],
+    sampled: Sequence[Mapping[sp.Symbol, int | mpmath.mpf]],
+    rng: np.random.Generator,
+) -> SearchOutcome:
+    """:func:`~.gap_search.search_violation` over ``symbols``; a symbol of a
+    term that cancels from the residual (not in ``symbols``) is held at one
+    value drawn by its sampler."""
+    lhs_terms, rhs_terms = sides
+    extra = sorted(
+        set().union(*(t.free_symbols for t in (*lhs_terms, *rhs_terms))) - set(symbols),
+        key=str,
+    )
+    if extra:
+        held_rng = np.random.default_rng(0)
+        held = {
+            s: sp.sympify(
+                (samplers[s] if s in samplers else default_sampler(s))(held_rng)
+            )
+            for s in extra
+        }
+        lhs_terms = [t.xreplace(held) for t in lhs_terms]
+        rhs_terms = [t.xreplace(held) for t in rhs_terms]
+    return search_violation(
+        lhs_terms,
+        rhs_terms,
+        symbols,
+        search_coordinates(symbols, samplers),
+        sampled,
+        rng,
+    )
 
 
 def _format_point(point: Mapping[sp.Symbol, int | mpmath.mpf]) -> str:
