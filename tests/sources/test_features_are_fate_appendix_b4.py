@@ -202,3 +202,72 @@ def test_98_with_gamma_over_d_fails() -> None:
         evaluate=False,
     )
     assert b5._judge(wrong).status == Status.FAILS
+
+
+# --- checks next to equality (issue 20)
+
+
+def _with_labels_scaled(relation: sp.Basic, side: str) -> sp.Basic:
+    """``relation`` with y_20 scaled by 1001/1000 on one side."""
+    label = sp.Symbol("y_20", real=True)
+    scaled = {label: sp.Rational(1001, 1000) * label}
+    lhs, rhs = relation.args
+    if side == "lhs":
+        lhs = lhs.xreplace(scaled)
+    else:
+        rhs = rhs.xreplace(scaled)
+    return relation.func(lhs, rhs, evaluate=False)
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_87_with_a_label_scaled_on_one_side_fails(depth: int) -> None:
+    # Random states leave (87) slack enough to hide it; the states where it is
+    # an equality (L = 2) or r_par = 0 (labels fitted) do not.
+    claim = next(
+        c
+        for d in b4.DERIVATIONS
+        for c in d.claims
+        if c.id.endswith(f"depth-{depth}-step-8")
+    )
+    wrong = _with_labels_scaled(claim.check.relation(), "rhs")
+    verdict = b4._judge_at_balanced_states(depth)(wrong)
+    assert verdict.status == Status.FAILS
+    assert "state" in verdict.counterexample
+
+
+def test_86_next_to_a_rotation_refutes_a_label_scaled_on_one_side() -> None:
+    claim = next(
+        c for d in b4.DERIVATIONS for c in d.claims if c.id.endswith("depth-2-step-7")
+    )
+    network = b4.network(2)
+    constrained = b4._substituted(
+        claim.check.relation(), network.flow(), network.data_constraint()
+    )
+    assert b4.judge_near(constrained, b4._NEAR_ROTATION[2]).status == Status.HOLDS
+    for side in ("lhs", "rhs"):
+        wrong = _with_labels_scaled(claim.check.relation(), side)
+        constrained = b4._substituted(wrong, network.flow(), network.data_constraint())
+        verdict = b4.judge_near(constrained, b4._NEAR_ROTATION[2])
+        assert verdict.status == Status.FAILS, side
+
+
+def test_88_next_to_isotropic_data_refutes_a_dropped_label() -> None:
+    claim = next(c for c in b4.CLAIMS if c.id.endswith("88:normalized-depth-2"))
+    network = b4.network(2)
+    relation = claim.check.relation()
+    label = sp.Symbol("y_00", real=True)
+    wrong = relation.func(relation.lhs.xreplace({label: 0}), relation.rhs)
+    constrained = b4._substituted(wrong, network.flow(), network.data_constraint())
+    assert b4.judge_near(constrained, b4._NEAR_ISOTROPIC).status == Status.FAILS
+
+
+def test_near_sets_are_where_the_bounds_are_nearly_equalities() -> None:
+    # (90): ||(I - P) Wbar||^2 = ||Wbar||^2 when the columns of Wbar lie in ker(X).
+    network = min_norm.network(2)
+    bound = min_norm._initial_bound()
+    exact = {
+        s: v.xreplace({min_norm.NEAR: 0})
+        for s, v in min_norm._near_the_kernel().items()
+    }
+    gap = (bound.rhs - bound.lhs).xreplace(network.data_constraint()).xreplace(exact)
+    assert sp.simplify(gap) == 0

@@ -50,11 +50,22 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import sympy as sp
 
-from implicit_bias.claims.checks import judge_relation
+from implicit_bias.claims.checks import Sampler, judge_relation, log_uniform
 from implicit_bias.claims.derivation import Derivation, Step
 from implicit_bias.claims.checks import RelationCheck
-from implicit_bias.claims.engine import Basis, Claim, Kind, Reading, Status, Verdict
-from implicit_bias.sources.features_are_fate._balanced_states import balanced_states
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Status,
+    Verdict,
+    conjunction,
+)
+from implicit_bias.sources.features_are_fate._balanced_states import (
+    BalancedState,
+    balanced_states,
+)
 from implicit_bias.sources.features_are_fate._empirical_networks import (
     EmpiricalNetwork,
     glyph,
@@ -63,10 +74,21 @@ from implicit_bias.sources.features_are_fate._empirical_networks import (
     smallest_eigenvalue,
     smallest_singular_value_squared,
 )
+from implicit_bias.sources.features_are_fate.appendix_b4_states import (
+    equality_states,
+    fitted_labels,
+)
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory import transfer_asymptotics as theory
 
-__all__ = ["CLAIMS", "DERIVATIONS", "GLYPHS"]
+__all__ = [
+    "CLAIMS",
+    "DERIVATIONS",
+    "GLYPHS",
+    "NearTightSet",
+    "judge_near",
+    "order_one_samplers",
+]
 
 #: n > d: the samples and data dimension of Part 1's chain.
 SAMPLES, DIMENSION = 3, 2
@@ -78,8 +100,20 @@ POINTS = 20
 #: The CPU budget of each claim (the slowest takes about 15 s).
 CLAIM_SECONDS = 45.0
 SYMBOLIC_SECONDS = 1.0
-#: Exact states with D_l >= alpha^2 lambda I that step (87) is decided at.
+#: Exact states with D_l >= alpha^2 lambda I that step (87) is decided at:
+#: random ones, at L = 2 ones where (87) is an equality, and random ones again
+#: with labels the network fits (appendix_b4_states).
 BALANCED_STATES = 24
+EQUALITY_STATES = 6
+FITTED_STATES = 6
+#: Points next to the set where an inequality is tight, beside the POINTS
+#: random ones: random points put its two sides orders of magnitude apart
+#: (entries drawn over six decades), so an error in a term they share is lost
+#: in the slack; next to equality every term of both sides counts.
+NEAR_POINTS = 10
+#: The distance to that set, relative: 2**-20, as the rational grid of the
+#: draws (with the perturbation's entries drawn over six decades around 1).
+NEAR = sp.Rational(1, 2**20)
 
 _alpha, _lam = theory.alpha, theory.lam
 
@@ -98,9 +132,22 @@ def _substituted(relation: sp.Basic, *maps: Mapping[sp.Basic, sp.Basic]) -> sp.B
     return relation.func(lhs, rhs, evaluate=False)
 
 
-def _judge(depth: int, *, flow: bool = True) -> Callable[[sp.Basic], Verdict]:
+@dataclasses.dataclass(frozen=True)
+class NearTightSet:
+    """Where an inequality of the chain is nearly an equality: substitutions
+    that put the judged points there, and the set in words."""
+
+    values: Callable[[], Mapping[sp.Symbol, sp.Expr]]
+    description: str
+
+
+def _judge(
+    depth: int, *, flow: bool = True, near: NearTightSet | None = None
+) -> Callable[[sp.Basic], Verdict]:
     """Decide a relation of the chain at depth ``depth``: under the flow (6)
-    (``flow``), on data whose ``P`` is the projector onto im(X)."""
+    (``flow``), on data whose ``P`` is the projector onto im(X) -- at
+    :data:`POINTS` random points, and, for an inequality with a ``near``
+    set, also at :data:`NEAR_POINTS` points next to where it is tight."""
 
     def judge(relation: sp.Basic) -> Verdict:
         net = network(depth)
@@ -114,10 +161,79 @@ def _judge(depth: int, *, flow: bool = True) -> Callable[[sp.Basic], Verdict]:
         # An exact matrix check says "exact rational arithmetic" but names no
         # tolerance: it is 0.
         if verdict.basis == Basis.NUMERICAL and "tolerance" not in verdict.detail:
-            return verdict.with_detail(f"{verdict.detail} (tolerance 0: exact)")
-        return verdict
+            verdict = verdict.with_detail(f"{verdict.detail} (tolerance 0: exact)")
+        if near is None or verdict.status != Status.HOLDS:
+            return verdict
+        close = judge_near(_substituted(relation, *maps), near)
+        return conjunction(
+            [verdict, close],
+            f"{verdict.detail}; and {near.description}: {close.detail}",
+        )
 
     return judge
+
+
+def judge_near(relation: sp.Basic, near: NearTightSet) -> Verdict:
+    """Decide ``relation`` (its constraints substituted) at :data:`NEAR_POINTS`
+    points of ``near``, every symbol of order one (:func:`order_one_samplers`)."""
+    nearby = _substituted(relation, near.values())
+    return judge_relation(
+        nearby,
+        samplers=order_one_samplers(nearby.free_symbols),
+        budget_seconds=SYMBOLIC_SECONDS,
+        points=NEAR_POINTS,
+    )
+
+
+def order_one_samplers(symbols: set[sp.Basic]) -> dict[sp.Symbol, Sampler]:
+    """Magnitudes log-uniform on [1/10, 10] (a random sign unless positive), so
+    that every term of a relation is of a size with the others."""
+    return {
+        symbol: log_uniform(0.1, 10.0, signed=not symbol.is_positive)
+        for symbol in symbols
+        if isinstance(symbol, sp.Symbol)
+    }
+
+
+def _rotation(parameter: sp.Symbol) -> sp.Matrix:
+    r"""The rotation :math:`\frac{1}{1 + q^2}\begin{pmatrix}1 - q^2 & -2q \\ 2q &
+    1 - q^2\end{pmatrix}`: every rotation but by :math:`\pi`, rational at a
+    rational :math:`q`."""
+    cosine = (1 - parameter**2) / (1 + parameter**2)
+    sine = 2 * parameter / (1 + parameter**2)
+    return sp.Matrix([[cosine, -sine], [sine, cosine]])
+
+
+def _near_orthogonal_weights(depth: int) -> dict[sp.Symbol, sp.Expr]:
+    r""":math:`W_l = c_l(Q_l + \delta E_l)`, :math:`l < L`: :math:`Q_l` a
+    rotation, :math:`c_l > 0`, :math:`E_l` free, :math:`\delta =` :data:`NEAR`;
+    so :math:`W_{L-1}^\top\cdots W_1^\top` is a multiple of a rotation up to
+    :math:`O(\delta)`, its singular values equal to first order."""
+    values: dict[sp.Symbol, sp.Expr] = {}
+    for layer, weight in enumerate(network(depth).weights[:-1], start=1):
+        rotation = _rotation(sp.Symbol(f"q{layer}", real=True))
+        scale = sp.Symbol(f"c{layer}", positive=True)
+        for i in range(weight.rows):
+            for j in range(weight.cols):
+                off = sp.Symbol(f"e{layer}_{i}{j}", real=True)
+                values[weight[i, j]] = scale * (rotation[i, j] + NEAR * off)
+    return values
+
+
+def _near_isotropic_data() -> dict[sp.Symbol, sp.Expr]:
+    r""":math:`b = (m \times a)/\|m\| + \delta e`, :math:`\delta =`
+    :data:`NEAR`: with the columns :math:`m \times a, m \times b` of the data
+    constraint, :math:`X^\top X = \|m\|^2\|a_\perp\|^2 I + O(\delta)` (its
+    two columns orthogonal and of one length, to first order)."""
+    u, v = sp.symbols("u v", real=True)
+    normal = sp.Matrix([2 * u, 2 * v, 1 - u**2 - v**2])
+    first = sp.Matrix(3, 1, lambda i, _: sp.Symbol(f"a_{i}0", real=True))
+    turned = normal.cross(first) / (1 + u**2 + v**2)
+    return {
+        sp.Symbol(f"b_{i}0", real=True): turned[i]
+        + NEAR * sp.Symbol(f"eb_{i}0", real=True)
+        for i in range(3)
+    }
 
 
 def _rational_draws(
@@ -145,7 +261,7 @@ balanced_states`, each with random rational data (X through its
             key=str,
         )
         rng = np.random.default_rng(depth)
-        states = balanced_states(depth, DIMENSION, count=BALANCED_STATES)
+        states, fitted = _states_of_87(depth)
         for number, state in enumerate(states, start=1):
             values: dict[sp.Symbol, sp.Basic] = {
                 _alpha: state.alpha,
@@ -154,6 +270,8 @@ balanced_states`, each with random rational data (X through its
             for weight, value in zip(net.weights, state.weights, strict=True):
                 values.update(zip(weight, value, strict=True))
             values.update(_rational_draws(rng, free))
+            if number > len(states) - fitted:
+                values.update(_fitted(net, values, state))
             verdict = judge_relation(
                 _substituted(stated, values),
                 budget_seconds=SYMBOLIC_SECONDS,
@@ -173,16 +291,49 @@ balanced_states`, each with random rational data (X through its
                         else None
                     ),
                 )
+        equal = EQUALITY_STATES if depth == 2 else 0
         return Verdict.holds(
             f"at {len(states)} exact rational states with D_l - alpha^2 lambda I "
-            "positive semidefinite (decided exactly; alpha = 1, 1/8, 1/64, every "
-            "fourth nearly tight), each with random rational data: the constant "
-            "relation holds at each, evaluated at 50 digits (tolerance 1e-40 "
-            "relative: a smaller violation is equality)",
+            "positive semidefinite (decided exactly; alpha = 1, 1/8, 1/64, 2): "
+            f"{BALANCED_STATES} with random rational data (every third nearly "
+            "tight)"
+            + (
+                f", {equal} with D_1 = alpha^2 lambda I exactly (where (87) is an "
+                "equality) and random rational data"
+                if equal
+                else ""
+            )
+            + f", and {fitted} of the first again with labels y = X W_1 ... W_L "
+            "+ s m (r_par = 0, a global minimum of (78)): the constant relation "
+            "holds at each, evaluated at 50 digits (tolerance 1e-40 relative: a "
+            "smaller violation is equality)",
             Basis.NUMERICAL,
         )
 
     return judge
+
+
+def _states_of_87(depth: int) -> tuple[list[BalancedState], int]:
+    """The states (87) is decided at, and how many of them, last, take fitted
+    labels (:mod:`~implicit_bias.sources.features_are_fate.appendix_b4_states`)."""
+    balanced = list(balanced_states(depth, DIMENSION, count=BALANCED_STATES))
+    equal = list(equality_states(EQUALITY_STATES)) if depth == 2 else []
+    return [*balanced, *equal, *balanced[:FITTED_STATES]], FITTED_STATES
+
+
+def _fitted(
+    net: EmpiricalNetwork, values: Mapping[sp.Symbol, sp.Basic], state: BalancedState
+) -> dict[sp.Symbol, sp.Basic]:
+    """The labels of :func:`~implicit_bias.sources.features_are_fate.\
+appendix_b4_states.fitted_labels` at the drawn data ``values``, with an offset
+    along ker(X^T) of their y_00."""
+    constraint = net.data_constraint()
+    data = net.data.xreplace(constraint).xreplace(dict(values))
+    u, v = sp.symbols("u v", real=True)
+    normal = sp.Matrix([2 * u, 2 * v, 1 - u**2 - v**2]).xreplace(dict(values))
+    offset = values[net.labels[0, 0]]
+    labels = fitted_labels(data, normal, state.weights, offset)
+    return dict(zip(net.labels, labels, strict=True))
 
 
 def _gradients(depth: int, function: sp.Expr) -> list[sp.Matrix]:
@@ -314,6 +465,25 @@ _REGIME = (
 NORMALIZATION_SLIP = "normalization-78-88"
 
 
+#: (86) is an equality when W_{L-1}^T ... W_1^T is a multiple of a rotation.
+_NEAR_ROTATION = {
+    depth: NearTightSet(
+        functools.partial(_near_orthogonal_weights, depth),
+        f"at {NEAR_POINTS} points next to where it is an equality, W_l = c_l (Q_l "
+        "+ 2^-20 E_l) for l < L (Q_l a rotation: all singular values of "
+        "W_{L-1}^T ... W_1^T nearly equal)",
+    )
+    for depth in DEPTHS
+}
+#: (88) is an equality when X^T X is a multiple of I.
+_NEAR_ISOTROPIC = NearTightSet(
+    _near_isotropic_data,
+    f"at {NEAR_POINTS} points next to where it is an equality, X^T X = c I + "
+    "O(2^-20) (b = (m x a)/|m| + 2^-20 e: the columns of X orthogonal and of one "
+    "length)",
+)
+
+
 def _chain(depth: int) -> Derivation:
     return Derivation(
         source=SOURCE_ID,
@@ -383,7 +553,7 @@ def _chain(depth: int) -> Derivation:
                 relation="<=",
                 equation="86",
                 quote="≤ −σ_min^2(W_{L−1}^T ... W_1^T) ||X^T P_∥ r||_2^2 (86)",
-                judge=_judge(depth),
+                judge=_judge(depth, near=_NEAR_ROTATION[depth]),
             ),
             Step(
                 lambda: _invariant_bound(depth),
@@ -549,6 +719,7 @@ def _correction(
     quote: str,
     *,
     kind: Kind = Kind.IDENTITY,
+    near: NearTightSet | None = None,
 ) -> Claim:
     return Claim(
         SOURCE_ID,
@@ -556,7 +727,7 @@ def _correction(
         f"normalized-depth-{depth}",
         kind,
         statement,
-        RelationCheck(relation, _judge(depth), network(depth).flow()),
+        RelationCheck(relation, _judge(depth, near=near), network(depth).flow()),
         Status.HOLDS,
         formula=relation,
         corrects=_step_id(depth, equation, step),
@@ -610,6 +781,7 @@ def _corrections(depth: int) -> tuple[Claim, ...]:
             "lambda_min L_par: (88) without its factor 2, for L_par = ||r_par||^2",
             "≤ −2(α^2λ)^{L−1} λ_min L_∥ (88)",
             kind=Kind.INEQUALITY,
+            near=_NEAR_ISOTROPIC,
         ),
     )
 

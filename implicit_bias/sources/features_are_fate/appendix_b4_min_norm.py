@@ -59,6 +59,12 @@ from implicit_bias.sources.features_are_fate._empirical_networks import (
     glyph,
     inner,
 )
+from implicit_bias.sources.features_are_fate.appendix_b4 import (
+    NEAR,
+    NEAR_POINTS,
+    NearTightSet,
+    judge_near,
+)
 from implicit_bias.sources.features_are_fate._limit_orders import (
     training_cost,
     order_verdict,
@@ -96,7 +102,14 @@ def _with_stated_precision(verdict: Verdict) -> Verdict:
     return verdict
 
 
-def _judge(depth: int, *, flow: bool) -> Callable[[sp.Basic], Verdict]:
+def _judge(
+    depth: int, *, flow: bool, near: NearTightSet | None = None
+) -> Callable[[sp.Basic], Verdict]:
+    """Decide a relation at :data:`POINTS` random points of the data
+    constraint (under the flow (6) if ``flow``), and, for an inequality with
+    a ``near`` set, also at :data:`~implicit_bias.sources.features_are_fate.\
+appendix_b4.NEAR_POINTS` points next to where it is tight."""
+
     def judge(relation: sp.Basic) -> Verdict:
         net = network(depth)
         maps = [net.flow()] if flow else []
@@ -104,12 +117,19 @@ def _judge(depth: int, *, flow: bool) -> Callable[[sp.Basic], Verdict]:
         lhs, rhs = relation.args
         for mapping in maps:
             lhs, rhs = lhs.xreplace(mapping), rhs.xreplace(mapping)
-        return _with_stated_precision(
+        verdict = _with_stated_precision(
             judge_relation(
                 relation.func(lhs, rhs, evaluate=False),
                 budget_seconds=SYMBOLIC_SECONDS,
                 points=POINTS,
             )
+        )
+        if near is None or verdict.status != Status.HOLDS:
+            return verdict
+        close = judge_near(relation.func(lhs, rhs, evaluate=False), near)
+        return conjunction(
+            [verdict, close],
+            f"{verdict.detail}; and {near.description}: {close.detail}",
         )
 
     return judge
@@ -167,6 +187,29 @@ _initial = sp.Matrix(
     DIMENSION,
     DIMENSION,
     lambda i, j: sp.Symbol(f"wbar1_{i}{j}", real=True),
+)
+
+
+def _near_the_kernel() -> dict[sp.Symbol, sp.Expr]:
+    r""":math:`\bar W_1 = m c^\top + \delta E`, :math:`\delta =`
+    :data:`~implicit_bias.sources.features_are_fate.appendix_b4.NEAR`: the
+    columns of :math:`\bar W_1` next to :math:`\ker(X) = \mathrm{span}(m)`
+    of the data constraint, where (90)'s bound is an equality."""
+    u, v = sp.symbols("u v", real=True)
+    normal = (2 * u, 2 * v, 1 - u**2 - v**2)
+    return {
+        _initial[i, j]: normal[i] * sp.Symbol(f"c_{j}", real=True)
+        + NEAR * sp.Symbol(f"e_{i}{j}", real=True)
+        for i in range(DIMENSION)
+        for j in range(DIMENSION)
+    }
+
+
+#: (90) is an equality when the columns of Wbar_1 lie in ker(X).
+_NEAR_KERNEL = NearTightSet(
+    _near_the_kernel,
+    f"at {NEAR_POINTS} points next to where it is an equality, Wbar_1 = m c^T + "
+    "2^-20 E (its columns nearly in ker(X) = span(m))",
 )
 
 
@@ -251,7 +294,7 @@ CLAIMS: tuple[Claim, ...] = (
         "initial-bound",
         Kind.INEQUALITY,
         "||W_1^perp(0)||_F = ||(I - P_row(X)) alpha Wbar_1||_F <= alpha ||Wbar_1||_F",
-        RelationCheck(_initial_bound, _judge(2, flow=False)),
+        RelationCheck(_initial_bound, _judge(2, flow=False, near=_NEAR_KERNEL)),
         Status.HOLDS,
         formula=_initial_bound,
         assumptions=("W_1(0) = alpha Wbar_1", "P_row(X) the orthogonal projector"),
