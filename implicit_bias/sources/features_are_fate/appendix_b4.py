@@ -456,9 +456,9 @@ _REGIME = (
     "n = 3 > d = 2, L = {depth}: W_l 2x2 (l < L), W_L 2x1, X 3x2, y 3x1, every "
     "entry a symbol; judged at 20 random points at 50 digits where X has columns "
     "m x a, m x b, m = (2u, 2v, 1 - u^2 - v^2), and P_par = I - m m^T/|m|^2 "
-    "(every X of rank 2 but a set of measure zero); (87) at 24 exact rational "
-    "states with D_l >= alpha^2 lambda I (alpha = 1, 1/8, 1/64) and random "
-    "rational data"
+    "(every X of rank 2 but a set of measure zero), (86) and (88) also next to "
+    "equality; (87) at exact rational states with D_l >= alpha^2 lambda I (alpha "
+    "= 1, 1/8, 1/64, 2; at L = 2 some with equality) and random or fitted data"
 )
 
 #: The slip the three failing steps show.
