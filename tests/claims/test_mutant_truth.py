@@ -92,6 +92,27 @@ def test_a_sign_shown_before_expansion_makes_a_mutant_equivalent() -> None:
     assert not true_by_itself(turned, flow, 5.0, stated)
 
 
+def test_a_slow_simplification_does_not_hide_a_sign_shown_as_written() -> None:
+    # The change from the stated relation, -E^2, has no sign as written and E
+    # (a sum of 8 fractions) takes SymPy longer than the budget to simplify;
+    # the mutant's own gap 1 + E^2 is positive as written. Each form of the
+    # expressions has its share of the budget, so the timeout of the one does
+    # not stop the other.
+    y = sp.Symbol("y", positive=True)
+    fractions = sum((x + i) / (x**2 + i * y + 1) for i in range(1, 9))
+    stated = sp.Le(-(fractions**2), fractions**2 + 1, evaluate=False)
+    mutant = sp.Le(-(fractions**2), 1, evaluate=False)
+    assert true_by_itself(mutant, None, 1.0, stated)
+
+
+def test_a_sign_is_read_after_factoring() -> None:
+    # An expanded square: no sign as written, a square once factored.
+    a, b = sp.symbols("a b", real=True)
+    expanded = sp.Ge(a**2 + 2 * a * b + b**2, 0, evaluate=False)
+    assert true_by_itself(expanded, None, 5.0)
+    assert not true_by_itself(sp.Ge(a**2 + 2 * a * b, 0, evaluate=False), None, 5.0)
+
+
 def test_a_weakening_is_shown_from_the_sign_of_its_change() -> None:
     s, f, a = sp.symbols("s f a", positive=True)
     stated = sp.Ge(1 - a**2 * (f + s) / s, 0)
