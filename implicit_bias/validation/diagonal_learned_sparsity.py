@@ -38,7 +38,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from implicit_bias.errors import InvalidArgumentError
-from implicit_bias.numerics.arguments import as_finite_array, check_seed
+from implicit_bias.numerics.arguments import (
+    as_finite_array,
+    check_integer,
+    check_real,
+    check_seed,
+)
 from implicit_bias.validation.diagonal_experiments import (
     _Batch,
     _pretraining,
@@ -203,7 +208,7 @@ class LearnedSolutions:
       mtl: the main-task output of the MTL predictors, (V, S, R, D).
       truth: the ground-truth main-task predictors, (V, R, D).
       aux_support: the auxiliary task's inputs, a boolean mask (D,).
-      dimension, features, aux_samples, init_scale, gamma, tol, seed: the
+      dimension, features, aux_samples, rescale, init_scale, gamma, tol, seed: the
         configuration (see :func:`learned_solutions`); every trained network
         stopped at a training loss of at most ``tol`` times
         :math:`\|y\|^2/n`.
@@ -220,6 +225,7 @@ class LearnedSolutions:
     dimension: int
     features: int
     aux_samples: int
+    rescale: float
     init_scale: float
     gamma: float
     tol: float
@@ -245,7 +251,12 @@ def _check_repeats(repeats: int | None, default: int) -> int:
 
 
 def learned_solutions(
-    *, quick: bool = True, seed: int = 0, repeats: int | None = None
+    *,
+    quick: bool = True,
+    seed: int = 0,
+    repeats: int | None = None,
+    aux_samples: int | None = None,
+    rescale: float = 1.0,
 ) -> LearnedSolutions:
     r"""Train the STL, LP, PT+FT and MTL networks of Appendix E.1's Figs. 5c-5f.
 
@@ -261,9 +272,13 @@ def learned_solutions(
     sizes n = 10, 20, 40, 60, 80, 120, 160 [4, 8, 12, 16, 24, 32], nested; 20
     repeats (``repeats``). STL and MTL start every weight at :math:`\alpha =
     10^{-3}`, MTL with the outputs (main, auxiliary) on the same n samples;
-    PT+FT pretrains from :math:`\alpha` on D/2 fresh samples of the auxiliary
-    task (once per repeat) and finetunes from :math:`\lambda = 1`, :math:`\gamma
-    = 10^{-3}`; LP is the limit of readout training (module docstring).
+    PT+FT pretrains from :math:`\alpha` on ``aux_samples`` (default D/2) fresh
+    samples of the auxiliary task (once per repeat) and finetunes from
+    :math:`\lambda` = ``rescale`` (default 1), :math:`\gamma = 10^{-3}`; LP is
+    the limit of readout training (module docstring). The auxiliary samples
+    are drawn after the main task's, so ``aux_samples`` and ``rescale`` leave
+    the tasks, the main-task data, STL, MTL and LP as they are and change
+    PT+FT only.
     Learning rates as in
     :func:`~implicit_bias.validation.diagonal_experiments.norms_versus_sample_size`;
     each network stops at a relative loss of ``tol = 1e-6``.
@@ -273,13 +288,19 @@ def learned_solutions(
       seed: seed of ``np.random.SeedSequence``, an integer >= 0; repeat r uses
         its r-th child.
       repeats: the number of repeats, an integer >= 2 (default 20).
+      aux_samples: the auxiliary task's pretraining samples, an integer >= 1;
+        None for D/2 (the paper's Appendix D names 1024 "in most of our
+        experiments").
+      rescale: :math:`\lambda`, the factor of the pretrained first layer
+        finetuning starts from, a finite real > 0.
 
     Returns:
       A :class:`LearnedSolutions`.
 
     Raises:
       InvalidArgumentError: ``quick`` is not a bool, ``seed`` not an integer
-        >= 0 or ``repeats`` not an integer >= 2.
+        >= 0, ``repeats`` not an integer >= 2, ``aux_samples`` not an integer
+        >= 1 (or None) or ``rescale`` not a finite real > 0.
       ConvergenceError: a network diverged or did not converge.
 
     Examples:
@@ -299,11 +320,25 @@ def learned_solutions(
     configuration = LEARNED_SOLUTIONS_CONFIGURATIONS["quick" if quick else "full"]
     repeats = _check_repeats(repeats, configuration.repeats)
     dimension, features = configuration.dimension, configuration.features
+    if aux_samples is None:
+        aux_samples = dimension // 2
+    aux_samples = check_integer(
+        "aux_samples",
+        aux_samples,
+        min_value=1,
+        meaning="the auxiliary task's pretraining samples (an integer >= 1)",
+    )
+    rescale = check_real(
+        "rescale",
+        rescale,
+        min_value=0.0,
+        exclusive=True,
+        meaning="the factor of the pretrained first layer (a finite real > 0)",
+    )
     overlaps = np.array(configuration.overlaps)
     sizes = np.array(configuration.sample_sizes)
     alpha = gamma = 1e-3
     tol = 1e-6
-    aux_samples = dimension // 2
     aux_support = np.arange(dimension) < features
     networks = overlaps.size * sizes.size
     counts = np.tile(sizes, overlaps.size)
@@ -341,7 +376,7 @@ def learned_solutions(
     first = _train_together(train_diagonal_networks, pretraining + stl, tol)
     finetuning = []
     for r, (_, _, X, _, _) in enumerate(draws):
-        w1, w2 = finetuning_initialization(first[r], rescale=1.0, gamma=gamma)
+        w1, w2 = finetuning_initialization(first[r], rescale=rescale, gamma=gamma)
         finetuning.append(
             _Batch(
                 X,
@@ -382,6 +417,7 @@ def learned_solutions(
         dimension=dimension,
         features=features,
         aux_samples=aux_samples,
+        rescale=rescale,
         init_scale=alpha,
         gamma=gamma,
         tol=tol,

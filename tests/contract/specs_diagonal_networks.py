@@ -337,7 +337,12 @@ SPECS: dict[str, Spec | Exempt] = {
     f"{_V}.LearnedSolutions": Exempt("result record of learned_solutions"),
     f"{_V}.learned_solutions": Spec(
         valid=lambda: {"quick": True, "seed": 0, "repeats": 2},
-        invalid={**_QUICK_INVALID, "repeats": [1, 0, -2, 2.0]},
+        invalid={
+            **_QUICK_INVALID,
+            "repeats": [1, 0, -2, 2.0],
+            "aux_samples": [0, -1, 2.5, True],
+            "rescale": [0.0, -0.1, float("nan"), float("inf"), True],
+        },
     ),
     f"{_V}.variance_beyond_top_k": Spec(
         valid=lambda: {"coefficients": np.array([3.0, 0.0, -4.0]), "k": 1},

@@ -73,6 +73,16 @@ def test_bad_arguments_are_named(coefficients: object, k: object, match: str) ->
         ({"seed": -1}, "seed"),
         ({"repeats": 1}, "repeats"),
         ({"repeats": 2.0}, "repeats"),
+        ({"aux_samples": 0}, r"aux_samples=0 is below 1"),
+        ({"aux_samples": -4}, "aux_samples"),
+        ({"aux_samples": 20.0}, "aux_samples=20.0 is not an integer"),
+        ({"aux_samples": True}, "aux_samples"),
+        ({"rescale": 0.0}, r"rescale=0.0 is outside \(0, inf\)"),
+        ({"rescale": -0.5}, "rescale"),
+        ({"rescale": float("nan")}, "rescale=nan is not finite"),
+        ({"rescale": float("inf")}, "rescale"),
+        ({"rescale": True}, "rescale"),
+        ({"rescale": [0.1, 1.0]}, "rescale"),
     ],
 )
 def test_learned_solutions_rejects_bad_options(options: dict, match: str) -> None:
@@ -129,6 +139,25 @@ def test_same_seed_same_networks() -> None:
     b = learned_solutions(quick=True, repeats=2, seed=3)
     np.testing.assert_array_equal(a.ptft, b.ptft)
     np.testing.assert_array_equal(a.stl, b.stl)
+
+
+def test_aux_samples_and_rescale_change_ptft_only(small: object) -> None:
+    # The auxiliary samples are drawn after the main task's data: the tasks,
+    # STL, MTL and LP are the default run's; PT+FT starts elsewhere.
+    default = small
+    assert (default.aux_samples, default.rescale) == (20, 1.0)  # D/2, lambda = 1
+    for options in ({"aux_samples": 64}, {"rescale": 0.1}):
+        other = learned_solutions(quick=True, repeats=2, **options)
+        assert other.aux_samples == options.get("aux_samples", 20)
+        assert other.rescale == options.get("rescale", 1.0)
+        np.testing.assert_array_equal(other.truth, default.truth)
+        np.testing.assert_array_equal(other.linear_probe, default.linear_probe)
+        np.testing.assert_allclose(other.stl, default.stl, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(other.mtl, default.mtl, rtol=1e-9, atol=1e-12)
+        change = np.abs(other.ptft - default.ptft).max(axis=-1)
+        # At the smallest n the finetuned predictor leans on the pretrained
+        # features, so a different start moves it by far more than round-off.
+        assert change[:, 0].min() > 1e-3, options
 
 
 @pytest.mark.parametrize("measure", [mean_weight_rank, variance_beyond_top_k])
