@@ -14,11 +14,15 @@ import numpy as np
 import pytest
 
 from implicit_bias.claims.engine import Basis, Kind, Reason, Status, Verdict
-from implicit_bias.errors import ConvergenceError
+from implicit_bias.errors import ConvergenceError, InvalidArgumentError
 from implicit_bias.sources.ptft_diagonal_networks import (
     CLAIMS,
     INVENTORY,
     appendix_e1_sparsity,
+)
+from implicit_bias.sources.ptft_diagonal_networks.appendix_e1_regimes import (
+    REGIMES,
+    agreed_verdict,
 )
 from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
     experiment_cost,
@@ -66,6 +70,7 @@ def made_up(**overrides: np.ndarray) -> LearnedSolutions:
         dimension=D,
         features=F,
         aux_samples=D // 2,
+        rescale=1.0,
         init_scale=1e-3,
         gamma=1e-3,
         tol=1e-6,
@@ -75,15 +80,20 @@ def made_up(**overrides: np.ndarray) -> LearnedSolutions:
 
 
 @pytest.fixture
-def feed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[object], None]]:
-    """Make the checks read the given run (or raise the given error)."""
+def feed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """Make the checks read the given run (or raise the given error); with
+    ``second``, that run in the second of the regimes (the first otherwise)."""
 
-    def set_run(run: object) -> None:
-        def learned(**_: object) -> LearnedSolutions:
-            if isinstance(run, Exception):
-                raise run
-            assert isinstance(run, LearnedSolutions)
-            return run
+    def set_run(run: object, second: object = None) -> None:
+        def learned(**options: object) -> LearnedSolutions:
+            regime = (options.get("aux_samples"), options.get("rescale", 1.0))
+            chosen = run
+            if second is not None and regime == (1024, 0.1):
+                chosen = second
+            if isinstance(chosen, Exception):
+                raise chosen
+            assert isinstance(chosen, LearnedSolutions)
+            return chosen
 
         appendix_e1_sparsity._RUNS.clear()
         monkeypatch.setattr(appendix_e1_sparsity, "learned_solutions", learned)
@@ -108,7 +118,7 @@ CHECKS: dict[str, Callable[..., Verdict]] = {
 }
 
 
-def test_sparse_stl_against_dense_probe(feed: Callable[[object], None]) -> None:
+def test_sparse_stl_against_dense_probe(feed: Callable[..., None]) -> None:
     feed(made_up())
     assert CHECKS["stl-sparser-than-lp"]().status == Status.HOLDS
     assert CHECKS["ptft-mtl-sparse"]().status == Status.HOLDS
@@ -123,7 +133,7 @@ def test_sparse_stl_against_dense_probe(feed: Callable[[object], None]) -> None:
 
 
 def test_sparser_than_stl_reads_ptft_at_shared_overlaps(
-    feed: Callable[[object], None],
+    feed: Callable[..., None],
 ) -> None:
     run = made_up()
     feed(run)
@@ -140,7 +150,7 @@ def test_sparser_than_stl_reads_ptft_at_shared_overlaps(
 
 
 def test_as_sparse_without_overlap_is_an_equivalence(
-    feed: Callable[[object], None],
+    feed: Callable[..., None],
 ) -> None:
     run = made_up()
     feed(made_up(ptft=run.stl + 1e-3 * run.linear_probe))
@@ -158,7 +168,102 @@ def test_as_sparse_without_overlap_is_an_equivalence(
     assert CHECKS["denser-than-stl-without-overlap"]().status == Status.FAILS
 
 
-def test_nonmonotonic_sparsity(feed: Callable[[object], None]) -> None:
+def test_without_overlap_is_judged_in_both_regimes(
+    feed: Callable[..., None],
+) -> None:
+    run = made_up()
+    inside = made_up(ptft=run.stl)
+    outside = made_up(ptft=run.linear_probe)
+    # Outside the margin in one regime, inside it in the other: undecided.
+    feed(outside, second=inside)
+    verdict = CHECKS["as-sparse-as-stl-without-overlap"]()
+    assert verdict.status == Status.INCONCLUSIVE
+    assert verdict.reason == Reason.UNDECIDED
+    assert "outside the margin" in verdict.detail
+    assert "within the margin" in verdict.detail
+    for regime in REGIMES:
+        assert f"[{regime.describe(D)}]" in verdict.detail
+    assert verdict.detail.count("mean weight rank of STL - PT+FT") == 2
+    # Denser in the first regime only: the mirror claim is not shown in both.
+    verdict = CHECKS["denser-than-stl-without-overlap"]()
+    assert verdict.status == Status.INCONCLUSIVE
+    assert verdict.reason == Reason.STATISTICAL
+    # Inside in the first, outside in the second: undecided as well.
+    feed(inside, second=outside)
+    verdict = CHECKS["as-sparse-as-stl-without-overlap"]()
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.UNDECIDED)
+    # Outside in both: fails, with both regimes' figures.
+    feed(outside, second=outside)
+    verdict = CHECKS["as-sparse-as-stl-without-overlap"]()
+    assert verdict.status == Status.FAILS
+    assert verdict.counterexample is not None
+    assert verdict.counterexample.count(" > ") == 2
+
+
+def test_the_regimes_are_the_runs_the_checks_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[object, object]] = []
+    run = made_up()
+
+    def learned(**options: object) -> LearnedSolutions:
+        calls.append((options.get("aux_samples"), options.get("rescale")))
+        return run
+
+    appendix_e1_sparsity._RUNS.clear()
+    monkeypatch.setattr(appendix_e1_sparsity, "learned_solutions", learned)
+    try:
+        CHECKS["as-sparse-as-stl-without-overlap"]()
+        CHECKS["denser-than-stl-without-overlap"]()
+    finally:
+        appendix_e1_sparsity._RUNS.clear()
+    # Our earlier reading and the paper's Appendix D count with rescale 0.1,
+    # each run once.
+    assert calls == [(None, 1.0), (1024, 0.1)]
+
+
+def _verdict(status: Status, reason: Reason | None = None) -> Verdict:
+    if status == Status.HOLDS:
+        return Verdict.holds("inside", Basis.STATISTICAL)
+    if status == Status.FAILS:
+        return Verdict.fails("outside", Basis.STATISTICAL, "|x| > m")
+    return Verdict.inconclusive("between", reason or Reason.STATISTICAL)
+
+
+@pytest.mark.parametrize(
+    ("statuses", "expected", "reason"),
+    [
+        ((Status.HOLDS, Status.HOLDS), Status.HOLDS, None),
+        ((Status.FAILS, Status.FAILS), Status.FAILS, None),
+        ((Status.FAILS, Status.HOLDS), Status.INCONCLUSIVE, Reason.UNDECIDED),
+        ((Status.HOLDS, Status.FAILS), Status.INCONCLUSIVE, Reason.UNDECIDED),
+        ((Status.FAILS, Status.INCONCLUSIVE), Status.INCONCLUSIVE, Reason.STATISTICAL),
+        ((Status.INCONCLUSIVE, Status.HOLDS), Status.INCONCLUSIVE, Reason.STATISTICAL),
+    ],
+)
+def test_agreed_verdict_keeps_a_decision_only_where_regimes_agree(
+    statuses: tuple[Status, Status], expected: Status, reason: Reason | None
+) -> None:
+    verdict = agreed_verdict([(f"r{i}", _verdict(s)) for i, s in enumerate(statuses)])
+    assert verdict.status == expected
+    assert verdict.reason == reason
+    assert "[r0]" in verdict.detail
+    assert "[r1]" in verdict.detail
+
+
+def test_agreed_verdict_keeps_the_reason_of_a_run_that_did_not_converge() -> None:
+    verdict = agreed_verdict(
+        [
+            ("a", _verdict(Status.FAILS)),
+            ("b", _verdict(Status.INCONCLUSIVE, Reason.BUDGET)),
+        ]
+    )
+    assert verdict.reason == Reason.BUDGET
+    with pytest.raises(InvalidArgumentError, match="judged"):
+        agreed_verdict([])
+
+
+def test_nonmonotonic_sparsity(feed: Callable[..., None]) -> None:
     rng = np.random.default_rng(1)
     stl = made_up().stl.copy()
     stl[:, 1] = _spread(2 * F, rng, start=F)  # denser inside the grid
@@ -172,7 +277,7 @@ def test_nonmonotonic_sparsity(feed: Callable[[object], None]) -> None:
     assert CHECKS["sparsity-nonmonotonic"]().status == Status.FAILS
 
 
-def test_l1_growth(feed: Callable[[object], None]) -> None:
+def test_l1_growth(feed: Callable[..., None]) -> None:
     stl = made_up().stl * (1 + np.arange(SIZES.size))[None, :, None, None]
     feed(made_up(stl=stl))
     verdict = CHECKS["l1-grows-with-samples"]()
@@ -182,7 +287,7 @@ def test_l1_growth(feed: Callable[[object], None]) -> None:
     assert CHECKS["l1-grows-with-samples"]().status == Status.FAILS
 
 
-def test_bias_to_share_with_few_samples(feed: Callable[[object], None]) -> None:
+def test_bias_to_share_with_few_samples(feed: Callable[..., None]) -> None:
     feed(made_up())
     verdict = CHECKS["biased-to-share-with-few-samples"]()
     assert verdict.status == Status.HOLDS, verdict.detail
@@ -196,7 +301,7 @@ def test_bias_to_share_with_few_samples(feed: Callable[[object], None]) -> None:
 
 @pytest.mark.parametrize("label", list(CHECKS))
 def test_a_run_that_does_not_converge_is_inconclusive(
-    label: str, feed: Callable[[object], None]
+    label: str, feed: Callable[..., None]
 ) -> None:
     feed(ConvergenceError("a network diverged; try a smaller learning rate"))
     verdict = CHECKS[label]()
@@ -205,13 +310,13 @@ def test_a_run_that_does_not_converge_is_inconclusive(
 
 
 def test_warm_up_runs_the_quick_experiment_once_for_two_readers(
-    feed: Callable[[object], None], monkeypatch: pytest.MonkeyPatch
+    feed: Callable[..., None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[bool] = []
     run = made_up()
 
-    def learned(*, quick: bool = True, **_: object) -> LearnedSolutions:
-        calls.append(quick)
+    def learned(*, quick: bool = True, **options: object) -> LearnedSolutions:
+        calls.append(quick if options.get("rescale", 1.0) == 1.0 else "second")
         return run
 
     monkeypatch.setattr(appendix_e1_sparsity, "learned_solutions", learned)
@@ -223,7 +328,12 @@ def test_warm_up_runs_the_quick_experiment_once_for_two_readers(
     for claim in CLAIMS:
         if claim.id in appendix_e1_sparsity.QUICK_READERS:
             claim.check()
-    assert calls == [True]
+    # The 0/40 claims of Fig. 5e read a second run, once for both.
+    assert calls == [True, "second"]
+    appendix_e1_sparsity._RUNS.clear()
+    calls.clear()
+    appendix_e1_sparsity.warm_up(sorted(appendix_e1_sparsity._REGIME_READERS))
+    assert calls == [True, "second"]
 
 
 def test_claims_are_registered_under_their_figures() -> None:
@@ -250,3 +360,11 @@ def test_cost_models_scale_with_the_configuration() -> None:
     assert quick.runs == 20 * (1 + 3 * 18)
     assert full.runs == 20 * (1 + 3 * 21)
     assert full.seconds > quick.seconds > 0
+    # The 0/40 claims of Fig. 5e train the experiment in two regimes.
+    for size, one in (("quick", quick), ("full", full)):
+        both = experiment_cost(f"learned_solutions {size}, two regimes")
+        assert both.runs == 2 * one.runs
+        assert both.seconds > one.seconds
+    costs = {c.label: c.cost() for c in CLAIMS if c.equation == "fig-5e"}  # type: ignore[misc]
+    assert costs["as-sparse-as-stl-without-overlap"].runs == 2 * quick.runs
+    assert costs["ptft-mtl-sparse"].runs == quick.runs

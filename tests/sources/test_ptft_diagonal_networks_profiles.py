@@ -27,6 +27,7 @@ from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_e1_sparsity,
 )
 from implicit_bias.sources.ptft_diagonal_networks._thresholds import SIGNIFICANCE
+from implicit_bias.sources.ptft_diagonal_networks.appendix_e1_regimes import REGIMES
 from implicit_bias.sources.ptft_diagonal_networks.simulation_costs import (
     EXPERIMENTS,
     dense_gaps_cost,
@@ -49,6 +50,11 @@ EXPERIMENT_MODULES = [
     )
 ]
 
+#: The keyword arguments of the runs of the Fig. 5e claims at overlap 0.
+_REGIMES: list[dict[str, Any]] = [
+    {"aux_samples": r.aux_samples, "rescale": r.rescale} for r in REGIMES
+]
+
 QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "min_q_endpoint_errors": diagonal_experiments.min_q_endpoint_errors,
     "ptft_min_q_endpoint_errors": diagonal_experiments.ptft_min_q_endpoint_errors,
@@ -63,6 +69,10 @@ QUICK_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "learned_solutions quick": lambda: diagonal_learned_sparsity.learned_solutions(
         quick=True
     ),
+    "learned_solutions quick, two regimes": lambda: [
+        diagonal_learned_sparsity.learned_solutions(quick=True, **regime)
+        for regime in _REGIMES
+    ],
 }
 FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "norms_versus_sample_size full": lambda: (
@@ -80,6 +90,10 @@ FULL_EXPERIMENTS: dict[str, Callable[[], object]] = {
     "learned_solutions full": lambda: diagonal_learned_sparsity.learned_solutions(
         quick=False
     ),
+    "learned_solutions full, two regimes": lambda: [
+        diagonal_learned_sparsity.learned_solutions(quick=False, **regime)
+        for regime in _REGIMES
+    ],
 }
 
 

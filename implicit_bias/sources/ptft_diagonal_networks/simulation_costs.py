@@ -106,13 +106,19 @@ def _overlap_versus_rescaling(
 
 
 def _learned_solutions(
-    dimension: int, overlaps: int, sizes: int, largest: int, repeats: int
+    dimension: int,
+    overlaps: int,
+    sizes: int,
+    largest: int,
+    repeats: int,
+    aux_samples: int | None = None,
 ) -> tuple[TrainerCall, ...]:
-    """Figs. 5c-5f: pretraining with STL at each (overlap, n); PT+FT at each;
-    MTL at each (LP is a closed form, left out)."""
+    """Figs. 5c-5f: pretraining on ``aux_samples`` (None: D/2) with STL at each
+    (overlap, n); PT+FT at each; MTL at each (LP is a closed form, left out)."""
     networks = overlaps * sizes
+    pretraining = (1, dimension // 2 if aux_samples is None else aux_samples)
     return (
-        *_together(((1, dimension // 2), (networks, largest)), dimension, repeats),
+        *_together((pretraining, (networks, largest)), dimension, repeats),
         *_together(((networks, largest),), dimension, repeats),
         *_together(((networks, largest),), dimension, repeats, outputs=2),
     )
@@ -143,6 +149,16 @@ EXPERIMENTS: dict[str, tuple[TrainerCall, ...]] = {
     # Configurations in implicit_bias.validation.diagonal_learned_sparsity.
     "learned_solutions quick": _learned_solutions(40, 3, 6, 32, 20),
     "learned_solutions full": _learned_solutions(400, 3, 7, 160, 20),
+    # The 0/40 claims of Fig. 5e also read a second run, in the second regime of
+    # appendix_e1_regimes.REGIMES (1024 auxiliary samples).
+    "learned_solutions quick, two regimes": (
+        _learned_solutions(40, 3, 6, 32, 20)
+        + _learned_solutions(40, 3, 6, 32, 20, aux_samples=1024)
+    ),
+    "learned_solutions full, two regimes": (
+        _learned_solutions(400, 3, 7, 160, 20)
+        + _learned_solutions(400, 3, 7, 160, 20, aux_samples=1024)
+    ),
 }
 
 #: Steps per timing of a batched step (their mean is the per-step figure).
