@@ -226,8 +226,7 @@ def mutation_page(
         (report, outcome)
         for report in reports
         for outcome in report.symbolic
-        if outcome.outcome
-        in (Outcome.SURVIVED, Outcome.UNDECIDED, Outcome.NOT_DECIDED)
+        if outcome.outcome in (Outcome.SURVIVED, Outcome.UNDECIDED, Outcome.NOT_DECIDED)
     ] + [
         (report, outcome)
         for report in reports
