@@ -624,6 +624,7 @@ OBJECTS: dict[str, ClassSpec] = {
             "aux_samples",
             "init_scale",
             "gamma",
+            "rescale",
             "tol",
             "seed",
         ),
