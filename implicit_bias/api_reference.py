@@ -70,6 +70,27 @@ def _first_line(text: str | None) -> str:
     return _markdown_roles(first)
 
 
+#: A line of source with its end, split as :mod:`ast` counts lines (on
+#: ``\r\n``, ``\r``, ``\n`` only, where :meth:`str.splitlines` also splits on
+#: form feeds and Unicode separators).
+_SOURCE_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def _segment(lines: list[str], node: ast.expr) -> str:
+    """:func:`ast.get_source_segment` from the source's ``lines``, split once:
+    that function splits the whole source at every call, which dominated the
+    API page's build."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        return ""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    # Column offsets count UTF-8 bytes.
+    if first == last:
+        return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+    head = lines[first].encode()[node.col_offset :].decode()
+    tail = lines[last].encode()[: node.end_col_offset].decode()
+    return head + "".join(lines[first + 1 : last]) + tail
+
+
 def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
     """Names bound at module level -> (their ``#:`` doc, the assigned source text)."""
     try:
@@ -77,6 +98,7 @@ def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
     except (OSError, TypeError):
         return {}
     lines = source.splitlines()
+    source_lines = _SOURCE_LINE.findall(source)
     names: dict[str, tuple[str, str]] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -93,7 +115,7 @@ def _defined_names(module: types.ModuleType) -> dict[str, tuple[str, str]]:
             comment.insert(0, lines[row].lstrip().removeprefix("#:").strip())
             row -= 1
         value = getattr(node, "value", None)
-        text = (ast.get_source_segment(source, value) or "") if value else ""
+        text = _segment(source_lines, value) if value else ""
         for target in targets:
             if isinstance(target, ast.Name):
                 names[target.id] = (" ".join(comment), " ".join(text.split()))

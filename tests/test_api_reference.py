@@ -40,3 +40,21 @@ def test_api_page_gives_signature_and_first_docstring_line() -> None:
     assert "- `Claim`: from `implicit_bias.claims.engine`" in text
     assert "- enum `Status` (`HOLDS`, `FAILS`, `INCONCLUSIVE`)" in text
     assert not re.search(r" at 0x[0-9a-f]+", text)
+
+
+def test_a_module_level_value_is_read_as_ast_reads_its_source() -> None:
+    import ast
+
+    from implicit_bias.api_reference import _SOURCE_LINE, _segment
+
+    # Multi-byte characters before and inside a value (offsets count UTF-8
+    # bytes), a form feed (a line break for str.splitlines, not for ast), a
+    # value over several lines, a file without a final newline.
+    source = (
+        'A = "θ ⊥ ν"  # \u00e9\n\x0cB = (1,\n     "β",\n     2)\r\nC = {"α": [1,\r 2]}'
+    )
+    lines = _SOURCE_LINE.findall(source)
+    values = [node.value for node in ast.parse(source).body]
+    assert [_segment(lines, value) for value in values] == [
+        ast.get_source_segment(source, value) for value in values
+    ]

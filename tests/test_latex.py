@@ -553,6 +553,7 @@ def test_typeset_counts_steps_and_formulas_as_mathematics() -> None:
 
 
 def test_every_claim_with_a_formula_is_typeset_as_mathematics() -> None:
+    from implicit_bias.latex.equations import typeset
     from implicit_bias.latex.ledgers import _LONGEST_FORMULA, _fitting, _width
 
     document = _document()
@@ -568,15 +569,15 @@ def test_every_claim_with_a_formula_is_typeset_as_mathematics() -> None:
                 broken += 1
                 continue
             shown = formula.rhs if isinstance(formula, sp.Rel) else formula
-            written = sp.latex(formula, symbol_names=glyphs)
+            written = typeset(formula, glyphs)
             if _width(written) > _LONGEST_FORMULA:
                 # Too wide for TeX: the claim is shown in words.
                 assert claim.statement.split()[0] in document, claim.id
                 continue
-            assert sp.latex(shown, symbol_names=glyphs) in document, claim.id
+            assert typeset(shown, glyphs) in document, claim.id
         for chain in source.derivations:
             for expression in chain.expressions():
-                latex = _fitting(sp.latex(expression, symbol_names=glyphs))
+                latex = _fitting(typeset(expression, glyphs))
                 assert latex in document
     # A formula that cannot be built is said so, beside the claim's words.
     assert document.count("Its formula could not be built") == broken
@@ -897,3 +898,31 @@ def test_a_formula_too_wide_for_tex_is_set_in_words() -> None:
     assert _fitting(sp.latex(x**2)) == "x^{2}"
     assert "too wide to typeset" in _fitting(wide)
     assert len(wide) > _LONGEST_FORMULA
+
+
+def test_a_closed_integral_is_printed_without_being_integrated() -> None:
+    # SymPy orders a sum's terms by evaluating their numeric factors: the docs
+    # spent most of their build integrating the closed integrals of
+    # features-are-fate's Gaussian expectations by quadrature.
+    from implicit_bias.latex.equations import typeset
+
+    evaluations: list[int] = []
+
+    class Counted(sp.Function):
+        def _eval_evalf(self, prec: int) -> sp.Float:
+            evaluations.append(prec)
+            return sp.Float(1, prec)
+
+    t, y = sp.symbols("t y")
+    expression = (
+        sp.Integral(Counted(t), (t, 0, 1)) * y
+        + sp.Integral(Counted(t), (t, 0, 2)) * y**2
+    )
+    written = typeset(expression, {y: r"\gamma"})
+    assert evaluations == []
+    assert r"\gamma^{2}" in written
+    assert r"\int\limits_{0}^{1}" in written
+    # Without a closed integral, SymPy's own order of the terms.
+    assert typeset(y**2 + y + 1, {y: r"\gamma"}) == sp.latex(
+        y**2 + y + 1, symbol_names={y: r"\gamma"}
+    )

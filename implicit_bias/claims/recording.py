@@ -448,15 +448,26 @@ def claim_recording(claim: Claim) -> RecordedCalls:
     return recorded
 
 
+#: The formulas built in this process, by ``id`` of the claim's ``formula``
+#: (kept with it, so that the id is not reused): the docs' pages, ledger and
+#: staleness check each ask for every formula, and some take seconds to build.
+_FORMULAS: dict[int, tuple[object, sp.Basic | None]] = {}
+
+
 def claim_formula(claim: Claim) -> sp.Basic | None:
     """The relation ``claim`` states, for LaTeX: its ``formula`` if it has
     one (a :class:`~implicit_bias.claims.checks.RelationCheck` gives its
     relation), else the relations its check hands the relation helpers
     (:meth:`RecordedCalls.formula`, derived now, not when the claim was
     made); None if there is none."""
-    if claim.formula is not None:
-        return claim.formula()
-    return claim_recording(claim).formula()
+    if claim.formula is None:
+        return claim_recording(claim).formula()
+    cached = _FORMULAS.get(id(claim.formula))
+    if cached is not None and cached[0] is claim.formula:
+        return cached[1]
+    formula = claim.formula()
+    _FORMULAS[id(claim.formula)] = (claim.formula, formula)
+    return formula
 
 
 _HOW_TO_TYPESET = (

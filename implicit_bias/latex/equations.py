@@ -5,9 +5,10 @@ claims sharing one equation (``10a``, ``10b``).
 
 from __future__ import annotations
 
+import functools
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
@@ -15,7 +16,45 @@ from implicit_bias.claims.discovery import default_registry
 from implicit_bias.claims.engine import Claim
 from implicit_bias.claims.recording import claim_formula
 
-__all__ = ["claim_latex", "claims_latex", "equation_references", "formula_latex"]
+__all__ = [
+    "claim_latex",
+    "claims_latex",
+    "equation_references",
+    "formula_latex",
+    "typeset",
+]
+
+
+def typeset(expression: sp.Basic, glyphs: Mapping[sp.Symbol, str]) -> str:
+    r""":func:`sympy.latex` of ``expression``, its symbols written as ``glyphs``.
+
+    SymPy orders a sum's terms by the values of their numeric factors, and a
+    definite integral without free symbols is one: printing would integrate it
+    by quadrature (a second or more apiece; most of the time of building the
+    docs) only to place it. A formula holding such an integral keeps its terms
+    in SymPy's canonical order instead.
+
+    >>> t = sp.Symbol("t")
+    >>> typeset(sp.Integral(sp.exp(-(t**2)), (t, 0, 1)) + 1, {t: "x"})
+    '1 + \\int\\limits_{0}^{1} e^{- x^{2}}\\, dx'
+    """
+    try:
+        return _typeset(expression, frozenset(glyphs.items()))
+    except TypeError:  # an unhashable expression (a mutable Matrix)
+        return _typeset.__wrapped__(expression, frozenset(glyphs.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _typeset(expression: sp.Basic, glyphs: frozenset[tuple[sp.Symbol, str]]) -> str:
+    """:func:`typeset`, memoized: the docs' pages, ledger and staleness check
+    each print every formula."""
+    atoms = getattr(expression, "atoms", None)
+    closed = atoms is not None and any(
+        not integral.free_symbols for integral in atoms(sp.Integral)
+    )
+    return sp.latex(
+        expression, symbol_names=dict(glyphs), order="none" if closed else None
+    )
 
 
 def formula_latex(claim: Claim) -> str | None:
@@ -24,7 +63,7 @@ def formula_latex(claim: Claim) -> str | None:
     formula = claim_formula(claim)
     if formula is None:
         return None
-    return sp.latex(formula, symbol_names=default_registry().glyphs(claim.source))
+    return typeset(formula, default_registry().glyphs(claim.source))
 
 
 def _tag(claim: Claim) -> str:

@@ -17,7 +17,7 @@ from implicit_bias.claims.engine import Claim, Reading, Status, Verdict
 from implicit_bias.claims.recording import claim_formula
 from implicit_bias.claims.source import Source
 from implicit_bias.errors import ImplicitBiasError, InvalidArgumentError
-from implicit_bias.latex.equations import equation_references
+from implicit_bias.latex.equations import equation_references, typeset
 from implicit_bias.latex.text import escape_text, text_latex
 
 __all__ = ["ledger_latex", "typeset_counts"]
@@ -152,10 +152,10 @@ def _formula_row(claim: Claim, glyphs: Mapping[sp.Symbol, str]) -> str | None:
     formula = claim_formula(claim)
     if formula is None:
         return None
-    body = sp.latex(formula, symbol_names=glyphs)
+    body = typeset(formula, glyphs)
     if isinstance(formula, sp.core.relational.Relational):
-        lhs = sp.latex(formula.lhs, symbol_names=glyphs)
-        rhs = sp.latex(formula.rhs, symbol_names=glyphs)
+        lhs = typeset(formula.lhs, glyphs)
+        rhs = typeset(formula.rhs, glyphs)
         if body.startswith(lhs + " ") and body.endswith(" " + rhs):
             relation = body[len(lhs) : len(body) - len(rhs)].strip()
             return f"{lhs} &{relation} {rhs}"
@@ -329,10 +329,7 @@ def _chain_latex(
             f"derivation {chain.source}:{chain.equation}:{chain.label}: building "
             f"its expressions raised {type(error).__name__}: {error}"
         ) from error
-    latex = [
-        _fitting(sp.latex(expression, symbol_names=glyphs))
-        for expression in expressions
-    ]
+    latex = [_fitting(typeset(expression, glyphs)) for expression in expressions]
     # A long expression leaves no room beside it: the justification goes above.
     wide = max(map(_width, latex)) > _WIDE_ROW // 2
     heading = [

@@ -436,3 +436,38 @@ def test_mutate_records_a_check_under_its_memory_budget() -> None:
     # Stopped by its budget while recorded (it took 2 GiB before).
     assert "MemoryError" in mutations.note
     assert "while its calls were recorded" in mutations.note
+
+
+def test_a_claims_formula_is_built_once_per_process() -> None:
+    # The docs' pages, ledger and staleness check each ask for every formula;
+    # some take seconds to build.
+    built: list[int] = []
+
+    def formula() -> sp.Basic:
+        built.append(1)
+        return sp.Le(x, x + y)
+
+    claim = Claim(
+        "rec",
+        "1",
+        "built-once",
+        Kind.INEQUALITY,
+        "x <= x + y",
+        lambda: check_inequality(x, x + y),
+        Status.HOLDS,
+        formula=formula,
+    )
+    assert claim_formula(claim) == claim_formula(claim) == sp.Le(x, x + y)
+    assert built == [1]
+    # Another claim's formula is its own, even where an equal claim was seen.
+    other = Claim(
+        "rec",
+        "1",
+        "built-once",
+        Kind.INEQUALITY,
+        "x <= x + y",
+        lambda: check_inequality(x, x + y),
+        Status.HOLDS,
+        formula=lambda: sp.Le(x, 2 * x + y),
+    )
+    assert claim_formula(other) == sp.Le(x, 2 * x + y)
