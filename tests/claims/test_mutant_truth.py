@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from implicit_bias.claims.checks import RelationCheck, relation_check
@@ -161,3 +162,19 @@ def test_a_renaming_swap_is_judged_equivalent_by_mutate() -> None:
     # The same judge, not declared to range over domains: the swap is judged.
     _, detail = swap_outcome(RelationCheck(lambda: stated, check.judge))
     assert not detail.startswith("a renaming")
+
+
+def test_a_form_sympy_gives_up_on_leaves_the_next_its_say(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # sin^2 + cos^2 - 1 >= 0 is read only once simplified; factoring (the form
+    # before) raising must not end the test.
+    t = sp.Symbol("t", real=True)
+    trigonometric = sp.Ge(sp.sin(t) ** 2 + sp.cos(t) ** 2 - 1, 0, evaluate=False)
+    assert true_by_itself(trigonometric, None, 5.0)
+
+    def gives_up(*args: object, **kwargs: object) -> sp.Expr:
+        raise NotImplementedError("factoring over this domain")
+
+    monkeypatch.setattr(sp, "factor", gives_up)
+    assert true_by_itself(trigonometric, None, 5.0)
