@@ -19,8 +19,9 @@ nothing else changes.
 
 The helpers live in modules by kind -- :mod:`~implicit_bias.claims.identities`
 (identities, inequalities), :mod:`~implicit_bias.claims.comparisons`
-(``check_close``), :mod:`~implicit_bias.claims.computed_results` (values,
-limits, series, integrals) -- and this module gathers them with
+(``check_close``, ``check_positive``),
+:mod:`~implicit_bias.claims.computed_results` (values, limits, series,
+integrals) -- and this module gathers them with
 :func:`judge_relation`, which picks the check a relation's form calls for.
 """
 
@@ -32,7 +33,11 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from implicit_bias.claims.comparisons import check_close, close_or_undecided
+from implicit_bias.claims.comparisons import (
+    check_close,
+    check_positive,
+    close_or_undecided,
+)
 from implicit_bias.claims.computed_results import (
     check_equal,
     check_integral,
@@ -66,6 +71,7 @@ __all__ = [
     "check_inequality",
     "check_integral",
     "check_limit",
+    "check_positive",
     "check_series",
     "close_or_undecided",
     "default_sampler",

@@ -2,22 +2,26 @@
 
 :func:`check_close` decides ``|observed - reference| <= tolerance`` over
 arrays; :func:`close_or_undecided` is the same on floating-point evidence
-about a closed form, where a miss is no certified counterexample. Each
+about a closed form, where a miss is no certified counterexample;
+:func:`check_positive` decides that a value is positive beyond its
+resolution (a mean difference beyond :math:`t^*` standard errors). Each
 comparison is counted for ``implicit-bias mutate``, which shifts what they
 compare (:func:`~implicit_bias.claims.mutation_hooks.injected_bias`).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
 from implicit_bias.claims.engine import Basis, Reason, Status, Verdict
-from implicit_bias.claims.mutation_hooks import _INSTRUMENTATION
+from implicit_bias.claims.mutation_hooks import _INSTRUMENTATION, shift_against_claim
 from implicit_bias.claims.recording import note_comparison
 from implicit_bias.errors import InvalidArgumentError
 
-__all__ = ["check_close", "close_or_undecided"]
+__all__ = ["check_close", "check_positive", "close_or_undecided"]
 
 
 def check_close(
@@ -112,4 +116,72 @@ def close_or_undecided(
         f"{verdict.detail}; outside the tolerance in floating point, not certified",
         Reason.UNDECIDED,
         Basis.NUMERICAL,
+    )
+
+
+def check_positive(
+    value: float,
+    resolution: float,
+    *,
+    what: str,
+    refutable: bool = True,
+    basis: Basis = Basis.STATISTICAL,
+) -> Verdict:
+    r"""Decide :math:`v > 0` from an estimate :math:`v` known to :math:`\pm r`.
+
+    ``holds`` when :math:`v > r`; ``fails`` when :math:`v < -r` and
+    ``refutable`` (a caller passes False when its evidence cannot refute,
+    e.g. runs that did not converge); ``inconclusive`` (``Reason.STATISTICAL``
+    for a statistical basis, else ``Reason.UNDECIDED``) in between, or when
+    :math:`v` or :math:`r` is not finite (``Reason.NON_FINITE``). The
+    resolution comes from theory: for a mean of paired differences,
+    :math:`r = t^*\,s_D/\sqrt S`.
+
+    Under :func:`~implicit_bias.claims.mutation_hooks.injected_bias`,
+    :math:`v` is first moved :math:`|\mathrm{factor}|\,r` toward refutation
+    (:func:`~implicit_bias.claims.mutation_hooks.shift_against_claim`).
+
+    Raises:
+      InvalidArgumentError: ``resolution`` is negative.
+
+    Examples:
+      >>> check_positive(0.5, 0.1, what="gap").status
+      <Status.HOLDS: 'holds'>
+      >>> check_positive(-0.5, 0.1, what="gap").status
+      <Status.FAILS: 'fails'>
+      >>> check_positive(0.05, 0.1, what="gap").status
+      <Status.INCONCLUSIVE: 'inconclusive'>
+    """
+    note_comparison()
+    estimate, bound = float(value), float(resolution)
+    if bound < 0:
+        raise InvalidArgumentError(
+            f"resolution: must be >= 0 (a derived bound), got {bound}"
+        )
+    if not (math.isfinite(estimate) and math.isfinite(bound)):
+        return Verdict.inconclusive(
+            f"{what}: {estimate} against resolution {bound}: not finite",
+            Reason.NON_FINITE,
+            basis,
+        )
+    estimate += shift_against_claim(bound)
+    detail = f"{what} = {estimate:.6g}, resolution {bound:.3g}"
+    if estimate > bound:
+        return Verdict.holds(f"{detail}: positive beyond it", basis)
+    if estimate < -bound and refutable:
+        return Verdict.fails(
+            f"{detail}: negative beyond it",
+            basis,
+            f"{what} = {estimate:.6g} < -{bound:.3g}",
+        )
+    reason = Reason.STATISTICAL if basis == Basis.STATISTICAL else Reason.UNDECIDED
+    return Verdict.inconclusive(
+        f"{detail}: "
+        + (
+            "within it"
+            if abs(estimate) <= bound
+            else "negative beyond it, not refutable"
+        ),
+        reason,
+        basis,
     )

@@ -9,6 +9,8 @@ alters a relation one small step at a time
   series);
 * an integer exponent :math:`k` becomes :math:`k \pm 1`;
 * two free symbols with the same SymPy assumptions are swapped;
+* and, in a relation none of these alter (two bare symbols, ``s2 >= u_top``),
+  a side :math:`a` becomes :math:`a(1 \pm 10^{-3})` or :math:`-a`;
 
 and says which occurrence it changed: ``rhs: 2 -> 2 + 1, so 2*x becomes
 3*x (at rhs.args[0].args[0])`` -- the side, the change, the smallest
@@ -42,7 +44,10 @@ For numeric and simulation claims whose decision goes through
 :func:`~implicit_bias.claims.checks.check_close`, :func:`injected_bias`
 shifts the compared value by a multiple of the check's own tolerance; a check
 that still holds under a shift of 5 tolerances cannot detect an error of
-that size.
+that size. One-sided comparisons
+(:func:`~implicit_bias.claims.checks.check_positive`,
+:func:`~implicit_bias.claims.repeats.check_not_consistently_below`) are
+moved toward refutation only.
 """
 
 from __future__ import annotations
@@ -361,7 +366,38 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
         if mutated not in seen:
             seen.add(mutated)
             mutants.append(Mutant(description, mutated, pair))
+    if not mutants:
+        mutants = [m for m in _side_mutants(relation) if m.relation not in seen]
     return _spread(mutants, limit)
+
+
+def _side_mutants(relation: sp.Basic) -> Iterator[Mutant]:
+    r"""A side scaled by :math:`1 \pm 10^{-3}` or negated: the mutants of a
+    relation with no constant, sum, exponent or swappable pair to alter.
+
+    Examples:
+      >>> a, b = sp.symbols("a b", positive=True)
+      >>> for mutant in list(_side_mutants(sp.Ge(a, b)))[:3]:
+      ...     print(mutant.description, "|", mutant.relation)
+      lhs: a -> a * 1001/1000 (at lhs) | a*(1001/1000) >= b
+      lhs: a -> a * 999/1000 (at lhs) | a*(999/1000) >= b
+      lhs: a -> -a (at lhs) | -a >= b
+    """
+    if not isinstance(relation, sp.core.relational.Relational):
+        return
+    for index, side in enumerate(relation.args):
+        if side.is_Number or side.is_Matrix:
+            continue
+        name = ("lhs", "rhs")[index]
+        for factor in _NEAR:
+            yield Mutant(
+                f"{name}: {side} -> {side} * {factor} (at {name})",
+                _replaced(relation, (index,), sp.Mul(side, factor, evaluate=False)),
+            )
+        yield Mutant(
+            f"{name}: {side} -> {-side} (at {name})",
+            _replaced(relation, (index,), sp.Mul(-1, side, evaluate=False)),
+        )
 
 
 def mutation_outcomes(
@@ -613,9 +649,14 @@ def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
     """Run ``claim``'s check with its compared value shifted by each of
     :data:`BIAS_FACTORS` times its tolerance, both ways.
 
-    Only checks deciding through :func:`~implicit_bias.claims.checks.check_close`
-    can be shifted; for others the check's verdict is unchanged and the
-    outcome is reported as not instrumented (empty list).
+    Only checks deciding through :func:`~implicit_bias.claims.checks.check_close`,
+    :func:`~implicit_bias.claims.checks.check_positive` or
+    :func:`~implicit_bias.claims.repeats.check_not_consistently_below` can be
+    shifted; for others the check's verdict is unchanged and the outcome is
+    reported as not instrumented (empty list). A check whose comparisons are
+    all one-sided is moved toward refutation whatever the sign
+    (:func:`~implicit_bias.claims.mutation_hooks.shift_against_claim`), so it
+    runs once per factor.
     """
     if claim.expected != Status.HOLDS:
         return []
@@ -626,6 +667,7 @@ def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
                 verdict = _checked(claim)
             if not record.comparisons:
                 return []
+            one_sided = record.one_sided == record.comparisons
             outcome = (
                 Outcome.SURVIVED
                 if verdict.status == Status.HOLDS
@@ -636,12 +678,22 @@ def bias_outcomes(claim: Claim) -> list[MutantOutcome]:
             outcomes.append(
                 MutantOutcome(
                     claim.id,
-                    f"compared value shifted by {sign * factor:+g} tolerances",
+                    f"compared value moved {factor:g} tolerances toward refutation "
+                    "(one-sided comparisons)"
+                    if one_sided
+                    else f"compared value shifted by {sign * factor:+g} tolerances"
+                    + (
+                        " (its one-sided comparisons toward refutation)"
+                        if record.one_sided
+                        else ""
+                    ),
                     outcome,
                     verdict.detail,
-                    sign * factor,
+                    -factor if one_sided else sign * factor,
                 )
             )
+            if one_sided:
+                break
     return outcomes
 
 
@@ -713,11 +765,19 @@ def _mutations(
         else:
             note = (
                 f"not instrumented: {why}"
-                + (", and it compares nothing through check_close" if numeric else "")
+                + (
+                    ", and it compares nothing through check_close or check_positive"
+                    if numeric
+                    else ""
+                )
                 + "; decide the relation it states through a relation helper "
                 "(check_identity, check_inequality, check_limit, check_series, "
                 "check_integral, relation_check)"
-                + (", or compare through check_close" if numeric else "")
+                + (
+                    ", or compare through check_close or check_positive"
+                    if numeric
+                    else ""
+                )
             )
     return ClaimMutations(
         claim.id,

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["BiasInjection", "capped_budgets", "injected_bias"]
+__all__ = ["BiasInjection", "capped_budgets", "injected_bias", "shift_against_claim"]
 
 
 @dataclass
@@ -25,6 +25,8 @@ class BiasInjection:
     factor: float
     #: How many comparisons were shifted.
     comparisons: int = 0
+    #: Of them, one-sided comparisons (see :func:`shift_against_claim`).
+    one_sided: int = 0
 
 
 @dataclass
@@ -70,3 +72,21 @@ def injected_bias(factor: float) -> Iterator[BiasInjection]:
         yield injection
     finally:
         _INSTRUMENTATION.injection = previous
+
+
+def shift_against_claim(scale: float) -> float:
+    r"""The shift a one-sided comparison adds to its value under
+    :func:`injected_bias`: :math:`-|\mathrm{factor}|` times ``scale`` (its
+    tolerance), counted; 0 outside the block.
+
+    A statement that a value is above a threshold notices an error of a few
+    tolerances only in one direction: moved up, it still holds, and rightly.
+    So the value is moved toward refutation whatever the factor's sign, and
+    mutation testing asks whether the claim's decision notices that.
+    """
+    injection = _INSTRUMENTATION.injection
+    if injection is None:
+        return 0.0
+    injection.comparisons += 1
+    injection.one_sided += 1
+    return -abs(injection.factor) * scale

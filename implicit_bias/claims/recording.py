@@ -299,7 +299,9 @@ def helper_call(
 
 
 def note_comparison() -> None:
-    """Count a :func:`~implicit_bias.claims.checks.check_close` comparison
+    """Count a comparison mutation testing can shift
+    (:func:`~implicit_bias.claims.checks.check_close`,
+    :func:`~implicit_bias.claims.checks.check_positive`)
     made while a check's calls are recorded (a no-op otherwise)."""
     mode = _MODE.get()
     if isinstance(mode, _Recording):

@@ -26,6 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from implicit_bias.claims.engine import Basis, Reason, Verdict
+from implicit_bias.claims.mutation_hooks import shift_against_claim
+from implicit_bias.claims.recording import note_comparison
 from implicit_bias.errors import InvalidArgumentError
 
 __all__ = ["check_not_consistently_below", "student_t_critical"]
@@ -92,6 +94,10 @@ def check_not_consistently_below(
       standard error), or every repeat equal (:math:`s = 0` bounds nothing);
       (``Reason.NON_FINITE``) a repeat or the bound is not finite.
 
+    Under :func:`~implicit_bias.claims.mutation_hooks.injected_bias` the
+    repeats are first moved :math:`|\mathrm{factor}|\,t^*\,s/\sqrt R`
+    down, toward "consistently below" (two repeats or more).
+
     The evidence states the mean shortfall, its SE, the effect in SE, the
     threshold, the one-sided p-value, and the sign test's
     :math:`2^{-R}` (the chance that R repeats of a median at the bound all
@@ -117,6 +123,7 @@ def check_not_consistently_below(
       >>> check_not_consistently_below([0.68, 0.5], 1.0).status
       <Status.INCONCLUSIVE: 'inconclusive'>
     """
+    note_comparison()
     repeats = _repeats(values)
     z = _positive("standard_errors", standard_errors)
     try:
@@ -134,6 +141,13 @@ def check_not_consistently_below(
             Basis.STATISTICAL,
         )
     count = repeats.size
+    if count > 1:
+        # What mutation testing shifts (toward "consistently below"): the
+        # repeats, by its factor times the refutation threshold t* SE.
+        repeats = repeats + shift_against_claim(
+            student_t_critical(count, z)
+            * float(np.std(repeats, ddof=1) / math.sqrt(count))
+        )
     above = repeats >= level
     if np.any(above):
         return Verdict.holds(

@@ -20,6 +20,7 @@ from implicit_bias.claims.checks import (
     check_inequality,
     check_integral,
     check_limit,
+    check_positive,
     check_series,
     injected_bias,
     interval,
@@ -336,6 +337,49 @@ def test_an_injected_bias_within_the_tolerance_is_not() -> None:
     assert record.comparisons == 1
     # Outside the block nothing is shifted.
     assert check_close(reference, reference, 0.0, what="r").status == Status.HOLDS
+
+
+@pytest.mark.parametrize(
+    ("value", "refutable", "status"),
+    [
+        (0.31, True, Status.HOLDS),
+        (0.29, True, Status.INCONCLUSIVE),
+        (-0.29, True, Status.INCONCLUSIVE),
+        (-0.31, True, Status.FAILS),
+        (-0.31, False, Status.INCONCLUSIVE),
+    ],
+)
+def test_a_value_is_positive_beyond_its_resolution_and_refuted_beyond_minus_it(
+    value: float, refutable: bool, status: Status
+) -> None:
+    verdict = check_positive(value, 0.3, what="gap", refutable=refutable)
+    assert verdict.status == status
+    if status == Status.INCONCLUSIVE:
+        assert verdict.reason == Reason.STATISTICAL
+
+
+def test_a_non_finite_or_unbounded_positive_comparison_is_refused_or_undecided() -> (
+    None
+):
+    verdict = check_positive(np.nan, 0.3, what="gap")
+    assert (verdict.status, verdict.reason) == (Status.INCONCLUSIVE, Reason.NON_FINITE)
+    with pytest.raises(InvalidArgumentError, match="resolution"):
+        check_positive(1.0, -0.1, what="gap")
+
+
+@pytest.mark.parametrize("factor", [2.0, -2.0])
+def test_an_injected_bias_moves_a_one_sided_comparison_toward_refutation(
+    factor: float,
+) -> None:
+    # 1.5 resolutions above 0: moved down 2 resolutions whatever the sign, it is
+    # no longer positive beyond its resolution; moved up it would still hold.
+    with injected_bias(factor) as record:
+        verdict = check_positive(0.45, 0.3, what="gap")
+    assert (record.comparisons, record.one_sided) == (1, 1)
+    assert verdict.status == Status.INCONCLUSIVE
+    with injected_bias(5.0):
+        assert check_positive(0.45, 0.3, what="gap").status == Status.FAILS
+    assert check_positive(0.45, 0.3, what="gap").status == Status.HOLDS
 
 
 def test_capped_budgets_bound_the_symbolic_attempt(

@@ -17,6 +17,7 @@ from implicit_bias.claims.checks import (
     check_inequality,
     check_integral,
     check_limit,
+    check_positive,
     check_series,
     relation_check,
 )
@@ -136,6 +137,16 @@ def test_a_check_that_overrides_its_comparison_does_not_detect_a_shift() -> None
     outcomes = bias_outcomes(_claim(lenient, Kind.NUMERIC))
     assert outcomes
     assert all(o.outcome == Outcome.SURVIVED for o in outcomes)
+
+
+def test_a_one_sided_comparison_is_moved_once_per_factor_toward_refutation() -> None:
+    # 3.5 resolutions above 0: a move of 2 resolutions leaves it positive beyond
+    # its resolution (undetected), one of 5 refutes it.
+    claim = _claim(lambda: check_positive(0.35, 0.1, what="gap"), Kind.SIMULATION)
+    outcomes = bias_outcomes(claim)
+    assert [o.factor for o in outcomes] == [-2.0, -5.0]
+    assert [o.outcome for o in outcomes] == [Outcome.SURVIVED, Outcome.KILLED]
+    assert all("toward refutation" in o.description for o in outcomes)
 
 
 def test_claims_are_mutated_in_workers_in_order() -> None:
@@ -293,8 +304,13 @@ def test_a_check_deciding_no_relation_says_why_it_is_not_mutated() -> None:
         "relation helper (check_identity, check_inequality, check_limit, "
         "check_series, check_integral, relation_check)"
     )
-    assert "and it compares nothing through check_close" in reports[2].note
-    assert reports[2].note.endswith(", or compare through check_close")
+    assert (
+        "and it compares nothing through check_close or check_positive"
+        in reports[2].note
+    )
+    assert reports[2].note.endswith(
+        ", or compare through check_close or check_positive"
+    )
 
 
 def test_a_check_that_does_not_hold_when_replayed_is_not_mutated() -> None:

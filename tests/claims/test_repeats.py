@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Reason, Status
 from implicit_bias.claims.repeats import (
     check_not_consistently_below,
@@ -131,3 +132,21 @@ def test_invalid_critical_value_arguments_are_refused(
 ) -> None:
     with pytest.raises(InvalidArgumentError):
         student_t_critical(repeats, standard_errors)
+
+
+def test_an_injected_bias_moves_the_repeats_down_by_the_refutation_threshold() -> None:
+    # Mean 1.0, SE 0.00707 over 5 repeats, t* SE = 0.0468: two repeats at or
+    # above 1.0 hold it. Moved down 2 t* SE (whatever the factor's sign), every
+    # repeat is below 1.0 and the mean shortfall, 2 t* SE, is beyond t* SE.
+    repeats = np.array([0.98, 0.99, 1.0, 1.01, 1.02])
+    error = float(np.std(repeats, ddof=1) / math.sqrt(5))
+    threshold = student_t_critical(5) * error
+    assert check_not_consistently_below(repeats, 1.0).status == Status.HOLDS
+    for factor in (2.0, -5.0):
+        with injected_bias(factor) as record:
+            verdict = check_not_consistently_below(repeats, 1.0)
+        assert (record.comparisons, record.one_sided) == (1, 1)
+        assert verdict.status == Status.FAILS
+        assert verdict.counterexample is not None
+        shortfall = abs(factor) * threshold
+        assert f"{shortfall:.4g}" in verdict.counterexample

@@ -60,6 +60,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
+from implicit_bias.claims.checks import check_positive
 from implicit_bias.claims.engine import (
     Basis,
     Claim,
@@ -183,8 +184,10 @@ def compare(differences: np.ndarray, what: str, converged: bool) -> tuple[Verdic
     ``holds`` when :math:`\bar D > t^*\,s_D/\sqrt S`, ``fails`` when
     :math:`\bar D < -t^*\,s_D/\sqrt S` and ``converged``, else
     ``inconclusive`` (``Reason.STATISTICAL``); :math:`t^*` =
-    ``student_t_critical(S, SIGNIFICANCE)``. Returns the verdict and a
-    one-line summary.
+    ``student_t_critical(S, SIGNIFICANCE)``. Decided by
+    :func:`~implicit_bias.claims.checks.check_positive`, so ``implicit-bias
+    mutate`` can move :math:`\bar D` toward refutation. Returns the verdict
+    and a one-line summary.
     """
     values = np.asarray(differences, dtype=float)
     count = values.size
@@ -194,24 +197,26 @@ def compare(differences: np.ndarray, what: str, converged: bool) -> tuple[Verdic
     if error == 0:
         line = f"{what}: all {count} seeds give {mean:.4g}; SE 0 bounds nothing"
         return Verdict.inconclusive(line, Reason.STATISTICAL, Basis.STATISTICAL), line
-    effect = mean / error
     line = (
         f"{what}: mean {mean:.4g} +- {error:.3g} (SE, {count} seeds) = "
-        f"{effect:+.2f} SE against t* = {critical:.3g}"
+        f"{mean / error:+.2f} SE against t* = {critical:.3g}"
     )
-    if effect > critical:
-        return Verdict.holds(line, Basis.STATISTICAL), line
-    if effect < -critical and converged:
+    verdict = check_positive(
+        mean, critical * error, what=what, refutable=converged, basis=Basis.STATISTICAL
+    )
+    if verdict.status == Status.FAILS:
         return (
             Verdict.fails(
                 line,
                 Basis.STATISTICAL,
-                f"{what} = {mean:.4g} +- {error:.3g} (SE) = {effect:.2f} SE < "
+                f"{what} = {mean:.4g} +- {error:.3g} (SE) = {mean / error:.2f} SE < "
                 f"-{critical:.3g}",
             ),
             line,
         )
-    if effect < -critical:
+    if verdict.status == Status.HOLDS:
+        return Verdict.holds(line, Basis.STATISTICAL), line
+    if mean < -critical * error:
         line += " (the opposite, by runs that did not all converge)"
     return Verdict.inconclusive(line, Reason.STATISTICAL, Basis.STATISTICAL), line
 
