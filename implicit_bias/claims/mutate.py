@@ -273,15 +273,32 @@ def _described(
     top = 1 if side else 0
     while depth > top and counts[_subexpression(relation, path[:depth])] > 1:
         depth -= 1
-    if len(str(_subexpression(relation, path[:depth]))) > _LONGEST_CONTEXT:
+    if _longer_than(_subexpression(relation, path[:depth]), _LONGEST_CONTEXT):
         depth = nearest
     before = _subexpression(relation, path[:depth])
     words = f"{side}: {mutation}" if side else mutation
     shown = depth < len(path) or isinstance(original, sp.Add)
-    if shown and len(str(before)) <= _LONGEST_CONTEXT:
+    if shown and not _longer_than(before, _LONGEST_CONTEXT):
         after = _replaced(before, path[depth:], node)
         words += f", so {before} becomes {after}"
     return f"{words} (at {position})"
+
+
+def _longer_than(expression: sp.Basic, length: int) -> bool:
+    """Whether ``expression`` prints to more than ``length`` characters.
+
+    An expression of more than ``2 length`` leaves is long without printing
+    it (each leaf prints at least half a character: ``1/x`` hides the -1 of
+    ``x**-1``); printing one of the Appendix B chains' sides took seconds,
+    once for each of its thousands of mutants.
+    """
+    leaves = 0
+    for node in sp.preorder_traversal(expression):
+        if not node.args:
+            leaves += 1
+            if leaves > 2 * length:
+                return True
+    return len(str(expression)) > length
 
 
 def _swaps(
@@ -352,23 +369,27 @@ def symbolic_mutants(relation: sp.Basic, limit: int | None = None) -> list[Mutan
     if limit is not None and limit < 1:
         raise InvalidArgumentError(f"limit: must be >= 1 or None, got {limit!r}")
     counts = collections.Counter(sp.preorder_traversal(relation))
-    mutants: list[Mutant] = []
+    # Described once chosen: a long relation has thousands of mutants.
+    found: list[Mutant | tuple[_Path, str, sp.Basic, sp.Basic]] = []
     seen: set[sp.Basic] = {relation}
     for path, mutation, node in _tree_mutants(relation):
         mutated = _replaced(relation, path, node)
         if mutated in seen:
             continue
         seen.add(mutated)
-        mutants.append(
-            Mutant(_described(relation, path, mutation, node, counts), mutated)
-        )
+        found.append((path, mutation, node, mutated))
     for description, mutated, pair in _swaps(relation):
         if mutated not in seen:
             seen.add(mutated)
-            mutants.append(Mutant(description, mutated, pair))
-    if not mutants:
-        mutants = [m for m in _side_mutants(relation) if m.relation not in seen]
-    return _spread(mutants, limit)
+            found.append(Mutant(description, mutated, pair))
+    if not found:
+        found = [m for m in _side_mutants(relation) if m.relation not in seen]
+    return [
+        item
+        if isinstance(item, Mutant)
+        else Mutant(_described(relation, *item[:3], counts), item[3])
+        for item in _spread(found, limit)
+    ]
 
 
 def _side_mutants(relation: sp.Basic) -> Iterator[Mutant]:

@@ -395,6 +395,42 @@ def test_the_seconds_for_a_claim_must_be_positive() -> None:
             mutate_claims([claim], claim_seconds=bad)
 
 
+def test_only_the_mutants_kept_are_described(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Describing a mutant prints its context: seconds each on the Appendix B
+    # chains' sides, which have thousands of mutants.
+    from implicit_bias.claims import mutate
+
+    described: list[str] = []
+    original = mutate._described
+
+    def counted(*args: object) -> str:
+        described.append(args[2])  # type: ignore[arg-type]
+        return original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mutate, "_described", counted)
+    relation = sp.Eq(sum(k * x**k for k in range(1, 30)), y, evaluate=False)
+    kept = symbolic_mutants(relation, limit=3)
+    assert len(kept) == 3
+    assert len(described) == 3
+    every = symbolic_mutants(relation)
+    # The same three as before: evenly spread over the whole list.
+    chosen = [every[int(i * len(every) / 3)] for i in range(3)]
+    assert [(m.description, m.relation) for m in kept] == [
+        (m.description, m.relation) for m in chosen
+    ]
+
+
+def test_a_long_context_is_told_without_printing_it() -> None:
+    from implicit_bias.claims.mutate import _longer_than
+
+    short, long = x + 2 * y, sum(x**k for k in range(200))
+    assert not _longer_than(short, 80)
+    assert _longer_than(long, 80)
+    assert _longer_than(sum(x**k for k in range(10)), 20) == (
+        len(str(sum(x**k for k in range(10)))) > 20
+    )
+
+
 def test_mutants_never_change_a_shape() -> None:
     w = sp.MatrixSymbol("W", 3, 3)
     explicit = sp.ImmutableMatrix([[2 * x, 1], [0, 3]])
