@@ -403,6 +403,15 @@ def _side_mutants(relation: sp.Basic) -> Iterator[Mutant]:
       lhs: a -> a * 1001/1000 (at lhs) | a*(1001/1000) >= b
       lhs: a -> a * 999/1000 (at lhs) | a*(999/1000) >= b
       lhs: a -> -a (at lhs) | -a >= b
+
+    Against a zero side, scaling a side leaves the relation as it was, and so
+    does negating one of an equation: only an inequality's negation is kept.
+
+      >>> x = sp.Symbol("x", real=True)
+      >>> [m.relation for m in _side_mutants(sp.Ge(x, 0))]
+      [-x >= 0]
+      >>> list(_side_mutants(sp.Eq(x, 0)))
+      []
     """
     if not isinstance(relation, sp.core.relational.Relational):
         return
@@ -410,7 +419,10 @@ def _side_mutants(relation: sp.Basic) -> Iterator[Mutant]:
         if side.is_Number or side.is_Matrix:
             continue
         name = ("lhs", "rhs")[index]
-        for factor in _NEAR:
+        against_zero = relation.args[1 - index].is_zero is True
+        if against_zero and isinstance(relation, (sp.Eq, sp.Ne)):
+            continue
+        for factor in () if against_zero else _NEAR:
             yield Mutant(
                 f"{name}: {side} -> {side} * {factor} (at {name})",
                 _replaced(relation, (index,), sp.Mul(side, factor, evaluate=False)),
