@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import sys
 import time
 
 import pytest
@@ -245,6 +246,50 @@ def _swallow_one_timeout_then_spin() -> int:
 def test_a_swallowed_timeout_fires_again() -> None:
     with pytest.raises(CheckTimeout, match=r"0\.05 s"):
         _swallow_one_timeout_then_spin()
+
+
+class _SlowFinalizer:
+    def __del__(self) -> None:
+        _spin_cpu(2.0)
+
+
+def _finalize_slowly_then_spin() -> None:
+    with time_limit(0.05):
+        finalizer = _SlowFinalizer()
+        del finalizer
+        _spin_cpu(2.0)
+
+
+def test_a_timeout_in_a_finalizer_is_not_reported_as_unraisable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The timer landing in a __del__ is expected, not an error of the
+    # finalizer; pytest fails the test whose unraisablehook it interrupts.
+    reported: list[BaseException | None] = []
+    monkeypatch.setattr(
+        sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_value)
+    )
+    with pytest.raises(CheckTimeout):
+        _finalize_slowly_then_spin()
+    assert reported == []
+
+
+def test_other_unraisable_exceptions_reach_the_previous_hook(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reported: list[BaseException | None] = []
+    monkeypatch.setattr(
+        sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_value)
+    )
+
+    class _FailingFinalizer:
+        def __del__(self) -> None:
+            raise KeyError("finalizer")
+
+    with time_limit(5.0):
+        finalizer = _FailingFinalizer()
+        del finalizer
+    assert [type(error) for error in reported] == [KeyError]
 
 
 def test_time_limit_does_not_fire_after_the_block() -> None:
