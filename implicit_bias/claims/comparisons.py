@@ -63,7 +63,7 @@ def check_close(
         )
     bound = tolerance_array * (np.abs(reference_array) if relative else 1.0)
     injection = _INSTRUMENTATION.injection
-    if injection is not None:
+    if injection is not None and np.any(bound != 0):
         injection.comparisons += 1
         observed_array = observed_array + injection.factor * bound
     values = (observed_array, reference_array, bound)

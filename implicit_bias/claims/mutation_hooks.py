@@ -1,10 +1,13 @@
 """Mutation testing's hooks into the checks: capped symbolic budgets and an
-injected bias of :func:`~implicit_bias.claims.comparisons.check_close`.
+injected bias of the numerical comparisons.
 
 ``implicit-bias mutate`` (:mod:`implicit_bias.claims.mutate`) judges many
 relations, so it caps the CPU time of every symbolic step
 (:func:`capped_budgets`), and asks whether a claim's decision notices an error
-of a few tolerances by shifting what ``check_close`` compares
+of a few tolerances by shifting what
+:func:`~implicit_bias.claims.comparisons.check_close`,
+:func:`~implicit_bias.claims.comparisons.check_positive` and
+:func:`~implicit_bias.claims.repeats.check_not_consistently_below` compare
 (:func:`injected_bias`). The state is one object of this module, read by every
 check.
 """
@@ -15,15 +18,22 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["BiasInjection", "capped_budgets", "injected_bias", "shift_against_claim"]
+__all__ = [
+    "BiasInjection",
+    "bias_injected",
+    "capped_budgets",
+    "injected_bias",
+    "shift_against_claim",
+]
 
 
 @dataclass
 class BiasInjection:
-    """A shift of the values :func:`check_close` compares, in tolerances."""
+    """A shift of the values the numerical comparisons decide on, in
+    tolerances (see :func:`injected_bias`)."""
 
     factor: float
-    #: How many comparisons were shifted.
+    #: How many comparisons were shifted (by a nonzero amount).
     comparisons: int = 0
     #: Of them, one-sided comparisons (see :func:`shift_against_claim`).
     one_sided: int = 0
@@ -60,11 +70,14 @@ def capped_budgets(seconds: float) -> Iterator[None]:
 
 @contextlib.contextmanager
 def injected_bias(factor: float) -> Iterator[BiasInjection]:
-    """Within the block, :func:`check_close` shifts the value it compares by
-    ``factor`` times its tolerance before deciding, so mutation testing can
-    ask whether a claim's whole decision notices an error of that size.
+    r"""Within the block, ``check_close`` shifts the value it compares by
+    ``factor`` times its tolerance before deciding, and the one-sided
+    comparisons move theirs :math:`|\mathrm{factor}|` resolutions toward
+    refutation (:func:`shift_against_claim`), so mutation testing can ask
+    whether a claim's whole decision notices an error of that size.
 
-    The yielded :class:`BiasInjection` counts the comparisons shifted.
+    The yielded :class:`BiasInjection` counts the comparisons shifted; one
+    whose tolerance is 0 is not moved, and not counted.
     """
     previous = _INSTRUMENTATION.injection
     injection = _INSTRUMENTATION.injection = BiasInjection(factor)
@@ -77,7 +90,7 @@ def injected_bias(factor: float) -> Iterator[BiasInjection]:
 def shift_against_claim(scale: float) -> float:
     r"""The shift a one-sided comparison adds to its value under
     :func:`injected_bias`: :math:`-|\mathrm{factor}|` times ``scale`` (its
-    tolerance), counted; 0 outside the block.
+    tolerance), counted when nonzero; 0 outside the block.
 
     A statement that a value is above a threshold notices an error of a few
     tolerances only in one direction: moved up, it still holds, and rightly.
@@ -85,8 +98,14 @@ def shift_against_claim(scale: float) -> float:
     mutation testing asks whether the claim's decision notices that.
     """
     injection = _INSTRUMENTATION.injection
-    if injection is None:
+    if injection is None or scale == 0:
         return 0.0
     injection.comparisons += 1
     injection.one_sided += 1
     return -abs(injection.factor) * scale
+
+
+def bias_injected() -> bool:
+    """Whether an :func:`injected_bias` block is active (so a comparison
+    computes its shift only when one is asked for)."""
+    return _INSTRUMENTATION.injection is not None

@@ -555,10 +555,10 @@ def lint_claim(claim: Claim) -> ClaimLint:
                 f"{calls} helper call{'s' if calls > 1 else ''}, replayed"
             )
         elif recorded.comparisons and numeric:
-            mutated = "its check_close comparisons, shifted by 2 and 5 tolerances"
+            mutated = "its numerical comparisons, shifted by 2 and 5 tolerances"
         elif numeric and recorded.stopped:
             mutated = (
-                "its check_close comparisons, shifted, if its decision makes any "
+                "its numerical comparisons, shifted, if its decision makes any "
                 f"({recorded.stopped} before one was seen)"
             )
         else:
@@ -566,7 +566,7 @@ def lint_claim(claim: Claim) -> ClaimLint:
             why = recorded.why_no_formula() or "its check calls no relation helper"
             if recorded.comparisons:
                 why += (
-                    f"; its check_close comparisons are shifted only for numeric "
+                    f"; its numerical comparisons are shifted only for numeric "
                     f"and simulation claims, and it is {claim.kind}"
                 )
             problems.append(f"not mutation-tested: {why}; {_HOW_TO_MUTATE}")

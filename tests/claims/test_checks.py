@@ -382,6 +382,15 @@ def test_an_injected_bias_moves_a_one_sided_comparison_toward_refutation(
     assert check_positive(0.45, 0.3, what="gap").status == Status.HOLDS
 
 
+def test_a_comparison_with_a_zero_tolerance_is_not_counted_as_shifted() -> None:
+    # Shifted by 0 it cannot notice anything: counting it would call the
+    # claim instrumented and its bias mutants unkillable.
+    with injected_bias(5.0) as record:
+        assert check_close(1.0, 1.0, 0.0, what="r").status == Status.HOLDS
+        assert check_positive(0.5, 0.0, what="gap").status == Status.HOLDS
+    assert (record.comparisons, record.one_sided) == (0, 0)
+
+
 def test_capped_budgets_bound_the_symbolic_attempt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

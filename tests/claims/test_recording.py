@@ -353,7 +353,7 @@ def test_the_lint_says_how_each_claim_is_typeset_and_mutated() -> None:
         )
     )
     assert simulated.problems == ()
-    assert simulated.mutated.startswith("its check_close comparisons, shifted")
+    assert simulated.mutated.startswith("its numerical comparisons, shifted")
     refuted = lint_claim(_claim(lambda: check_identity(x, x + 1), expected="fails"))
     assert refuted.problems == ()
     assert refuted.mutated == "not mutated: it is expected fails, by design"

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import implicit_bias.claims.repeats as repeats_module
 from implicit_bias.claims.checks import injected_bias
 from implicit_bias.claims.engine import Basis, Reason, Status
 from implicit_bias.claims.repeats import (
@@ -150,3 +151,22 @@ def test_an_injected_bias_moves_the_repeats_down_by_the_refutation_threshold() -
         assert verdict.counterexample is not None
         shortfall = abs(factor) * threshold
         assert f"{shortfall:.4g}" in verdict.counterexample
+
+
+def test_equal_repeats_are_not_counted_as_shifted() -> None:
+    with injected_bias(5.0) as record:
+        verdict = check_not_consistently_below([0.5, 0.5, 0.5], 1.0)
+    assert verdict.status == Status.INCONCLUSIVE
+    assert record.comparisons == 0
+
+
+def test_repeats_above_the_bound_need_no_critical_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The critical value (a SciPy quantile) is computed only for a shift or a
+    # refutation, not for the common "holds" outcome.
+    def refuse(*args: object) -> float:
+        raise AssertionError("student_t_critical called")
+
+    monkeypatch.setattr(repeats_module, "student_t_critical", refuse)
+    assert check_not_consistently_below([0.4, 1.1], 1.0).status == Status.HOLDS
