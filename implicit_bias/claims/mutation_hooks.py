@@ -29,8 +29,7 @@ __all__ = [
 
 @dataclass
 class BiasInjection:
-    """A shift of the values the numerical comparisons decide on, in
-    tolerances (see :func:`injected_bias`)."""
+    """A shift of the compared values, in tolerances (:func:`injected_bias`)."""
 
     factor: float
     #: How many comparisons were shifted (by a nonzero amount).
@@ -106,6 +105,8 @@ def shift_against_claim(scale: float) -> float:
 
 
 def bias_injected() -> bool:
-    """Whether an :func:`injected_bias` block is active (so a comparison
-    computes its shift only when one is asked for)."""
+    """Whether an :func:`injected_bias` block is active.
+
+    A comparison whose shift costs something computes it only then.
+    """
     return _INSTRUMENTATION.injection is not None
