@@ -25,6 +25,8 @@ from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_b1_min_l12,
     appendix_e1,
     appendix_e1_sparsity,
+    appendix_e2,
+    appendix_g_figure_8,
 )
 from implicit_bias.sources.ptft_diagonal_networks._thresholds import SIGNIFICANCE
 from implicit_bias.sources.ptft_diagonal_networks.appendix_e1_regimes import REGIMES
@@ -353,6 +355,8 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
         (appendix_a_min_q, "ptft_min_q_endpoint_errors"),
         (appendix_e1, "overlap_versus_rescaling"),
         (appendix_e1_sparsity, "learned_solutions"),
+        (appendix_e2, "feature_clusters"),
+        (appendix_g_figure_8, "feature_clusters"),
     ):
         monkeypatch.setattr(module, name, stop)
     appendix_e1._NORMS.clear()
