@@ -190,6 +190,11 @@ class Derivation:
     points: int = 200
     claim_budget_seconds: float = 60.0
     claims: tuple[Claim, ...] = field(init=False, repr=False, compare=False)
+    # Built once: a ledger or page renders every chain, and some builders take
+    # seconds (features-are-fate's (105) integrates a Gaussian expectation).
+    _expressions: tuple[sp.Basic, ...] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -219,8 +224,13 @@ class Derivation:
         object.__setattr__(self, "claims", tuple(self._step_claims()))
 
     def expressions(self) -> list[sp.Basic]:
-        """``[e_0, e_1, ..., e_n]``: the start and what each step arrives at."""
-        return [self.start(), *(step.expression() for step in self.steps)]
+        """``[e_0, e_1, ..., e_n]``: the start and what each step arrives at
+        (built on the first call)."""
+        built = self._expressions
+        if built is None:
+            built = (self.start(), *(step.expression() for step in self.steps))
+            object.__setattr__(self, "_expressions", built)
+        return list(built)
 
     def _repr_html_(self) -> str:
         """The chain in HTML, for Jupyter (implicit_bias.claims.display)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import sympy as sp
 
@@ -40,6 +42,22 @@ def test_each_step_is_a_claim_relating_the_previous_expression_to_its_own() -> N
     assert chain.expressions() == [sp.exp(-x) - sp.exp(x), -2 * sp.sinh(x), 0]
     assert first.quote == chain.quote
     assert "step 1: e^-x - e^x = -2 sinh x" in first.statement
+
+
+def test_the_expressions_are_built_once() -> None:
+    built: list[str] = []
+
+    def start() -> sp.Basic:
+        built.append("start")
+        return sp.exp(-x) - sp.exp(x)
+
+    chain = dataclasses.replace(
+        _chain(Step(lambda: -2 * sp.sinh(x), "e^-x - e^x = -2 sinh x")), start=start
+    )
+    first = chain.expressions()
+    first.append(sp.Integer(1))
+    assert chain.expressions() == [sp.exp(-x) - sp.exp(x), -2 * sp.sinh(x)]
+    assert built == ["start"]
 
 
 def test_a_wrong_step_fails_on_its_own_with_a_counterexample() -> None:
