@@ -566,10 +566,13 @@ def time_limit(seconds: float) -> Iterator[None]:
     if not seconds > 0:
         raise ValueError(f"seconds={seconds!r} must be > 0")
     armed = True
-    reporting = False
+    reporting = 0
 
     def _expire(signum: int, frame: FrameType | None) -> None:
-        if armed and not reporting:
+        # Not while a report is under way, nor as _report starts (before it
+        # can say so): the timer repeats and reaches the step again.
+        entering = frame is not None and frame.f_code is _report.__code__
+        if armed and not reporting and not entering:
             raise CheckTimeout(f"step exceeded its {seconds:g} s CPU-time budget")
 
     def _report(unraisable: Any) -> None:
@@ -577,29 +580,32 @@ def time_limit(seconds: float) -> Iterator[None]:
         # the signal landing where it cannot stop the step (the repeat will),
         # not an error of that code: dropped. Anything else goes on to the
         # previous hook, which the timer must not interrupt in turn (pytest's
-        # hook fails the test when it is).
+        # hook fails the test when it is), even when a report nests in it.
         nonlocal reporting
         if isinstance(unraisable.exc_value, CheckTimeout):
             return
-        reporting = True
+        reporting += 1
         try:
             previous_hook(unraisable)
         finally:
-            reporting = False
+            reporting -= 1
 
-    outer_remaining, outer_interval = signal.getitimer(signal.ITIMER_PROF)
+    # Read and stopped at once, so the outer limit cannot fire while this one
+    # installs its handler and hook.
+    outer_remaining, outer_interval = signal.setitimer(signal.ITIMER_PROF, 0)
     if outer_remaining and outer_remaining <= seconds:
+        signal.setitimer(signal.ITIMER_PROF, outer_remaining, outer_interval)
         yield
         return
+    started = time.process_time()
     previous = signal.signal(signal.SIGPROF, _expire)
     previous_hook = sys.unraisablehook
-    sys.unraisablehook = _report
-    started = time.process_time()
-    # The timer repeats: a signal that lands in code which swallows exceptions
-    # (a garbage-collector callback, a __del__) would otherwise be lost and
-    # leave the step unbounded.
-    signal.setitimer(signal.ITIMER_PROF, seconds, _REPEAT_SECONDS)
     try:
+        sys.unraisablehook = _report
+        # The timer repeats: a signal that lands in code which swallows
+        # exceptions (a garbage-collector callback, a __del__) would otherwise
+        # be lost and leave the step unbounded.
+        signal.setitimer(signal.ITIMER_PROF, seconds, _REPEAT_SECONDS)
         yield
     finally:
         armed = False

@@ -166,7 +166,6 @@ def check_not_consistently_below(
             Basis.STATISTICAL,
         )
     error = float(np.std(repeats, ddof=1) / math.sqrt(count))
-    critical = student_t_critical(count, z)
     if error == 0:
         return Verdict.inconclusive(
             f"{what}: all {count} repeats equal {float(repeats[0]):.6g}, below "
@@ -175,6 +174,8 @@ def check_not_consistently_below(
             Basis.STATISTICAL,
         )
     from scipy import stats  # here: importing scipy.stats takes ~0.3 s
+
+    critical = student_t_critical(count, z)
 
     effect = shortfall / error
     p_value = float(stats.t.sf(effect, count - 1))

@@ -6,6 +6,7 @@ import math
 import pickle
 import sys
 import time
+from typing import Any
 
 import pytest
 import sympy as sp
@@ -248,6 +249,11 @@ def test_a_swallowed_timeout_fires_again() -> None:
         _swallow_one_timeout_then_spin()
 
 
+class _FailingFinalizer:
+    def __del__(self) -> None:
+        raise KeyError("finalizer")
+
+
 class _SlowFinalizer:
     def __del__(self) -> None:
         _spin_cpu(2.0)
@@ -281,15 +287,41 @@ def test_other_unraisable_exceptions_reach_the_previous_hook(
     monkeypatch.setattr(
         sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_value)
     )
-
-    class _FailingFinalizer:
-        def __del__(self) -> None:
-            raise KeyError("finalizer")
-
     with time_limit(5.0):
         finalizer = _FailingFinalizer()
         del finalizer
     assert [type(error) for error in reported] == [KeyError]
+
+
+def _finalize_with_an_error_then_spin() -> None:
+    with time_limit(5.0), time_limit(0.05):
+        finalizer = _FailingFinalizer()
+        del finalizer
+        _spin_cpu(2.0)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_the_timer_does_not_interrupt_the_previous_hook(
+    monkeypatch: pytest.MonkeyPatch, nested: bool
+) -> None:
+    # pytest's hook formats a traceback; interrupted, it fails the test. The
+    # hook here takes many timer periods, and (nested) reports another
+    # unraisable exception while it runs.
+    finished: list[str] = []
+
+    def slow_hook(unraisable: Any) -> None:
+        if nested and not finished:
+            finished.append("outer started")
+            finalizer = _FailingFinalizer()
+            del finalizer
+        _spin_cpu(0.3)
+        finished.append(type(unraisable.exc_value).__name__)
+
+    monkeypatch.setattr(sys, "unraisablehook", slow_hook)
+    with pytest.raises(CheckTimeout, match=r"0\.05 s"):
+        _finalize_with_an_error_then_spin()
+    expected = ["KeyError"] if not nested else ["outer started", "KeyError", "KeyError"]
+    assert finished == expected
 
 
 def test_time_limit_does_not_fire_after_the_block() -> None:
