@@ -46,7 +46,6 @@ def check_close(
     given number of tolerances, so mutation testing can ask whether a claim
     notices an error of that size.
     """
-    note_comparison()
     raw = [np.asarray(v) for v in (observed, reference, tolerance)]
     complex_values = [v for v in raw if np.iscomplexobj(v) and np.any(np.imag(v))]
     if complex_values:
@@ -62,10 +61,15 @@ def check_close(
             f"tolerance: must be >= 0 (a derived bound), got {tolerance_array.min()}"
         )
     bound = tolerance_array * (np.abs(reference_array) if relative else 1.0)
+    if np.any(bound != 0):
+        note_comparison()
     injection = _INSTRUMENTATION.injection
-    if injection is not None and np.any(bound != 0):
-        injection.comparisons += 1
-        observed_array = observed_array + injection.factor * bound
+    if injection is not None:
+        shifted = observed_array + injection.factor * bound
+        # A shift of 0, or one rounding swallows, cannot be noticed.
+        if np.any(shifted != observed_array):
+            injection.comparisons += 1
+        observed_array = shifted
     values = (observed_array, reference_array, bound)
     if not all(np.all(np.isfinite(v)) for v in values):
         bad = int(np.sum(~np.isfinite(observed_array) | ~np.isfinite(reference_array)))
@@ -152,7 +156,6 @@ def check_positive(
       >>> check_positive(0.05, 0.1, what="gap").status
       <Status.INCONCLUSIVE: 'inconclusive'>
     """
-    note_comparison()
     estimate, bound = float(value), float(resolution)
     if bound < 0:
         raise InvalidArgumentError(
@@ -164,6 +167,8 @@ def check_positive(
             Reason.NON_FINITE,
             basis,
         )
+    if bound != 0:
+        note_comparison()
     estimate += shift_against_claim(bound)
     detail = f"{what} = {estimate:.6g}, resolution {bound:.3g}"
     if estimate > bound:

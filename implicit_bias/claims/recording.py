@@ -301,8 +301,10 @@ def helper_call(
 def note_comparison() -> None:
     """Count a comparison mutation testing can shift
     (:func:`~implicit_bias.claims.checks.check_close`,
-    :func:`~implicit_bias.claims.checks.check_positive`)
-    made while a check's calls are recorded (a no-op otherwise)."""
+    :func:`~implicit_bias.claims.checks.check_positive`,
+    :func:`~implicit_bias.claims.repeats.check_not_consistently_below`, each
+    with a nonzero tolerance) made while a check's calls are recorded (a no-op
+    otherwise)."""
     mode = _MODE.get()
     if isinstance(mode, _Recording):
         mode.comparisons += 1

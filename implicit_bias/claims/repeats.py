@@ -123,7 +123,6 @@ def check_not_consistently_below(
       >>> check_not_consistently_below([0.68, 0.5], 1.0).status
       <Status.INCONCLUSIVE: 'inconclusive'>
     """
-    note_comparison()
     repeats = _repeats(values)
     z = _positive("standard_errors", standard_errors)
     try:
@@ -141,13 +140,15 @@ def check_not_consistently_below(
             Basis.STATISTICAL,
         )
     count = repeats.size
-    if count > 1 and bias_injected():
-        # What mutation testing shifts (toward "consistently below"): the
-        # repeats, by its factor times the refutation threshold t* SE.
-        repeats = repeats + shift_against_claim(
-            student_t_critical(count, z)
-            * float(np.std(repeats, ddof=1) / math.sqrt(count))
-        )
+    spread = float(np.std(repeats, ddof=1)) if count > 1 else 0.0
+    if spread > 0:
+        note_comparison()
+        if bias_injected():
+            # What mutation testing shifts (toward "consistently below"): the
+            # repeats, by its factor times the refutation threshold t* SE.
+            repeats = repeats + shift_against_claim(
+                student_t_critical(count, z) * spread / math.sqrt(count)
+            )
     above = repeats >= level
     if np.any(above):
         return Verdict.holds(

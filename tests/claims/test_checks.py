@@ -391,6 +391,12 @@ def test_a_comparison_with_a_zero_tolerance_is_not_counted_as_shifted() -> None:
     assert (record.comparisons, record.one_sided) == (0, 0)
 
 
+def test_a_shift_rounding_swallows_is_not_counted() -> None:
+    with injected_bias(5.0) as record:
+        assert check_close(1.0, 1.0, 1e-30, what="r").status == Status.HOLDS
+    assert record.comparisons == 0
+
+
 def test_capped_budgets_bound_the_symbolic_attempt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

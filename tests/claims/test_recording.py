@@ -216,6 +216,9 @@ def test_a_check_that_raises_or_calls_no_helper_says_so() -> None:
     )
     compared = recorded_calls(lambda: check_close(1.0, 1.0, 1e-12, what="one"))
     assert compared.comparisons == 1
+    # What mutation testing could not shift is not a comparison it can shift.
+    exact = recorded_calls(lambda: check_close(1.0, 1.0, 0.0, what="one"))
+    assert exact.comparisons == 0
 
 
 # --- replays
