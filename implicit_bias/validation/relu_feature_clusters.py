@@ -75,6 +75,7 @@ from implicit_bias.numerics.arguments import (
 from implicit_bias.numerics.representations import participation_ratio
 from implicit_bias.validation.relu_kernels import sample_sphere
 from implicit_bias.validation.relu_sample_efficiency import (
+    TrainedNetworks,
     teacher_outputs,
     train_relu_networks,
 )
@@ -83,9 +84,11 @@ __all__ = [
     "REGIMES",
     "FeatureClusterSetup",
     "FeatureClusters",
+    "TrainedStudents",
     "alignment_score",
     "feature_clusters",
     "teacher_merge_inertia",
+    "trained_students",
     "unit_points",
     "weighted_kmeans",
 ]
@@ -572,24 +575,7 @@ def feature_clusters(
         raise InvalidArgumentError(
             f"regimes={regimes!r} must be a nonempty tuple of {REGIMES}"
         )
-    sizes = setup.sample_sizes if sample_sizes is None else sample_sizes
-    # Integers only: 8.0 == 8 would pass the membership test and be trained
-    # (and cached) as the float.
-    if (
-        not isinstance(sizes, tuple | list)
-        or not sizes
-        or any(
-            isinstance(n, bool)
-            or not isinstance(n, int | np.integer)
-            or n not in setup.sample_sizes
-            for n in sizes
-        )
-    ):
-        raise InvalidArgumentError(
-            f"sample_sizes={sample_sizes!r:.80} must be a nonempty tuple of "
-            f"setup.sample_sizes {setup.sample_sizes}"
-        )
-    sizes = tuple(int(n) for n in sizes)
+    sizes = _check_sizes(setup, sample_sizes)
     pieces = [[_trained(setup, regime, n) for n in sizes] for regime in regimes]
     inertia, alignment, pr, loss, movement = (
         np.array([[piece[index] for piece in row] for row in pieces])
@@ -613,6 +599,27 @@ def feature_clusters(
     )
 
 
+def _check_sizes(setup: FeatureClusterSetup, given: object) -> tuple[int, ...]:
+    sizes = setup.sample_sizes if given is None else given
+    # Integers only: 8.0 == 8 would pass the membership test and be trained
+    # (and cached) as the float.
+    if (
+        not isinstance(sizes, tuple | list)
+        or not sizes
+        or any(
+            isinstance(n, bool)
+            or not isinstance(n, int | np.integer)
+            or n not in setup.sample_sizes
+            for n in sizes
+        )
+    ):
+        raise InvalidArgumentError(
+            f"sample_sizes={given!r:.80} must be a nonempty tuple of "
+            f"setup.sample_sizes {setup.sample_sizes}"
+        )
+    return tuple(int(n) for n in sizes)
+
+
 @functools.lru_cache(maxsize=2)
 def _draws(
     setup: FeatureClusterSetup,
@@ -631,11 +638,65 @@ def _draws(
     return units, x, y, x_test, np.concatenate([hidden, readout[..., None]], axis=2)
 
 
-@functools.lru_cache(maxsize=16)
-def _trained(
+@dataclass(frozen=True, eq=False)
+class TrainedStudents:
+    """The S networks :func:`feature_clusters` trains at one (regime, n).
+
+    Attributes:
+      teacher_units: each seed's teacher, k unit-norm rows, (S, k, d).
+      test_inputs: each seed's fresh inputs (those of the PR), (S, m, d).
+      hidden_init: :math:`w^{(1)}(0)`, (S, H, d).
+      readout_init: :math:`w^{(2)}(0)`, (S, H).
+      networks: the trained networks (:class:`TrainedNetworks`).
+
+    Every array is read-only: the networks are cached and shared.
+    """
+
+    teacher_units: Float64Array
+    test_inputs: Float64Array
+    hidden_init: Float64Array
+    readout_init: Float64Array
+    networks: TrainedNetworks
+
+
+def trained_students(
     setup: FeatureClusterSetup, regime: str, n: int
-) -> tuple[Float64Array, ...]:
-    """(inertia (S, K), alignment, PR, loss, movement (S,)) of one (regime, n)."""
+) -> TrainedStudents:
+    """The networks of :func:`feature_clusters` at one (regime, n), trained once
+    per process and setup (shared with :func:`feature_clusters`).
+
+    Args:
+      setup: the configuration.
+      regime: ``"rich"`` or ``"lazy"``.
+      n: one of ``setup.sample_sizes``.
+
+    Returns:
+      A :class:`TrainedStudents`.
+
+    Raises:
+      InvalidArgumentError: ``setup`` is not a :class:`FeatureClusterSetup`,
+        or ``regime`` or ``n`` is not one of the setup's.
+      ConvergenceError: training diverges (lower the learning rate).
+
+    References:
+      Appendix E.2.1 and Appendix G of ptft-diagonal-networks.
+    """
+    setup = _check_setup(setup)
+    if regime not in REGIMES:
+        raise InvalidArgumentError(f"regime={regime!r:.40} must be one of {REGIMES}")
+    if (
+        isinstance(n, bool)
+        or not isinstance(n, int | np.integer)
+        or n not in setup.sample_sizes
+    ):
+        raise InvalidArgumentError(
+            f"n={n!r:.40} must be one of setup.sample_sizes {setup.sample_sizes}"
+        )
+    return _students(setup, regime, int(n))
+
+
+@functools.lru_cache(maxsize=16)
+def _students(setup: FeatureClusterSetup, regime: str, n: int) -> TrainedStudents:
     units, x, y, x_test, initial = _draws(setup)
     scale, rate = (
         (setup.rich_scale, setup.rich_learning_rate)
@@ -646,6 +707,19 @@ def _trained(
     trained = train_relu_networks(
         x[:, :n], y[:, :n], w1, w2, learning_rate=rate, steps=setup.steps
     )
+    for array in (w1, w2, trained.hidden_weights, trained.readout):
+        array.setflags(write=False)
+    return TrainedStudents(units, x_test, w1, w2, trained)
+
+
+@functools.lru_cache(maxsize=16)
+def _trained(
+    setup: FeatureClusterSetup, regime: str, n: int
+) -> tuple[Float64Array, ...]:
+    """(inertia (S, K), alignment, PR, loss, movement (S,)) of one (regime, n)."""
+    students = _students(setup, regime, n)
+    units, x_test = students.teacher_units, students.test_inputs
+    w1, w2, trained = students.hidden_init, students.readout_init, students.networks
     change = np.sqrt(
         np.sum((trained.hidden_weights - w1) ** 2, axis=(1, 2))
         + np.sum((trained.readout - w2) ** 2, axis=1)

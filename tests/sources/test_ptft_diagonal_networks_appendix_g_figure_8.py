@@ -1,4 +1,4 @@
-"""ptft-diagonal-networks Fig. 8a: rich networks' lower participation ratio."""
+"""ptft-diagonal-networks Fig. 8a-c: PR before and after finetuning."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from implicit_bias.validation.relu_feature_clusters import (
     FeatureClusters,
     FeatureClusterSetup,
 )
+from implicit_bias.validation.relu_nested_finetuning import NestedFinetuning
 
 SETUP = FeatureClusterSetup(
     sample_sizes=(8, 16, 32),
@@ -74,3 +75,109 @@ def test_the_claim_is_registered_under_fig_8a() -> None:
     assert claim.expected == Status.HOLDS
     estimate = claim.cost()  # type: ignore[misc]
     assert estimate.runs == 2 * 3 * 8
+
+
+# Fig. 8b-c: results made up per seed (4 seeds), with spread, at s = 0.1, 1, 10.
+SPREAD = np.array([0.002, -0.002, 0.001, -0.001])
+
+
+def _finetuning(
+    finetuned: tuple[float, float, float],
+    ensd_ratio: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    loss: float = 1e-6,
+) -> NestedFinetuning:
+    pretrained = np.full(4, 5.0) + SPREAD
+    pr = np.array([value + (2 + i) * SPREAD[::-1] for i, value in enumerate(finetuned)])
+    shared = pr * (np.array(ensd_ratio)[:, None] + SPREAD)
+    return NestedFinetuning(
+        appendix_g_figure_8.FINETUNING,
+        pretrained,
+        pr,
+        shared,
+        np.full((3, 4), loss),
+        np.full(4, 1e-6),
+    )
+
+
+def _verdict(
+    monkeypatch: pytest.MonkeyPatch, label: str, result: NestedFinetuning
+) -> Status:
+    monkeypatch.setattr(appendix_g_figure_8, "nested_finetuning", lambda setup: result)
+    (claim,) = [c for c in CLAIMS if c.label == label]
+    verdict = claim.check()
+    assert verdict.basis == Basis.STATISTICAL
+    return verdict.status
+
+
+@pytest.mark.parametrize(
+    ("label", "finetuned", "status"),
+    [
+        # The paper's picture: 2 at s = 0.1, 4.5 at 1, 5 (no change) at 10.
+        ("nested-regime-pr-decreases", (2.0, 4.5, 5.0), Status.HOLDS),
+        ("rich-regime-pr-decreases", (2.0, 4.5, 5.0), Status.HOLDS),
+        ("lazy-no-decrease", (2.0, 4.5, 5.0), Status.HOLDS),
+        ("small-scaling-lower-pr", (2.0, 4.5, 5.0), Status.HOLDS),
+        # PR rising after finetuning at s = 1 / at s = 0.1.
+        ("nested-regime-pr-decreases", (2.0, 5.5, 5.0), Status.FAILS),
+        ("rich-regime-pr-decreases", (5.5, 4.5, 5.0), Status.FAILS),
+        # The lazy decrease is the nested one: not "no decrease".
+        ("lazy-no-decrease", (2.0, 4.5, 4.5), Status.FAILS),
+        # A tenth of the nested one: at the margin, within noise.
+        ("lazy-no-decrease", (2.0, 4.0, 4.9), Status.INCONCLUSIVE),
+        # Larger scaling, lower PR.
+        ("small-scaling-lower-pr", (4.5, 2.0, 5.0), Status.FAILS),
+    ],
+)
+def test_the_finetuning_claims_decide_the_paired_differences(
+    monkeypatch: pytest.MonkeyPatch,
+    label: str,
+    finetuned: tuple[float, float, float],
+    status: Status,
+) -> None:
+    assert _verdict(monkeypatch, label, _finetuning(finetuned)) == status
+
+
+@pytest.mark.parametrize(
+    ("ratio", "loss", "status"),
+    [
+        ((1.0, 1.02, 0.98), 1e-6, Status.HOLDS),
+        # A third of the finetuned dimensions not shared, at s = 0.1 only.
+        ((0.7, 1.0, 1.0), 1e-6, Status.FAILS),
+        ((1.3, 1.0, 1.0), 1e-6, Status.FAILS),
+        ((0.7, 1.0, 1.0), 0.5, Status.INCONCLUSIVE),
+        # At the margin: within noise of a tenth.
+        ((0.9, 1.0, 1.0), 1e-6, Status.INCONCLUSIVE),
+    ],
+)
+def test_ensd_against_finetuned_pr_is_decided_at_every_rescaling(
+    monkeypatch: pytest.MonkeyPatch,
+    ratio: tuple[float, float, float],
+    loss: float,
+    status: Status,
+) -> None:
+    result = _finetuning((2.0, 4.5, 5.0), ratio, loss)
+    assert _verdict(monkeypatch, "ensd-matches-finetuned-pr", result) == status
+
+
+def test_unconverged_finetuning_refutes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = _finetuning((2.0, 5.5, 5.0), loss=0.5)
+    status = _verdict(monkeypatch, "nested-regime-pr-decreases", result)
+    assert status == Status.INCONCLUSIVE
+
+
+def test_the_finetuning_claims_are_registered_under_fig_8b_and_8c() -> None:
+    claims = {c.label: c for c in CLAIMS if c.equation in ("fig-8b", "fig-8c")}
+    assert set(claims) == {
+        "nested-regime-pr-decreases",
+        "rich-regime-pr-decreases",
+        "lazy-no-decrease",
+        "ensd-matches-finetuned-pr",
+        "small-scaling-lower-pr",
+    }
+    assert claims["nested-regime-pr-decreases"].reading == Reading.PROSE
+    assert claims["rich-regime-pr-decreases"].reading == Reading.INTERPRETATION
+    assert all(c.expected == Status.HOLDS for c in claims.values())
+    estimate = claims["lazy-no-decrease"].cost()  # type: ignore[misc]
+    assert estimate.runs == 4

@@ -178,7 +178,7 @@ def test_times_multiplies_the_runs() -> None:
 
 
 def test_every_simulation_claim_has_a_cost_that_estimates() -> None:
-    assert len(SIMULATIONS) == 24
+    assert len(SIMULATIONS) == 29
     for claim in SIMULATIONS:
         assert claim.cost is not None, claim.id
         estimate = claim.cost()
@@ -357,6 +357,7 @@ def test_the_warm_up_runs_the_quick_e1_experiment_its_claims_share(
         (appendix_e1_sparsity, "learned_solutions"),
         (appendix_e2, "feature_clusters"),
         (appendix_g_figure_8, "feature_clusters"),
+        (appendix_g_figure_8, "nested_finetuning"),
     ):
         monkeypatch.setattr(module, name, stop)
     appendix_e1._NORMS.clear()

@@ -14,6 +14,7 @@ from implicit_bias.validation.relu_feature_clusters import (
     alignment_score,
     feature_clusters,
     teacher_merge_inertia,
+    trained_students,
     unit_points,
     weighted_kmeans,
 )
@@ -233,6 +234,10 @@ def test_alignment_score_does_not_depend_on_the_scale(scale: float) -> None:
         (lambda: alignment_score([[1.0, 0.0]], [[0.0, 0.0]]), "centers"),
         (lambda: feature_clusters(TINY, sample_sizes=8), "sample_sizes"),  # type: ignore[arg-type]
         (lambda: feature_clusters(TINY, sample_sizes=(8.0,)), "sample_sizes"),  # type: ignore[arg-type]
+        (lambda: trained_students(TINY, "rich", 9), "n=9"),
+        (lambda: trained_students(TINY, "rich", 8.0), "n=8.0"),  # type: ignore[arg-type]
+        (lambda: trained_students(TINY, "wide", 8), "regime"),
+        (lambda: trained_students(object(), "rich", 8), "FeatureClusterSetup"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_arguments_are_named(call: object, name: str) -> None:
@@ -240,3 +245,28 @@ def test_bad_arguments_are_named(call: object, name: str) -> None:
     # sample_sizes was a TypeError and a float one was run as the integer.
     with pytest.raises(InvalidArgumentError, match=name):
         call()  # type: ignore[operator]
+
+
+def test_trained_students_are_the_networks_feature_clusters_measures() -> None:
+    students = trained_students(TINY, "lazy", 32)
+    result = feature_clusters(TINY, regimes=("lazy",), sample_sizes=(32,))
+    np.testing.assert_array_equal(
+        students.networks.relative_loss, result.relative_loss[0, 0]
+    )
+    responses = np.maximum(
+        np.einsum(
+            "smd,shd->smh", students.test_inputs, students.networks.hidden_weights
+        ),
+        0.0,
+    )
+    from implicit_bias.numerics import participation_ratio
+
+    np.testing.assert_allclose(
+        [participation_ratio(r) for r in responses],
+        result.participation_ratio[0, 0],
+        rtol=1e-13,
+    )
+    # Shared and cached: read-only, so no caller can alter another's networks.
+    assert trained_students(TINY, "lazy", 32) is students
+    with pytest.raises(ValueError, match="read-only"):
+        students.networks.hidden_weights[0, 0, 0] = 1.0

@@ -27,7 +27,9 @@ ReLU networks' units against the teacher's (Fig. 6a-b).
 
 Appendix G: :mod:`.representations`, the participation ratio, the ENSD and
 CKA, symbolically and through our evaluators; :mod:`.appendix_g_figure_8`,
-the participation ratio of rich and lazy ReLU networks (Fig. 8a).
+the participation ratio of rich and lazy ReLU networks (Fig. 8a) and its
+change, with the ENSD, when pretrained ReLU networks are rescaled and
+finetuned on a nested task (Fig. 8b-c).
 
 Shared by them: :mod:`._common` (the symbolic instance and entrywise
 identities), :mod:`._thresholds` (the significance convention and the

@@ -88,6 +88,7 @@ __all__ = [
     "SETUP",
     "SE_PAIRED",
     "T_CRITICAL",
+    "all_hold",
     "cluster_cost",
     "compare",
     "convergence",
@@ -221,8 +222,9 @@ def compare(differences: np.ndarray, what: str, converged: bool) -> tuple[Verdic
     return Verdict.inconclusive(line, Reason.STATISTICAL, Basis.STATISTICAL), line
 
 
-def _all(parts: list[tuple[Verdict, str]], detail: str) -> Verdict:
-    """``fails`` if any part fails, ``holds`` if every part holds, with ``detail``."""
+def all_hold(parts: list[tuple[Verdict, str]], detail: str) -> Verdict:
+    """``fails`` if any part fails, ``holds`` if every part holds, else
+    ``inconclusive``; the detail is ``detail`` and every part's line."""
     lines = "; ".join(line for _, line in parts)
     text = f"{detail}: {lines}"
     for verdict, _ in parts:
@@ -272,7 +274,7 @@ def _check_lazy_no_bias() -> Verdict:
         )
         for i, n in enumerate(result.sample_sizes)
     ]
-    return _all(parts, _setting(result))
+    return all_hold(parts, _setting(result))
 
 
 def _check_alignment_grows() -> Verdict:
@@ -289,7 +291,7 @@ def _check_alignment_grows() -> Verdict:
         for i in range(len(sizes) - 1)
     ]
     means = np.round(score.mean(axis=1), 4).tolist()
-    return _all(parts, f"{_setting(result)}; mean alignment score by n {means}")
+    return all_hold(parts, f"{_setting(result)}; mean alignment score by n {means}")
 
 
 def _check_highly_aligned() -> Verdict:

@@ -14,8 +14,8 @@ Fig. 5 is listed by panel, since the Appendix E.1 claims check its panels a-f
 (their equations or regimes name them) and the text describes each panel on
 its own;
 Fig. 8 is listed by panel too: panel a (rich against lazy ReLU networks)
-is checked, panels b-c (finetuning on the nested-sparsity task) are not
-encoded, panel d (ResNet18) is not checkable here. Figs. 4, 6 and 7 are
+and panels b-c (finetuning on the nested-sparsity task, by a protocol of
+ours) are checked, panel d (ResNet18) is not checkable here. Figs. 4, 6 and 7 are
 listed whole: Fig. 6's claims check its panels a-b (their regimes say so),
 not c-g; Figs. 4 and 7 are not checkable here (Fig. 4's setup is given
 relative to a figure the text does not include; Fig. 7 is ImageNet-pretrained
@@ -331,29 +331,19 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.RESULT,
         "Appendix G",
         "participation ratio after finetuning on the nested-sparsity task, by "
-        "weight rescaling",
-        not_checked=(
-            "the finetuning it shows is defined in the main text, not in this "
-            "text: 'Participation ratio of the network representation after "
-            "finetuning on the nested sparsity task with different weight "
-            "rescalings'; the nested sparsity task is that of 'Fig. 2e,f' "
-            "(networks 'rescaled by a value of 1.0 after pretraining, see Fig. "
-            "2e,f'), whose teacher, main-task feature scale, readout at "
-            "finetuning and schedule this text does not state, so a run of ours "
-            "would judge our choices, not the figure"
-        ),
+        "weight rescaling (the claims run a protocol of ours: the text gives the "
+        "task, not its sizes, which are the main text's Fig. 2e,f)",
+        # Whether our sizes decide the verdict: a pilot over main tasks of 1
+        # and 3 of the six units, on 64 and 1024 samples, gave the same
+        # signs at every rescaling (decrease at 0.1 and 1 beyond 5 SE, none
+        # at 10).
     ),
     Item(
         "fig-8c",
         ItemKind.RESULT,
         "Appendix G",
-        "PR before and after finetuning and the ENSD between them",
-        not_checked=(
-            "the same finetuning as panel b, defined in the main text ('Fig. "
-            "2e,f'), not in this text: 'Participation ratio before (left panel) "
-            "and after finetuning (middle panel) and the effective number of "
-            "shared features between the two representations'"
-        ),
+        "PR before and after finetuning and the ENSD between them (the claims "
+        "run panel b's protocol)",
     ),
     Item(
         "fig-8d",

@@ -1,0 +1,109 @@
+"""Fig. 8b-c experiment: pretrain, rescale, finetune on a nested task, measure."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.numerics import ensd, participation_ratio
+from implicit_bias.validation.relu_feature_clusters import (
+    FeatureClusterSetup,
+    trained_students,
+)
+from implicit_bias.validation.relu_nested_finetuning import (
+    NestedFinetuningSetup,
+    nested_finetuning,
+)
+
+PRETRAINING = FeatureClusterSetup(
+    sample_sizes=(16, 128),
+    seeds=3,
+    dimension=4,
+    teacher_units=3,
+    width=8,
+    steps=1500,
+    max_clusters=3,
+    restarts=1,
+    test_samples=200,
+)
+TINY = NestedFinetuningSetup(
+    pretraining=PRETRAINING, main_units=1, main_samples=64, steps=1500
+)
+
+
+def test_the_pretrained_representation_is_that_of_the_rich_networks() -> None:
+    result = nested_finetuning(TINY)
+    students = trained_students(PRETRAINING, "rich", 128)
+    responses = np.maximum(
+        np.einsum(
+            "smd,shd->smh", students.test_inputs, students.networks.hidden_weights
+        ),
+        0.0,
+    )
+    np.testing.assert_allclose(
+        result.pretrained_pr, [participation_ratio(r) for r in responses], rtol=1e-13
+    )
+    np.testing.assert_array_equal(
+        result.pretraining_loss, students.networks.relative_loss
+    )
+    assert result.finetuned_pr.shape == result.shared_dimensions.shape == (3, 3)
+    assert nested_finetuning(TINY) is result
+
+
+def test_without_training_the_measures_ignore_the_rescaling() -> None:
+    # One negligible step: the finetuned hidden layer is the pretrained one
+    # times s, and PR and ENSD are invariant to scaling, so at every s
+    # PR(FT) = PR(PT) and ENSD(PT, FT) = ENSD(PT, PT) = PR(PT).
+    setup = replace(TINY, steps=1, learning_rate=1e-12)
+    result = nested_finetuning(setup)
+    for row in (*result.finetuned_pr, *result.shared_dimensions):
+        np.testing.assert_allclose(row, result.pretrained_pr, rtol=1e-9)
+
+
+def test_finetuning_a_subset_lowers_the_dimension_unless_lazy() -> None:
+    result = nested_finetuning(TINY)
+    assert result.relative_loss.max() < 1e-3
+    decrease = result.pretrained_pr - result.finetuned_pr
+    # s = 0.1: the unused units stay small while the used one grows; s = 10:
+    # the readouts fit the task and the hidden layer barely moves.
+    assert np.all(decrease[0] > 0)
+    assert np.all(np.abs(decrease[2]) < 0.1 * decrease[0])
+    # ENSD = CKA sqrt(PR(PT) PR(FT)) with CKA <= 1.
+    bound = np.sqrt(result.pretrained_pr * result.finetuned_pr)
+    assert np.all(result.shared_dimensions <= bound * (1 + 1e-12))
+
+
+def test_ensd_of_the_stored_representations_is_recomputable() -> None:
+    # ENSD is symmetric: the order of the two representations does not matter,
+    # so the experiment's (PT, FT) order is no hidden convention.
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((50, 4)), rng.standard_normal((50, 3))
+    assert ensd(x, y) == pytest.approx(ensd(y, x), rel=1e-13)
+
+
+@pytest.mark.parametrize(
+    ("changes", "name"),
+    [
+        ({"main_units": 0}, "main_units"),
+        ({"main_units": 4}, "main_units"),
+        ({"main_samples": 0}, "main_samples"),
+        ({"steps": 0}, "steps"),
+        ({"seed": -1}, "seed"),
+        ({"learning_rate": 0.0}, "learning_rate"),
+        ({"rescalings": ()}, "rescalings"),
+        ({"rescalings": (1.0, 0.1)}, "increasing"),
+        ({"rescalings": (0.0, 1.0)}, r"rescalings\[0\]"),
+        ({"pretraining": object()}, "FeatureClusterSetup"),
+    ],
+)
+def test_invalid_setups_are_refused(changes: dict[str, object], name: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=name):
+        replace(TINY, **changes)  # type: ignore[arg-type]
+
+
+def test_nested_finetuning_refuses_another_setup() -> None:
+    with pytest.raises(InvalidArgumentError, match="NestedFinetuningSetup"):
+        nested_finetuning(PRETRAINING)  # type: ignore[arg-type]
