@@ -17,6 +17,9 @@ Appendix B, the :math:`\ell_{1,2}` bias of MTL:
 * :mod:`.appendix_b1_min_l12`: eq. (30) read as an implicit bias of multi-task
   gradient descent.
 
+Appendix D: :mod:`.appendix_d_figure_4`, PT+FT against STL ReLU networks on
+a 40-unit teacher by the number of shared features (Fig. 4b).
+
 Appendix E.1: :mod:`.appendix_e1`, the learned norms of Fig. 5a against the
 ground truth's and the overlap of Fig. 5b under rescaling;
 :mod:`.appendix_e1_sparsity`, the sparsity of the learned solutions (Figs.
@@ -38,8 +41,8 @@ they run), :mod:`.source` (the source id and the package's glyphs); and
 :mod:`.inventory` lists the text's numbered items, :mod:`.findings` its slips.
 
 :data:`CLAIMS` lists the symbolic claims of Appendices A, B and G, then the
-numeric and simulation claims of Appendices A, B.1, E.1, E.2.1 and G;
-Appendices C, D, E.2.2-E.2.3 and F have no claim.
+numeric and simulation claims of Appendices A, B.1, D, E.1, E.2.1 and G;
+Appendices C, E.2.2-E.2.3 and F have no claim.
 """
 
 from collections.abc import Collection
@@ -52,6 +55,7 @@ from implicit_bias.theory import representations as representations_theory
 from implicit_bias.sources.ptft_diagonal_networks import (
     appendix_a_min_q,
     appendix_b1_min_l12,
+    appendix_d_figure_4,
     appendix_e1,
     appendix_e1_sparsity,
     appendix_e2,
@@ -75,6 +79,7 @@ CLAIMS: tuple[Claim, ...] = (
     + representations.CLAIMS
     + appendix_a_min_q.CLAIMS
     + appendix_b1_min_l12.CLAIMS
+    + appendix_d_figure_4.CLAIMS
     + appendix_e1.CLAIMS
     + appendix_e1_sparsity.CLAIMS
     + appendix_e2.CLAIMS
