@@ -707,7 +707,13 @@ def _students(setup: FeatureClusterSetup, regime: str, n: int) -> TrainedStudent
     trained = train_relu_networks(
         x[:, :n], y[:, :n], w1, w2, learning_rate=rate, steps=setup.steps
     )
-    for array in (w1, w2, trained.hidden_weights, trained.readout):
+    for array in (
+        w1,
+        w2,
+        trained.hidden_weights,
+        trained.readout,
+        trained.relative_loss,
+    ):
         array.setflags(write=False)
     return TrainedStudents(units, x_test, w1, w2, trained)
 

@@ -149,6 +149,8 @@ class FeatureOverlap:
       auxiliary_units: the auxiliary teachers' units, (S, k, d).
       main_units: the main teachers' units, (O, S, k, d): at overlap o, the
         first o auxiliary units, then fresh ones.
+
+    Every array is read-only: the result is cached and shared.
     """
 
     setup: FeatureOverlapSetup
@@ -254,7 +256,7 @@ def _run(setup: FeatureOverlapSetup) -> FeatureOverlap:
         ptft_error[:, index] = errors[count:].reshape(len(overlaps), s)
         stl_loss[:, index] = both.relative_loss[:count].reshape(len(overlaps), s)
         ptft_loss[:, index] = both.relative_loss[count:].reshape(len(overlaps), s)
-    return FeatureOverlap(
+    result = FeatureOverlap(
         setup,
         stl_error,
         ptft_error,
@@ -264,6 +266,10 @@ def _run(setup: FeatureOverlapSetup) -> FeatureOverlap:
         aux_units,
         main_units.reshape(len(overlaps), s, k, d),
     )
+    for array in vars(result).values():
+        if isinstance(array, np.ndarray):
+            array.setflags(write=False)
+    return result
 
 
 def _relative_error(

@@ -11,13 +11,16 @@ This module runs that experiment at a laptop's size.
 
 Pretraining. The rich networks of
 :func:`~implicit_bias.validation.relu_feature_clusters.feature_clusters` at
-the setup's largest n (by default: a teacher of six unit-norm units
-:math:`v_j` with readouts 1 in d = 10, 1024 Gaussian samples, width 32,
-initialization :math:`10^{-2}`, 20000 steps of 0.2), shared with the
-claims of Fig. 6a-b and 8a, so the two experiments train them once.
+the largest n of the ``pretraining`` setup (by default: a teacher of six
+unit-norm units :math:`v_j` with readouts 1 in d = 10, 1024 Gaussian samples,
+width 32, initialization :math:`10^{-2}`, 20000 steps of 0.2, as for Fig. 6
+and 8a, but 24 seeds), through
+:func:`~implicit_bias.validation.relu_feature_clusters.trained_students`.
 
 Finetuning. The main task's teacher is the first ``main_units`` of the
-auxiliary teacher's units, with the same readouts 1 (ptft-relu-penalty,
+auxiliary teacher's units (by default one: "the ground-truth main task
+consists of a single auxiliary task features", Appendix E.2.3), with the same
+readouts 1 (ptft-relu-penalty,
 Section 1.2: "the finetuning task uses a feature with the same weight as the
 pretraining task does, which is the case in our teacher-student setup"):
 :math:`f(x) = \sum_{j \le k'} (\langle v_j, x\rangle)_+`. The hidden weights
@@ -82,8 +85,10 @@ class NestedFinetuningSetup:
       InvalidArgumentError: a field outside its domain.
     """
 
-    pretraining: FeatureClusterSetup = field(default_factory=FeatureClusterSetup)
-    main_units: int = 2
+    pretraining: FeatureClusterSetup = field(
+        default_factory=lambda: FeatureClusterSetup(sample_sizes=(1024,), seeds=24)
+    )
+    main_units: int = 1
     main_samples: int = 256
     rescalings: tuple[float, ...] = (0.1, 1.0, 10.0)
     learning_rate: float = 0.2
@@ -156,6 +161,12 @@ class NestedFinetuning:
       relative_loss: final main-task training loss over the zero function's,
         (R, S).
       pretraining_loss: the same for the auxiliary task, (S,).
+      main_teacher_units: the main task's units, the first k' of each
+        seed's auxiliary teacher, (S, k', d).
+      learning_rates: the finetuning step at each rescaling, (R,).
+      finetuned_hidden_weights: :math:`W_{FT}^{(1)}`, (R, S, H, d).
+
+    Every array is read-only: the result is cached and shared.
     """
 
     setup: NestedFinetuningSetup
@@ -164,6 +175,9 @@ class NestedFinetuning:
     shared_dimensions: Float64Array
     relative_loss: Float64Array
     pretraining_loss: Float64Array
+    main_teacher_units: Float64Array
+    learning_rates: Float64Array
+    finetuned_hidden_weights: Float64Array
 
 
 def nested_finetuning(setup: NestedFinetuningSetup) -> NestedFinetuning:
@@ -201,32 +215,47 @@ def _finetuned(setup: NestedFinetuningSetup) -> NestedFinetuning:
     seeds, width, d = pretrained.hidden_weights.shape
     rng = np.random.default_rng([setup.seed, base.seed])
     x = rng.standard_normal((seeds, setup.main_samples, d))
-    y = teacher_outputs(
-        x, students.teacher_units[:, : setup.main_units], np.ones(seeds)
-    )
+    main_units = students.teacher_units[:, : setup.main_units]
+    y = teacher_outputs(x, main_units, np.ones(seeds))
     readout = base.rich_scale * rng.standard_normal((seeds, width))
-    before = np.maximum(
-        np.einsum("smd,shd->smh", students.test_inputs, pretrained.hidden_weights), 0.0
-    )
+    before = _responses(students.test_inputs, pretrained.hidden_weights)
     pretrained_pr = np.array([participation_ratio(r) for r in before])
     count = len(setup.rescalings)
+    # The readout's curvature grows as s^2 (module docstring).
+    rates = np.array([setup.learning_rate / max(1.0, s * s) for s in setup.rescalings])
     finetuned_pr, shared, loss = (np.empty((count, seeds)) for _ in range(3))
+    hidden = np.empty((count, *pretrained.hidden_weights.shape))
     for i, s in enumerate(setup.rescalings):
         finetuned = train_relu_networks(
             x,
             y,
             s * pretrained.hidden_weights,
             readout,
-            learning_rate=setup.learning_rate / max(1.0, s * s),
+            learning_rate=rates[i],
             steps=setup.steps,
         )
-        after = np.maximum(
-            np.einsum("smd,shd->smh", students.test_inputs, finetuned.hidden_weights),
-            0.0,
-        )
+        hidden[i] = finetuned.hidden_weights
+        after = _responses(students.test_inputs, finetuned.hidden_weights)
         finetuned_pr[i] = [participation_ratio(r) for r in after]
         shared[i] = [ensd(b, a) for b, a in zip(before, after, strict=True)]
         loss[i] = finetuned.relative_loss
-    return NestedFinetuning(
-        setup, pretrained_pr, finetuned_pr, shared, loss, pretrained.relative_loss
+    result = NestedFinetuning(
+        setup,
+        pretrained_pr,
+        finetuned_pr,
+        shared,
+        loss,
+        pretrained.relative_loss,
+        main_units,
+        rates,
+        hidden,
     )
+    for array in vars(result).values():
+        if isinstance(array, np.ndarray):
+            array.setflags(write=False)
+    return result
+
+
+def _responses(inputs: Float64Array, hidden_weights: Float64Array) -> Float64Array:
+    """The hidden layers :math:`(X W^{(1)\top})_+`, (S, m, H)."""
+    return np.maximum(np.einsum("smd,shd->smh", inputs, hidden_weights), 0.0)

@@ -20,8 +20,8 @@ def _result(gaps: list[float], loss: float = 1e-6) -> FeatureOverlap:
     stl = np.full(shape, 0.1)
     ptft = np.stack(
         [
-            np.stack([0.1 - gap + (1 + j) * NOISE for j in range(shape[1])])
-            for gap in gaps
+            np.stack([0.1 - gap + (1 + j) * (1 + i) * NOISE for j in range(shape[1])])
+            for i, gap in enumerate(gaps)
         ]
     )
     return FeatureOverlap(
@@ -42,9 +42,12 @@ def _result(gaps: list[float], loss: float = 1e-6) -> FeatureOverlap:
         ([0.05, 0.05, 0.05], 1e-6, Status.HOLDS),
         # No benefit without a shared feature: not judged, the text says nothing.
         ([-0.05, 0.05, 0.05], 1e-6, Status.HOLDS),
-        # STL better at 20/40 shared features.
-        ([0.05, -0.05, 0.05], 1e-6, Status.FAILS),
-        ([0.05, -0.05, 0.05], 0.5, Status.INCONCLUSIVE),
+        # STL better everywhere shared: the tendency reversed.
+        ([0.05, -0.05, -0.05], 1e-6, Status.FAILS),
+        ([0.05, -0.05, -0.05], 0.5, Status.INCONCLUSIVE),
+        # Reversed at 20/40 only: "tend to" is not refuted by one setting.
+        ([0.05, -0.05, 0.05], 1e-6, Status.INCONCLUSIVE),
+        ([0.05, 0.05, -0.05], 1e-6, Status.INCONCLUSIVE),
         ([0.05, 0.0, 0.05], 1e-6, Status.INCONCLUSIVE),
     ],
 )
@@ -59,12 +62,51 @@ def test_the_claim_decides_the_shared_overlaps_only(
     assert "0/40 shared" in verdict.detail
 
 
-def test_the_claim_is_registered_under_fig_4_as_slow() -> None:
-    (claim,) = [c for c in CLAIMS if c.equation == "fig-4"]
-    assert claim.label == "ptft-beats-stl-with-overlap"
-    assert claim.slow
-    assert claim.reading == Reading.PROSE
-    assert claim.expected == Status.HOLDS
-    assert SETUP.teacher_units == 40 and SETUP.aux_samples == 8192
-    estimate = claim.cost()  # type: ignore[misc]
+@pytest.mark.parametrize(
+    ("gaps", "status"),
+    [
+        ([0.01, 0.03, 0.05], Status.HOLDS),
+        ([0.05, 0.03, 0.01], Status.FAILS),
+        ([0.05, 0.0, 0.05], Status.INCONCLUSIVE),
+    ],
+)
+def test_the_growth_claim_compares_all_shared_with_none(
+    monkeypatch: pytest.MonkeyPatch, gaps: list[float], status: Status
+) -> None:
+    result = _result(gaps)
+    monkeypatch.setattr(appendix_d_figure_4, "feature_overlap", lambda setup: result)
+    verdict = appendix_d_figure_4._check_benefit_grows_with_overlap()
+    assert verdict.status == status
+
+
+def test_a_growth_at_one_n_only_is_no_refutation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = _result([0.05, 0.03, 0.01])
+    # At the second n the gap grows with the overlap instead.
+    gap = np.array(result.ptft_error)
+    gap[0, 1] = gap[2, 1] + 0.04
+    changed = FeatureOverlap(
+        *(
+            gap if name == "ptft_error" else value
+            for name, value in vars(result).items()
+        )
+    )
+    monkeypatch.setattr(appendix_d_figure_4, "feature_overlap", lambda setup: changed)
+    verdict = appendix_d_figure_4._check_benefit_grows_with_overlap()
+    assert verdict.status == Status.INCONCLUSIVE
+
+
+def test_the_claims_are_registered_under_fig_4_as_slow() -> None:
+    claims = {c.label: c for c in CLAIMS if c.equation == "fig-4"}
+    assert set(claims) == {
+        "ptft-beats-stl-with-overlap",
+        "ptft-benefit-grows-with-overlap",
+    }
+    assert all(c.slow for c in claims.values())
+    assert claims["ptft-beats-stl-with-overlap"].reading == Reading.PROSE
+    assert claims["ptft-beats-stl-with-overlap"].expected == Status.HOLDS
+    assert SETUP.teacher_units == 40
+    assert SETUP.aux_samples == 8192
+    estimate = claims["ptft-beats-stl-with-overlap"].cost()  # type: ignore[misc]
     assert estimate.runs == 3

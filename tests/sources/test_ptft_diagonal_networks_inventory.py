@@ -104,6 +104,7 @@ def test_figs_6_and_8a_are_checked_by_the_relu_cluster_claims() -> None:
     assert claims["fig-8a"] == [f"{SOURCE.id}:fig-8a:rich-lower-participation-ratio"]
     assert claims["fig-8c"] == [
         f"{SOURCE.id}:fig-8c:ensd-matches-finetuned-pr",
+        f"{SOURCE.id}:fig-8c:ensd-matches-finetuned-pr-rich",
         f"{SOURCE.id}:fig-8c:small-scaling-lower-pr",
     ]
 

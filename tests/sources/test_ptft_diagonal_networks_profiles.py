@@ -178,7 +178,7 @@ def test_times_multiplies_the_runs() -> None:
 
 
 def test_every_simulation_claim_has_a_cost_that_estimates() -> None:
-    assert len(SIMULATIONS) == 30
+    assert len(SIMULATIONS) == 32
     for claim in SIMULATIONS:
         assert claim.cost is not None, claim.id
         estimate = claim.cost()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from implicit_bias.errors import InvalidArgumentError
+from implicit_bias.validation import relu_feature_overlap
 from implicit_bias.validation.relu_feature_overlap import (
     FeatureOverlapSetup,
     feature_overlap,
@@ -20,7 +21,7 @@ from implicit_bias.validation.relu_sample_efficiency import (
 TINY = FeatureOverlapSetup(
     overlaps=(0, 2, 3),
     sample_sizes=(8, 32),
-    seeds=3,
+    seeds=4,
     dimension=4,
     teacher_units=3,
     width=6,
@@ -34,9 +35,10 @@ TINY = FeatureOverlapSetup(
 def test_shapes_and_the_pretraining_converges() -> None:
     result = feature_overlap(TINY)
     for array in (result.stl_error, result.ptft_error, result.stl_loss):
-        assert array.shape == (3, 2, 3)
-    assert result.pretraining_loss.shape == (3,)
-    assert np.all(result.stl_error >= 0) and np.all(result.ptft_error >= 0)
+        assert array.shape == (3, 2, 4)
+    assert result.pretraining_loss.shape == (4,)
+    assert np.all(result.stl_error >= 0)
+    assert np.all(result.ptft_error >= 0)
     assert feature_overlap(TINY) is result
 
 
@@ -52,6 +54,44 @@ def test_the_main_teachers_share_the_first_o_auxiliary_units() -> None:
     # The fresh units are one draw per seed, shared by every overlap.
     np.testing.assert_array_equal(
         result.main_units[0, :, 2:], result.main_units[1, :, 2:]
+    )
+
+
+def test_the_arms_are_paired_and_finetune_their_own_seed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[np.ndarray, ...]] = []
+    real = relu_feature_overlap.train_relu_networks
+
+    def recording(x, y, w1, w2, **kwargs):  # type: ignore[no-untyped-def]
+        trained = real(x, y, w1, w2, **kwargs)
+        calls.append((np.array(x), np.array(y), np.array(w1), np.array(w2), trained))
+        return trained
+
+    monkeypatch.setattr(relu_feature_overlap, "train_relu_networks", recording)
+    setup = replace(TINY, seed=7)
+    result = feature_overlap(setup)
+    pretraining, *finetunings = calls
+    assert len(finetunings) == len(setup.sample_sizes)
+    count = len(setup.overlaps) * setup.seeds
+    pretrained = pretraining[4].hidden_weights
+    for (x, y, w1, w2, _), n in zip(finetunings, setup.sample_sizes, strict=True):
+        # (STL, PT+FT) x (overlap, seed): both arms see the same data.
+        assert x.shape == (2 * count, n, setup.dimension)
+        np.testing.assert_array_equal(x[:count], x[count:])
+        np.testing.assert_array_equal(y[:count], y[count:])
+        # PT+FT starts from its own seed's pretrained hidden weights, readouts 0.
+        starts = w1[count:].reshape(len(setup.overlaps), setup.seeds, *w1.shape[1:])
+        for start in starts:
+            np.testing.assert_array_equal(start, pretrained)
+        np.testing.assert_array_equal(w2[count:], 0.0)
+        # The nested samples: the first n of one draw.
+        np.testing.assert_array_equal(x[:, :8], finetunings[0][0][:, :8])
+    # The errors are stored by (overlap, n, seed).
+    last = finetunings[-1][4]
+    np.testing.assert_array_equal(
+        result.stl_loss[:, -1],
+        last.relative_loss[:count].reshape(len(setup.overlaps), setup.seeds),
     )
 
 

@@ -12,19 +12,32 @@ compared paired over seeds as there.
 
 Fig. 8b-c: PR before and after finetuning on the nested-sparsity task, and
 the ENSD between the two representations, at three rescalings of the
-pretrained weights. The text defines the task ("the main task uses a subset
-of the features of the auxiliary task") but not its sizes, which are the
-main text's (Fig. 2e,f); ours, fixed before any claim was judged, are
+pretrained weights. The text fixes the task -- the main task is one of the
+six auxiliary features ("the ground-truth main task consists of a single
+auxiliary task features", Appendix E.2.3; Fig. 6f: "one of the six
+ground-truth features used in the auxiliary task (as in Fig. 2e,f)") -- and
+the rescalings 1.0 (nested feature selection) and 10.0 (lazy); 0.1 is its
+"rich-regime-like" factor (Appendix E.2.3). The rest is ours:
 :class:`~implicit_bias.validation.relu_nested_finetuning.NestedFinetuningSetup`'s
-defaults: the rich networks of Fig. 8a at n = 1024 pretrained, the main task
-two of the teacher's six units on 256 samples, rescalings 0.1, 1 and 10
-(the text's 1.0 and 10.0, and 0.1 for "networks in the rich regime", our
-reading of "Small weight scaling"), 20000 steps. Every comparison is paired
-over the 8 seeds, against :math:`t^*` as in :mod:`.appendix_e2`. Two words
-need a scale, and both get one order of magnitude: "almost identical" is
-within a tenth of PR(FT) on every seed; "no dimensionality decrease" of the
-lazy networks, "by contrast" with the nested ones, is a decrease less than a
-tenth of theirs.
+defaults, the networks of Fig. 6 and 8a (rich, n = 1024) pretrained, 256
+main-task samples, 20000 steps. The seeds are 24, not Fig. 8a's 8: with 8,
+the decrease at s = 1 was +3.5 SE against :math:`t^* = 4.53` (a review's
+run), too few to resolve it either way; 24 triple the power. Every
+comparison is paired over the seeds, against :math:`t^*` as in
+:mod:`.appendix_e2` (:math:`t^* = 3.36` for 24 seeds). The claims are slow
+(the experiment takes about 2 minutes).
+
+Two words need a scale, and both get one order of magnitude, our reading:
+"almost identical" is a mean ratio ENSD / PR(FT) within a tenth of 1 (two
+one-sided comparisons); "no dimensionality decrease" of the lazy networks,
+"by contrast" with the nested ones, is a decrease less than a tenth of
+theirs, judged only when theirs is itself resolved.
+
+Findings (master seed 0, 24 seeds): PR(PT) 4.73; the decrease is +53 SE at
+s = 0.1, +5.6 SE at s = 1 (0.23) and none at s = 10 (-1e-5 +- 2e-5); the
+ENSD is within a tenth of PR(FT) at s = 1 (+22.6 SE) and s = 10, but at
+s = 0.1, where PR(FT) is about 1.1, the mean ratio 0.99 is within a tenth by
+only +2.9 SE on its lower side: inconclusive there.
 
 Fig. 8d is ResNet18 on ImageNet and CIFAR (not checkable here: see the
 source's inventory).
@@ -37,7 +50,15 @@ import sympy as sp
 
 from collections.abc import Callable
 
-from implicit_bias.claims.engine import Claim, Kind, Reading, Status, Verdict
+from implicit_bias.claims.engine import (
+    Basis,
+    Claim,
+    Kind,
+    Reading,
+    Reason,
+    Status,
+    Verdict,
+)
 from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
 from implicit_bias.sources.ptft_diagonal_networks.appendix_e2 import (
     CONVERGED,
@@ -125,41 +146,54 @@ def _check_lazy_no_decrease() -> Verdict:
     result, converged, setting = _finetuned()
     nested = result.pretrained_pr - result.finetuned_pr[_index(1.0)]
     lazy = result.pretrained_pr - result.finetuned_pr[_index(10.0)]
+    reference = compare(nested, "s = 1: PR(PT) - PR(FT)", converged)
+    if reference[0].status != Status.HOLDS:
+        # The contrast needs a decrease to contrast with: without one the
+        # reading has no scale, and the claim is not judged.
+        return Verdict.inconclusive(
+            f"{setting}: no decrease at s = 1 to contrast with: {reference[1]}",
+            Reason.STATISTICAL,
+            Basis.STATISTICAL,
+        )
     part = compare(
         _TENTH * nested - lazy,
         "0.1 [PR(PT) - PR(FT)](s = 1) - [PR(PT) - PR(FT)](s = 10)",
         converged,
     )
-    return all_hold([part], setting)
+    return all_hold([reference, part], setting)
 
 
-def _check_ensd_matches_finetuned_pr() -> Verdict:
-    result, converged, setting = _finetuned()
-    ratio = result.shared_dimensions / result.finetuned_pr
-    parts = [
-        compare(
-            _TENTH - np.abs(ratio[i] - 1.0),
-            f"s = {s:g}: 0.1 - |ENSD(PT, FT) / PR(FT) - 1|",
-            converged,
-        )
-        for i, s in enumerate(FINETUNING.rescalings)
-    ]
-    means = np.round(result.shared_dimensions.mean(axis=-1), 3).tolist()
-    return all_hold(parts, f"{setting}; mean ENSD(PT, FT) {means}")
+def _check_ensd_matches_finetuned_pr(
+    rescalings: tuple[float, ...],
+) -> Callable[[], Verdict]:
+    def check() -> Verdict:
+        result, converged, setting = _finetuned()
+        ratio = result.shared_dimensions / result.finetuned_pr
+        # Equivalence as two one-sided comparisons: the mean ratio is above
+        # 1 - 1/10 and below 1 + 1/10, each beyond t* SE.
+        parts = [
+            compare(side, f"s = {s:g}: {words}", converged)
+            for s in rescalings
+            for side, words in (
+                (ratio[_index(s)] - (1 - _TENTH), "ENSD(PT, FT) / PR(FT) - 0.9"),
+                ((1 + _TENTH) - ratio[_index(s)], "1.1 - ENSD(PT, FT) / PR(FT)"),
+            )
+        ]
+        means = np.round(result.shared_dimensions.mean(axis=-1), 3).tolist()
+        return all_hold(parts, f"{setting}; mean ENSD(PT, FT) {means}")
+
+    return check
 
 
 def _check_small_scaling_lower_pr() -> Verdict:
     result, converged, setting = _finetuned()
-    pr, scalings = result.finetuned_pr, FINETUNING.rescalings
-    parts = [
-        compare(
-            pr[i + 1] - pr[i],
-            f"PR(FT)(s = {scalings[i + 1]:g}) - PR(FT)(s = {scalings[i]:g})",
-            converged,
-        )
-        for i in range(len(scalings) - 1)
-    ]
-    return all_hold(parts, setting)
+    pr = result.finetuned_pr
+    part = compare(
+        pr[_index(1.0)] - pr[_index(0.1)],
+        "PR(FT)(s = 1) - PR(FT)(s = 0.1)",
+        converged,
+    )
+    return all_hold([part], setting)
 
 
 #: Trainer steps per timed call of :func:`_finetuning_cost`.
@@ -167,7 +201,7 @@ _TIMED_STEPS = 20
 
 
 def _finetuning_cost() -> CostEstimate:
-    """The pretraining (shared with Fig. 8a's run at n = 1024) and the three
+    """The pretraining (24 seeds: not Fig. 8a's run) and the three
     finetunings, at the measured CPU seconds of a batched step of each."""
     rng = np.random.default_rng(0)
     base = FINETUNING.pretraining
@@ -206,30 +240,37 @@ _LAZY_MARGIN = measured(
     "lazy_decrease_margin",
     r"\overline{\tfrac{1}{10}\Delta PR(s{=}1) - \Delta PR(s{=}10)}",
 )
-_ENSD_MARGIN = measured(
-    "ensd_margin", r"\overline{\tfrac{1}{10} - |ENSD_{PT,FT} / PR_{FT} - 1|}(s)"
+_ENSD_RATIO = measured("ensd_ratio", r"\overline{ENSD_{PT,FT} / PR_{FT}}(s)")
+_FT_STEP = measured(
+    "finetuned_pr_step", r"\overline{PR_{FT}(s{=}1) - PR_{FT}(s{=}0.1)}"
 )
-_FT_STEP = measured("finetuned_pr_step", r"\overline{PR_{FT}(s^{+}) - PR_{FT}(s)}")
 
 
 def _significant(symbol: sp.Symbol) -> Callable[[], sp.Basic]:
     return lambda: sp.Gt(symbol, T_CRITICAL * SE_PAIRED, evaluate=False)
 
 
+def _within_a_tenth() -> sp.Basic:
+    return sp.And(
+        sp.Gt(_ENSD_RATIO - sp.Rational(9, 10), T_CRITICAL * SE_PAIRED),
+        sp.Gt(sp.Rational(11, 10) - _ENSD_RATIO, T_CRITICAL * SE_PAIRED),
+    )
+
+
 _FINETUNING_ASSUMPTIONS = (
-    "pretrained: Fig. 8a's rich networks at n = 1024 (six-unit teacher, d = 10, "
-    "width 32, init 1e-2, 20000 steps at 0.2)",
-    "main task: two of the teacher's six units, readouts 1, 256 fresh samples",
+    "pretrained: the rich networks of Fig. 6 and 8a at n = 1024 (six-unit "
+    "teacher, d = 10, width 32, init 1e-2, 20000 steps at 0.2), 24 seeds",
+    "main task: one of the teacher's six units, readout 1, 256 fresh samples",
     "hidden weights x s in {0.1, 1, 10}, readouts re-initialized N(0, 1e-4); "
     "20000 steps at 0.2 / max(1, s^2)",
     "PR and ENSD of (<w1_h, x>)_+ on 1000 fresh inputs, mean-centred",
-    "paired over 8 seeds, significant beyond the t equivalent of 3 SE",
+    "paired over 24 seeds, significant beyond the t equivalent of 3 SE",
 )
 _FINETUNING_REGIME = (
-    "our protocol (module docstring of appendix_g_figure_8): Fig. 8a's rich "
-    "networks pretrained, finetuned on two of the six teacher units with 256 "
-    "samples after rescaling the hidden weights by s; paired over 8 seeds, "
-    "significant beyond t* = 4.53 SE"
+    "our protocol (module docstring of appendix_g_figure_8): rich networks "
+    "pretrained on six teacher units, rescaled by s, finetuned on one of the "
+    "six with 256 samples; paired over 24 seeds, significant beyond t* = 3.36 "
+    "SE"
 )
 _B_QUOTE = (
     "Networks that we identified as being in the “nested feature selection” "
@@ -237,6 +278,11 @@ _B_QUOTE = (
     "in the rich regime, exhibit decreased PR following finetuning (Fig. 8b). By "
     "contrast, lazy networks (weights rescaled by 10.0 following pretraining) "
     "exhibit no dimensionality decrease during finetuning."
+)
+_C_QUOTE = (
+    "Additionally (see Fig. 8c), the ENSD between pretrained (PT) and "
+    "finetuned (FT) networks is almost identical to the dimensionality of the "
+    "finetuned representation (PR FT)."
 )
 
 
@@ -249,6 +295,7 @@ def _finetuning_claim(
     quote: str,
     reading: Reading,
     regime: str,
+    expected: Status = Status.HOLDS,
 ) -> Claim:
     return Claim(
         SOURCE_ID,
@@ -257,11 +304,13 @@ def _finetuning_claim(
         Kind.SIMULATION,
         statement,
         check,
-        Status.HOLDS,
+        expected,
         cost=_finetuning_cost,
+        expected_reason=Reason.STATISTICAL if expected == Status.INCONCLUSIVE else None,
         formula=formula,
         assumptions=_FINETUNING_ASSUMPTIONS,
-        budget_seconds=120.0,
+        slow=True,
+        budget_seconds=600.0,
         quote=quote,
         reading=reading,
         regime=f"{regime}; {_FINETUNING_REGIME}",
@@ -322,9 +371,9 @@ CLAIMS: tuple[Claim, ...] = (
         _significant(_DECREASE),
         _B_QUOTE,
         Reading.INTERPRETATION,
-        "s = 0.1, our reading of 'networks in the rich regime' (the text names no "
-        "factor; Fig. 8c's caption: 'Small weight scaling decreases the "
-        "participation ratio after training')",
+        "s = 0.1, our reading of 'networks in the rich regime' (Appendix E.2.3 "
+        "calls the factor 0.1 'a signature of rich-regime-like behavior'; the "
+        "sentence quoted names no factor)",
     ),
     _finetuning_claim(
         "fig-8b",
@@ -337,32 +386,47 @@ CLAIMS: tuple[Claim, ...] = (
         _B_QUOTE,
         Reading.INTERPRETATION,
         "s = 10 against s = 1; 'no dimensionality decrease', 'by contrast' with "
-        "the nested networks, read as a decrease below a tenth of theirs",
+        "the nested networks, read as a decrease below a tenth of theirs, judged "
+        "only when theirs is resolved (else inconclusive)",
     ),
     _finetuning_claim(
         "fig-8c",
         "ensd-matches-finetuned-pr",
-        "the effective number of shared dimensions between the pretrained and "
-        "the finetuned representation is almost identical to the participation "
-        "ratio of the finetuned one, at every rescaling",
-        _check_ensd_matches_finetuned_pr,
-        _significant(_ENSD_MARGIN),
-        "Additionally (see Fig. 8c), the ENSD between pretrained (PT) and "
-        "finetuned (FT) networks is almost identical to the dimensionality of the "
-        "finetuned representation (PR FT).",
-        Reading.PROSE,
-        "every s of 0.1, 1, 10; 'almost identical' read as |ENSD / PR(FT) - 1| "
-        "< 0.1 on every seed (the mean of the per-seed margins)",
+        "at rescalings 1.0 and 10.0, the effective number of shared dimensions "
+        "between the pretrained and the finetuned representation is almost "
+        "identical to the participation ratio of the finetuned one",
+        _check_ensd_matches_finetuned_pr((1.0, 10.0)),
+        _within_a_tenth,
+        _C_QUOTE,
+        Reading.INTERPRETATION,
+        "s = 1 and 10; 'almost identical' read as a mean ratio ENSD / PR(FT) "
+        "within a tenth of 1 (both one-sided comparisons significant)",
+    ),
+    _finetuning_claim(
+        "fig-8c",
+        "ensd-matches-finetuned-pr-rich",
+        "at rescaling 0.1, the effective number of shared dimensions between the "
+        "pretrained and the finetuned representation is almost identical to the "
+        "participation ratio of the finetuned one",
+        _check_ensd_matches_finetuned_pr((0.1,)),
+        _within_a_tenth,
+        _C_QUOTE,
+        Reading.INTERPRETATION,
+        "s = 0.1, as the claim at s = 1 and 10; there PR(FT) is about 1.1 and "
+        "the per-seed ratio varies by about 0.14, so the mean ratio (0.99) is "
+        "within a tenth by only +2.9 SE on its lower side: inconclusive",
+        Status.INCONCLUSIVE,
     ),
     _finetuning_claim(
         "fig-8c",
         "small-scaling-lower-pr",
-        "the smaller the rescaling of the pretrained weights, the lower the "
-        "participation ratio after finetuning",
+        "finetuning after rescaling the pretrained weights by 0.1 leaves a lower "
+        "participation ratio than finetuning them unscaled (1.0)",
         _check_small_scaling_lower_pr,
         _significant(_FT_STEP),
         "Small weight scaling decreases the participation ratio after training.",
-        Reading.PROSE,
-        "consecutive rescalings 0.1 < 1 < 10: PR(FT) increases with s",
+        Reading.INTERPRETATION,
+        "s = 0.1 against s = 1 (the unscaled network); 'small' read as 0.1, "
+        "the text's rich-regime-like factor",
     ),
 )

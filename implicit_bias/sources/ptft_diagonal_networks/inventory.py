@@ -233,9 +233,9 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.RESULT,
         "Appendix D",
         "larger teacher-student runs (40 teacher units, 8192 auxiliary samples): "
-        "rich regime helps iff sparse; MTL, PT+FT against STL (the claim checks "
-        "panel b's PT+FT against STL at 20 and 40 shared features, by a protocol "
-        "of ours; not panel a, nor the MTL and tangent-kernel curves)",
+        "rich regime helps iff sparse; MTL, PT+FT against STL (the claims check "
+        "panel b's PT+FT against STL by shared features, by a protocol of ours; "
+        "not panel a, nor the MTL and tangent-kernel curves)",
         # Panel a is left out because the regime decides its verdict: a pilot
         # of ours (d = 8, width 48, init 1e-2, positive teacher readouts, n =
         # 32-512) had the rich networks beat the tangent-kernel solution for 6
@@ -323,12 +323,9 @@ INVENTORY: tuple[Item, ...] = (
         ItemKind.RESULT,
         "Appendix G",
         "participation ratio after finetuning on the nested-sparsity task, by "
-        "weight rescaling (the claims run a protocol of ours: the text gives the "
-        "task, not its sizes, which are the main text's Fig. 2e,f)",
-        # Whether our sizes decide the verdict: a pilot over main tasks of 1
-        # and 3 of the six units, on 64 and 1024 samples, gave the same
-        # signs at every rescaling (decrease at 0.1 and 1 beyond 5 SE, none
-        # at 10).
+        "weight rescaling (the claims run the text's task, one of the six "
+        "teacher features, with sizes of ours: the main text's Fig. 2e,f are not "
+        "in this text)",
     ),
     Item(
         "fig-8c",
