@@ -149,6 +149,7 @@ class FeatureOverlap:
       auxiliary_units: the auxiliary teachers' units, (S, k, d).
       main_units: the main teachers' units, (O, S, k, d): at overlap o, the
         first o auxiliary units, then fresh ones.
+      test_inputs: each seed's fresh test inputs, (S, m, d).
 
     Every array is read-only: the result is cached and shared.
     """
@@ -161,6 +162,7 @@ class FeatureOverlap:
     pretraining_loss: Float64Array
     auxiliary_units: Float64Array
     main_units: Float64Array
+    test_inputs: Float64Array
 
 
 def feature_overlap(setup: FeatureOverlapSetup) -> FeatureOverlap:
@@ -265,6 +267,7 @@ def _run(setup: FeatureOverlapSetup) -> FeatureOverlap:
         pretrained.relative_loss,
         aux_units,
         main_units.reshape(len(overlaps), s, k, d),
+        x_test,
     )
     for array in vars(result).values():
         if isinstance(array, np.ndarray):

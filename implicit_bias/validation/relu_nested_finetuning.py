@@ -257,5 +257,5 @@ def _finetuned(setup: NestedFinetuningSetup) -> NestedFinetuning:
 
 
 def _responses(inputs: Float64Array, hidden_weights: Float64Array) -> Float64Array:
-    """The hidden layers :math:`(X W^{(1)\top})_+`, (S, m, H)."""
+    r"""The hidden layers :math:`(X W^{(1)\top})_+`, (S, m, H)."""
     return np.maximum(np.einsum("smd,shd->smh", inputs, hidden_weights), 0.0)

@@ -15,7 +15,9 @@ from implicit_bias.validation.relu_feature_overlap import (
 )
 from implicit_bias.validation.relu_sample_efficiency import (
     SampleEfficiencySetup,
+    relu_network_outputs,
     sample_efficiency,
+    teacher_outputs,
 )
 
 TINY = FeatureOverlapSetup(
@@ -87,8 +89,27 @@ def test_the_arms_are_paired_and_finetune_their_own_seed(
         np.testing.assert_array_equal(w2[count:], 0.0)
         # The nested samples: the first n of one draw.
         np.testing.assert_array_equal(x[:, :8], finetunings[0][0][:, :8])
-    # The errors are stored by (overlap, n, seed).
+    # The targets are the main teacher of each (overlap, seed), and so is the
+    # truth the stored errors are measured against.
+    units = result.main_units.reshape(count, *result.main_units.shape[2:])
+    for x, y, *_ in finetunings:
+        np.testing.assert_allclose(
+            y[:count], teacher_outputs(x[:count], units, np.ones(count)), rtol=1e-13
+        )
     last = finetunings[-1][4]
+    tests = np.concatenate([result.test_inputs] * len(setup.overlaps))
+    truth = teacher_outputs(tests, units, np.ones(count))
+    for arm, stored in enumerate((result.stl_error, result.ptft_error)):
+        part = slice(arm * count, (arm + 1) * count)
+        outputs = relu_network_outputs(
+            tests, last.hidden_weights[part], last.readout[part]
+        )
+        errors = np.sum((outputs - truth) ** 2, -1) / np.sum(truth**2, -1)
+        np.testing.assert_allclose(
+            stored[:, -1],
+            errors.reshape(len(setup.overlaps), setup.seeds),
+            rtol=1e-12,
+        )
     np.testing.assert_array_equal(
         result.stl_loss[:, -1],
         last.relative_loss[:count].reshape(len(setup.overlaps), setup.seeds),

@@ -13,6 +13,8 @@ from implicit_bias.validation.relu_feature_clusters import (
     FeatureClusterSetup,
     trained_students,
 )
+from implicit_bias.validation import relu_nested_finetuning
+from implicit_bias.validation.relu_sample_efficiency import teacher_outputs
 from implicit_bias.validation.relu_nested_finetuning import (
     NestedFinetuningSetup,
     nested_finetuning,
@@ -70,6 +72,38 @@ def test_the_main_task_is_a_subset_and_the_step_shrinks_as_s_squared() -> None:
     # Cached and shared: read-only.
     with pytest.raises(ValueError, match="read-only"):
         result.finetuned_pr[0, 0] = 1.0
+
+
+def test_each_finetuning_starts_from_the_rescaled_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]] = []
+    real = relu_nested_finetuning.train_relu_networks
+
+    def recording(x, y, w1, w2, *, learning_rate, steps):  # type: ignore[no-untyped-def]
+        calls.append(
+            (np.array(x), np.array(y), np.array(w1), np.array(w2), learning_rate)
+        )
+        return real(x, y, w1, w2, learning_rate=learning_rate, steps=steps)
+
+    monkeypatch.setattr(relu_nested_finetuning, "train_relu_networks", recording)
+    setup = replace(TINY, seed=3)
+    nested_finetuning(setup)
+    students = trained_students(PRETRAINING, "rich", 128)
+    pretrained = students.networks.hidden_weights
+    assert len(calls) == len(setup.rescalings)
+    for (x, y, w1, w2, rate), s in zip(calls, setup.rescalings, strict=True):
+        # Hidden weights rescaled, readouts re-drawn small (the same draw at
+        # every s), the main teacher one auxiliary unit with readout 1.
+        np.testing.assert_allclose(w1, s * pretrained, rtol=1e-15)
+        np.testing.assert_array_equal(w2, calls[0][3])
+        assert np.max(np.abs(w2)) < 10 * PRETRAINING.rich_scale
+        np.testing.assert_allclose(
+            y,
+            teacher_outputs(x, students.teacher_units[:, :1], np.ones(3)),
+            rtol=1e-13,
+        )
+        assert rate == pytest.approx(setup.learning_rate / max(1.0, s * s), rel=1e-15)
 
 
 def test_without_training_the_measures_ignore_the_rescaling() -> None:

@@ -3,7 +3,8 @@ r"""Claims of ptft-diagonal-networks: Appendix D, Fig. 4b, PT+FT against STL.
 Appendix D: "we repeated the experiments of Fig. 2a with 8192 auxiliary task
 samples and 40 ground-truth features. [...] Further, MTL and PT+FT tend to
 outperform STL if the features are overlapping and MTL tends to outperform
-PT+FT (Fig. 4b)." The claims check the PT+FT half of the first statement on
+PT+FT (Fig. 4b)." The claims (equation ``fig-4b``, the panel) check the
+PT+FT half of the first statement on
 :func:`~implicit_bias.validation.relu_feature_overlap.feature_overlap`, STL
 and PT+FT ReLU networks on main tasks sharing 0, 20 or 40 of the auxiliary
 teacher's 40 units: PT+FT generalizes better where features are shared
@@ -233,7 +234,7 @@ def _claim(
 ) -> Claim:
     return Claim(
         SOURCE_ID,
-        "fig-4",
+        "fig-4b",
         label,
         Kind.SIMULATION,
         statement,

@@ -70,6 +70,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
+from implicit_bias.errors import InvalidArgumentError
 from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
 from implicit_bias.claims.repeats import student_t_critical
 from implicit_bias.sources.ptft_diagonal_networks._thresholds import SIGNIFICANCE
@@ -224,7 +225,15 @@ def compare(differences: np.ndarray, what: str, converged: bool) -> tuple[Verdic
 
 def all_hold(parts: list[tuple[Verdict, str]], detail: str) -> Verdict:
     """``fails`` if any part fails, ``holds`` if every part holds, else
-    ``inconclusive``; the detail is ``detail`` and every part's line."""
+    ``inconclusive``; the detail is ``detail`` and every part's line.
+
+    Raises:
+      InvalidArgumentError: ``parts`` is empty (no comparison: nothing to hold).
+    """
+    if not parts:
+        raise InvalidArgumentError(
+            "parts is empty: a verdict needs at least one comparison"
+        )
     lines = "; ".join(line for _, line in parts)
     text = f"{detail}: {lines}"
     for verdict, _ in parts:

@@ -19,10 +19,12 @@ ground-truth features used in the auxiliary task (as in Fig. 2e,f)") -- and
 the rescalings 1.0 (nested feature selection) and 10.0 (lazy); 0.1 is its
 "rich-regime-like" factor (Appendix E.2.3). The rest is ours:
 :class:`~implicit_bias.validation.relu_nested_finetuning.NestedFinetuningSetup`'s
-defaults, the networks of Fig. 6 and 8a (rich, n = 1024) pretrained, 256
-main-task samples, 20000 steps. The seeds are 24, not Fig. 8a's 8: with 8,
-the decrease at s = 1 was +3.5 SE against :math:`t^* = 4.53` (a review's
-run), too few to resolve it either way; 24 triple the power. Every
+defaults: networks pretrained as Fig. 6 and 8a's rich ones at n = 1024, 256
+main-task samples, 20000 steps. The seeds are 24, not Fig. 8a's 8, and the
+count was raised after a first look: with 8 the decrease at s = 1 was +3.5 SE
+against :math:`t^* = 4.53` (a review's run), too few to resolve it either
+way; 24 seeds raise the expected t by :math:`\sqrt 3` (+5.6 SE recorded),
+and every claim here was judged once on them. Every
 comparison is paired over the seeds, against :math:`t^*` as in
 :mod:`.appendix_e2` (:math:`t^* = 3.36` for 24 seeds). The claims are slow
 (the experiment takes about 2 minutes).
@@ -36,7 +38,7 @@ theirs, judged only when theirs is itself resolved.
 Findings (master seed 0, 24 seeds): PR(PT) 4.73; the decrease is +53 SE at
 s = 0.1, +5.6 SE at s = 1 (0.23) and none at s = 10 (-1e-5 +- 2e-5); the
 ENSD is within a tenth of PR(FT) at s = 1 (+22.6 SE) and s = 10, but at
-s = 0.1, where PR(FT) is about 1.1, the mean ratio 0.99 is within a tenth by
+s = 0.1, where PR(FT) is about 1.04, the mean ratio 0.99 is within a tenth by
 only +2.9 SE on its lower side: inconclusive there.
 
 Fig. 8d is ResNet18 on ImageNet and CIFAR (not checkable here: see the
@@ -250,6 +252,13 @@ def _significant(symbol: sp.Symbol) -> Callable[[], sp.Basic]:
     return lambda: sp.Gt(symbol, T_CRITICAL * SE_PAIRED, evaluate=False)
 
 
+def _lazy_formula() -> sp.Basic:
+    return sp.And(
+        sp.Gt(_DECREASE, T_CRITICAL * SE_PAIRED),
+        sp.Gt(_LAZY_MARGIN, T_CRITICAL * SE_PAIRED),
+    )
+
+
 def _within_a_tenth() -> sp.Basic:
     return sp.And(
         sp.Gt(_ENSD_RATIO - sp.Rational(9, 10), T_CRITICAL * SE_PAIRED),
@@ -382,12 +391,14 @@ CLAIMS: tuple[Claim, ...] = (
         "show no dimensionality decrease during finetuning: less than a tenth of "
         "the decrease at rescaling 1.0",
         _check_lazy_no_decrease,
-        _significant(_LAZY_MARGIN),
+        _lazy_formula,
         _B_QUOTE,
         Reading.INTERPRETATION,
         "s = 10 against s = 1; 'no dimensionality decrease', 'by contrast' with "
         "the nested networks, read as a decrease below a tenth of theirs, judged "
-        "only when theirs is resolved (else inconclusive)",
+        "only when theirs is resolved (else inconclusive); at s = 10 the step is "
+        "0.2 / 100 and the hidden layer barely moves, so the margin is about a "
+        "tenth of the nested decrease",
     ),
     _finetuning_claim(
         "fig-8c",
@@ -412,7 +423,7 @@ CLAIMS: tuple[Claim, ...] = (
         _within_a_tenth,
         _C_QUOTE,
         Reading.INTERPRETATION,
-        "s = 0.1, as the claim at s = 1 and 10; there PR(FT) is about 1.1 and "
+        "s = 0.1, as the claim at s = 1 and 10; there PR(FT) is about 1.04 and "
         "the per-seed ratio varies by about 0.14, so the mean ratio (0.99) is "
         "within a tenth by only +2.9 SE on its lower side: inconclusive",
         Status.INCONCLUSIVE,

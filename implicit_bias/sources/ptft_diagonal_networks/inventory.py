@@ -17,7 +17,7 @@ Fig. 8 is listed by panel too: panel a (rich against lazy ReLU networks)
 and panels b-c (finetuning on the nested-sparsity task, by a protocol of
 ours) are checked, panel d (ResNet18) is not checkable here. Figs. 4, 6 and 7 are
 listed whole: Fig. 6's claims check its panels a-b (their regimes say so),
-not c-g; Fig. 4's claim checks panel b's PT+FT against STL only (panel a's
+not c-g; Fig. 4's claims check panel b's PT+FT against STL only (panel a's
 verdict would depend on sizes the text does not give; the MTL curves need
 multi-output ReLU networks); Fig. 7 is not checkable here (ImageNet-pretrained
 CNNs).
@@ -236,6 +236,9 @@ INVENTORY: tuple[Item, ...] = (
         "rich regime helps iff sparse; MTL, PT+FT against STL (the claims check "
         "panel b's PT+FT against STL by shared features, by a protocol of ours; "
         "not panel a, nor the MTL and tangent-kernel curves)",
+        claims=_ids(
+            "fig-4b", "ptft-beats-stl-with-overlap", "ptft-benefit-grows-with-overlap"
+        ),
         # Panel a is left out because the regime decides its verdict: a pilot
         # of ours (d = 8, width 48, init 1e-2, positive teacher readouts, n =
         # 32-512) had the rich networks beat the tangent-kernel solution for 6
