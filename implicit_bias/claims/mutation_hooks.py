@@ -76,7 +76,8 @@ def injected_bias(factor: float) -> Iterator[BiasInjection]:
     whether a claim's whole decision notices an error of that size.
 
     The yielded :class:`BiasInjection` counts the comparisons shifted; one
-    whose tolerance is 0 is not moved, and not counted.
+    whose tolerance is 0 is not moved, and not counted, nor is one whose shift
+    rounding swallows (a tolerance of 1e-30 on a value of 1).
     """
     previous = _INSTRUMENTATION.injection
     injection = _INSTRUMENTATION.injection = BiasInjection(factor)
