@@ -53,13 +53,14 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
-from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
+from implicit_bias.claims.profiles import CostEstimate
 from implicit_bias.sources.ptft_diagonal_networks.appendix_e2 import (
     CONVERGED,
     SE_PAIRED,
     T_CRITICAL,
     all_hold,
     compare,
+    relu_step_seconds,
 )
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID, measured
 from implicit_bias.validation.relu_feature_overlap import (
@@ -67,7 +68,6 @@ from implicit_bias.validation.relu_feature_overlap import (
     FeatureOverlapSetup,
     feature_overlap,
 )
-from implicit_bias.validation.relu_sample_efficiency import train_relu_networks
 
 __all__ = ["CLAIMS", "SETUP"]
 
@@ -164,20 +164,15 @@ def _check_benefit_grows_with_overlap() -> Verdict:
 def _cost() -> CostEstimate:
     """The pretraining and the two arms at each n, at the measured CPU seconds
     of a batched step of each."""
-    rng = np.random.default_rng(0)
     s, d, h = SETUP.seeds, SETUP.dimension, SETUP.width
     arms = 2 * len(SETUP.overlaps) * s
-    total = 0.0
-    for count, n in ((s, SETUP.aux_samples), *((arms, n) for n in SETUP.sample_sizes)):
-        x = rng.standard_normal((count, n, d))
-        y = rng.standard_normal((count, n))
-        w1 = 1e-2 * rng.standard_normal((count, h, d))
-        w2 = 1e-2 * rng.standard_normal((count, h))
-
-        def step(x=x, y=y, w1=w1, w2=w2) -> None:  # type: ignore[no-untyped-def]
-            train_relu_networks(x, y, w1, w2, learning_rate=1e-3, steps=_TIMED_STEPS)
-
-        total += SETUP.steps * measure_step_seconds(step, steps=1) / _TIMED_STEPS
+    total = sum(
+        SETUP.steps * relu_step_seconds(count, n, d, h)
+        for count, n in (
+            (s, SETUP.aux_samples),
+            *((arms, n) for n in SETUP.sample_sizes),
+        )
+    )
     runs = 1 + len(SETUP.sample_sizes)
     return CostEstimate.of_training(
         runs,

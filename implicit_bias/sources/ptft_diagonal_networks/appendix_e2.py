@@ -93,6 +93,7 @@ __all__ = [
     "cluster_cost",
     "compare",
     "convergence",
+    "relu_step_seconds",
 ]
 
 #: The experiment of every claim (module docstring).
@@ -107,6 +108,23 @@ _K = SETUP.teacher_units
 
 #: Trainer steps per timed call of :func:`cluster_cost`.
 _TIMED_STEPS = 20
+
+
+def relu_step_seconds(networks: int, samples: int, dimension: int, width: int) -> float:
+    """The measured CPU seconds of one batched gradient step of ``networks``
+    ReLU networks of ``width`` units on ``samples`` inputs in ``dimension``
+    (:data:`_TIMED_STEPS` steps of :func:`train_relu_networks` on random data,
+    per step): the unit of the ReLU experiments' cost models."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((networks, samples, dimension))
+    y = rng.standard_normal((networks, samples))
+    w1 = 1e-2 * rng.standard_normal((networks, width, dimension))
+    w2 = 1e-2 * rng.standard_normal((networks, width))
+
+    def step() -> None:
+        train_relu_networks(x, y, w1, w2, learning_rate=1e-3, steps=_TIMED_STEPS)
+
+    return measure_step_seconds(step, steps=1) / _TIMED_STEPS
 
 
 def cluster_cost(
@@ -130,19 +148,7 @@ def cluster_cost(
     def estimate() -> CostEstimate:
         rng = np.random.default_rng(0)
         s, d, h = setup.seeds, setup.dimension, setup.width
-        step_seconds = 0.0
-        for n in sample_sizes:
-            x = rng.standard_normal((s, n, d))
-            y = rng.standard_normal((s, n))
-            w1 = 1e-2 * rng.standard_normal((s, h, d))
-            w2 = 1e-2 * rng.standard_normal((s, h))
-
-            def step(x=x, y=y, w1=w1, w2=w2) -> None:  # type: ignore[no-untyped-def]
-                train_relu_networks(
-                    x, y, w1, w2, learning_rate=1e-3, steps=_TIMED_STEPS
-                )
-
-            step_seconds += measure_step_seconds(step, steps=1) / _TIMED_STEPS
+        step_seconds = sum(relu_step_seconds(s, n, d, h) for n in sample_sizes)
         points = rng.standard_normal((h, d))
         points /= np.linalg.norm(points, axis=1, keepdims=True)
         weights = rng.random(h)

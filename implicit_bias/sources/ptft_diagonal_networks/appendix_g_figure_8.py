@@ -47,10 +47,10 @@ source's inventory).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import sympy as sp
-
-from collections.abc import Callable
 
 from implicit_bias.claims.engine import (
     Basis,
@@ -61,7 +61,7 @@ from implicit_bias.claims.engine import (
     Status,
     Verdict,
 )
-from implicit_bias.claims.profiles import CostEstimate, measure_step_seconds
+from implicit_bias.claims.profiles import CostEstimate
 from implicit_bias.sources.ptft_diagonal_networks.appendix_e2 import (
     CONVERGED,
     SE_PAIRED,
@@ -71,6 +71,7 @@ from implicit_bias.sources.ptft_diagonal_networks.appendix_e2 import (
     cluster_cost,
     compare,
     convergence,
+    relu_step_seconds,
 )
 from implicit_bias.sources.ptft_diagonal_networks.source import SOURCE_ID, measured
 from implicit_bias.validation.relu_feature_clusters import feature_clusters
@@ -79,7 +80,6 @@ from implicit_bias.validation.relu_nested_finetuning import (
     NestedFinetuningSetup,
     nested_finetuning,
 )
-from implicit_bias.validation.relu_sample_efficiency import train_relu_networks
 
 __all__ = ["CLAIMS"]
 
@@ -198,27 +198,15 @@ def _check_small_scaling_lower_pr() -> Verdict:
     return all_hold([part], setting)
 
 
-#: Trainer steps per timed call of :func:`_finetuning_cost`.
-_TIMED_STEPS = 20
-
-
 def _finetuning_cost() -> CostEstimate:
     """The pretraining (24 seeds: not Fig. 8a's run) and the three
     finetunings, at the measured CPU seconds of a batched step of each."""
-    rng = np.random.default_rng(0)
     base = FINETUNING.pretraining
     s, d, h = base.seeds, base.dimension, base.width
-    seconds = []
-    for n in (base.sample_sizes[-1], FINETUNING.main_samples):
-        x = rng.standard_normal((s, n, d))
-        y = rng.standard_normal((s, n))
-        w1 = 1e-2 * rng.standard_normal((s, h, d))
-        w2 = 1e-2 * rng.standard_normal((s, h))
-
-        def step(x=x, y=y, w1=w1, w2=w2) -> None:  # type: ignore[no-untyped-def]
-            train_relu_networks(x, y, w1, w2, learning_rate=1e-3, steps=_TIMED_STEPS)
-
-        seconds.append(measure_step_seconds(step, steps=1) / _TIMED_STEPS)
+    seconds = [
+        relu_step_seconds(s, n, d, h)
+        for n in (base.sample_sizes[-1], FINETUNING.main_samples)
+    ]
     runs = 1 + len(FINETUNING.rescalings)
     total = base.steps * seconds[0] + len(FINETUNING.rescalings) * (
         FINETUNING.steps * seconds[1]
