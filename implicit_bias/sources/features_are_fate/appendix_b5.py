@@ -37,7 +37,13 @@ import sympy as sp
 
 from implicit_bias.claims.checks import judge_relation
 from implicit_bias.claims.derivation import Derivation, Step
-from implicit_bias.claims.engine import Reading, Verdict
+from implicit_bias.claims.engine import (
+    CheckTimeout,
+    Reading,
+    Reason,
+    Verdict,
+    time_limit,
+)
 from implicit_bias.sources.features_are_fate.source import SOURCE_ID
 from implicit_bias.theory import transfer_asymptotics as theory
 
@@ -165,13 +171,27 @@ def _collected() -> sp.Expr:
     return 1 - _inner(projected, projected) + _sigma**2 * (plus.T * plus).trace()
 
 
+#: CPU seconds for evaluating a step's sides (the limit of (99) takes about
+#: 0.6 s). Judged within the steps' 1 s, it timed out on a busy machine,
+#: whose CPU seconds run slower.
+_EVALUATE_SECONDS = 20.0
+
+
 def _judge(relation: sp.Basic) -> Verdict:
     lhs, rhs = relation.args
     values = {**_unit_target(), **_plus_value()}
+    lhs, rhs = lhs.xreplace(values), rhs.xreplace(values)
+    try:
+        with time_limit(_EVALUATE_SECONDS):
+            lhs, rhs = lhs.doit(), rhs.doit()
+    except CheckTimeout:
+        return Verdict.inconclusive(
+            f"evaluating the sides (doit) did not finish within "
+            f"{_EVALUATE_SECONDS:g} s",
+            Reason.BUDGET,
+        )
     return judge_relation(
-        relation.func(lhs.xreplace(values), rhs.xreplace(values), evaluate=False),
-        budget_seconds=1.0,
-        points=POINTS,
+        relation.func(lhs, rhs, evaluate=False), budget_seconds=1.0, points=POINTS
     )
 
 
