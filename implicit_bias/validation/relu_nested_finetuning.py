@@ -33,7 +33,7 @@ value"; here :math:`\mathcal N(0, \sigma^2)` with the pretraining's
 of the hidden activations, :math:`s^2` times the pretrained one, so a step
 that is stable at :math:`s = 1` stays stable at :math:`s > 1`.
 
-Measures. On each seed's fresh test inputs :math:`X` (those of Fig. 8a),
+Measures. On each seed's fresh test inputs :math:`X` (the pretraining setup's),
 :math:`R_{PT} = (X W_{PT}^{(1)\top})_+` and
 :math:`R_{FT} = (X W_{FT}^{(1)\top})_+`; their participation ratios and
 :math:`ENSD(R_{PT}, R_{FT})`. Both are invariant to scaling either
